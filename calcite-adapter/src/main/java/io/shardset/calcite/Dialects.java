@@ -1,0 +1,40 @@
+package io.shardset.calcite;
+
+import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.SqlDialectFactoryImpl;
+
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * SQL dialects of shards, built from each database's own metadata and shared between shards
+ * of the same kind.
+ *
+ * <p>Built from metadata rather than Calcite's defaults because defaults get details wrong
+ * (H2's default dialect assumes NULLs sort high; H2 sorts them low). Sharing matters because
+ * per-shard SQL is rendered once per distinct dialect, not once per shard.
+ */
+final class Dialects {
+  private static final Map<List<Object>, SqlDialect> CACHE = new ConcurrentHashMap<>();
+
+  private Dialects() {
+  }
+
+  static SqlDialect of(DatabaseMetaData metaData) throws SQLException {
+    final List<Object> key = List.of(metaData.getDatabaseProductName(),
+        metaData.getDatabaseProductVersion(), metaData.getIdentifierQuoteString(),
+        metaData.nullsAreSortedAtStart(), metaData.nullsAreSortedAtEnd(),
+        metaData.nullsAreSortedHigh(), metaData.nullsAreSortedLow(),
+        metaData.storesLowerCaseIdentifiers(), metaData.storesUpperCaseIdentifiers());
+    final SqlDialect cached = CACHE.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    final SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(metaData);
+    final SqlDialect previous = CACHE.putIfAbsent(key, dialect);
+    return previous == null ? dialect : previous;
+  }
+}

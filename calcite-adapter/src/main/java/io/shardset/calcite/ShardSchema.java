@@ -1,0 +1,93 @@
+package io.shardset.calcite;
+
+import io.shardset.execution.ShardConnectionSettings;
+import io.shardset.execution.ShardEndpoint;
+import io.shardset.execution.ShardPools;
+import io.shardset.model.PhysicalTable;
+import io.shardset.model.RouterFactory;
+import io.shardset.model.ShardSetModel;
+import io.shardset.model.ShardSpec;
+import io.shardset.model.ShardingMethod;
+import io.shardset.model.TableLayout;
+import io.shardset.model.TableLayoutReader;
+import io.shardset.model.TableSpec;
+import io.shardset.routing.ShardRouter;
+
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A schema of sharded tables, built from a validated model and the shards' metadata. */
+public final class ShardSchema extends AbstractSchema {
+  /** Connections each shard's pool may hold; queries of one process share them. */
+  private static final int POOL_SIZE = 8;
+
+  private final Map<String, Table> tables;
+
+  private ShardSchema(Map<String, Table> tables) {
+    this.tables = Map.copyOf(tables);
+  }
+
+  /** Reads every table's layout from its shards, checks it, and builds the schema. */
+  public static ShardSchema create(ShardSetModel model) {
+    final Map<String, ShardEndpoint> endpoints = new LinkedHashMap<>();
+    for (ShardSpec shard : model.shards()) {
+      endpoints.put(shard.name(),
+          ShardPools.endpoint(new ShardConnectionSettings(shard.name(), shard.jdbcUrl(),
+              shard.jdbcUser(), shard.jdbcPassword(), shard.jdbcDriver(), POOL_SIZE)));
+    }
+    final Map<String, Table> tables = new LinkedHashMap<>();
+    try (ShardConnections connections = new ShardConnections(endpoints)) {
+      for (TableSpec spec : model.tables()) {
+        final TableLayout layout =
+            TableLayoutReader.read(model.schema(), spec, connections::get);
+        final ShardRouter router = spec.method() == ShardingMethod.DUPLICATED
+            ? null : RouterFactory.create(model, spec, layout);
+        final List<ShardSite> sites = new ArrayList<>();
+        for (PhysicalTable physical : layout.shards()) {
+          final ShardSpec shard = model.shard(physical.shard());
+          sites.add(
+              new ShardSite(shard.name(), endpoints.get(shard.name()),
+                  connections.dialect(shard.name()), qualifiedName(shard, physical),
+                  physical.columns()));
+        }
+        tables.put(spec.name(),
+            new ShardTable(model.schema(), spec, layout, router, sites, model.parallelism()));
+      }
+    }
+    return new ShardSchema(tables);
+  }
+
+  /** The table name as a shard's SQL says it: qualified only as far as the model asks. */
+  private static List<String> qualifiedName(ShardSpec shard, PhysicalTable table) {
+    final List<String> names = new ArrayList<>();
+    if (shard.jdbcCatalog() != null && table.catalog() != null) {
+      names.add(table.catalog());
+    }
+    if (shard.jdbcSchema() != null && table.schema() != null) {
+      names.add(table.schema());
+    }
+    names.add(table.table());
+    return names;
+  }
+
+  /** The sharded table of that name.
+   *
+   * @throws IllegalArgumentException if the schema has no such table */
+  public ShardTable table(String name) {
+    final Table table = tables.get(name);
+    if (table == null) {
+      throw new IllegalArgumentException("no table '" + name + "'; tables are "
+          + tables.keySet());
+    }
+    return (ShardTable) table;
+  }
+
+  @Override protected Map<String, Table> getTableMap() {
+    return tables;
+  }
+}

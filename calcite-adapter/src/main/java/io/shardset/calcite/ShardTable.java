@@ -1,0 +1,108 @@
+package io.shardset.calcite;
+
+import io.shardset.calcite.plan.ShardScan;
+import io.shardset.model.ShardingMethod;
+import io.shardset.model.TableLayout;
+import io.shardset.model.TableSpec;
+import io.shardset.routing.KeyType;
+import io.shardset.routing.ShardRouter;
+
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.TranslatableTable;
+import org.apache.calcite.schema.impl.AbstractTable;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A logical table whose rows are spread over shards: users query it as one table, and
+ * {@link #toRel} gives the planner a single {@link ShardScan} for it, whatever the number of
+ * shards.
+ */
+public final class ShardTable extends AbstractTable implements TranslatableTable {
+  private final String schemaName;
+  private final TableSpec spec;
+  private final TableLayout layout;
+  private final @Nullable ShardRouter router;
+  private final List<ShardSite> sites;
+  private final List<Integer> keyColumns;
+  private final @Nullable Integer parallelism;
+
+  ShardTable(String schemaName, TableSpec spec, TableLayout layout,
+      @Nullable ShardRouter router, List<ShardSite> sites, @Nullable Integer parallelism) {
+    this.schemaName = Objects.requireNonNull(schemaName, "schemaName");
+    this.spec = Objects.requireNonNull(spec, "spec");
+    this.layout = Objects.requireNonNull(layout, "layout");
+    this.router = router;
+    this.sites = List.copyOf(sites);
+    this.keyColumns = spec.shardKey().stream().map(layout::columnIndex).toList();
+    this.parallelism = parallelism;
+    if (router == null && spec.method() != ShardingMethod.DUPLICATED) {
+      throw new IllegalArgumentException("table " + spec.name() + " needs a router");
+    }
+  }
+
+  @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+    return ColumnTypes.rowType(typeFactory, layout.columns());
+  }
+
+  @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
+    return ShardScan.create(context.getCluster(), relOptTable, this);
+  }
+
+  /** The name users query, qualified by the schema, e.g. {@code SALES.ORDERS}. */
+  public String qualifiedName() {
+    return schemaName + "." + spec.name();
+  }
+
+  public TableSpec spec() {
+    return spec;
+  }
+
+  /** Whether every shard holds every row (a reference table). */
+  public boolean isDuplicated() {
+    return spec.method() == ShardingMethod.DUPLICATED;
+  }
+
+  /** The shard a duplicated table is read from. */
+  public int readShard() {
+    return 0;
+  }
+
+  /** The table's router; null for duplicated tables. */
+  public @Nullable ShardRouter router() {
+    return router;
+  }
+
+  /** The table column index of each shard key column, in shard key order. */
+  public List<Integer> keyColumns() {
+    return keyColumns;
+  }
+
+  /** The routing type of each shard key column. */
+  public List<KeyType> keyTypes() {
+    return router == null ? List.of() : router.keyTypes();
+  }
+
+  public int shardCount() {
+    return sites.size();
+  }
+
+  public ShardSite site(int shard) {
+    return sites.get(shard);
+  }
+
+  public String shardName(int shard) {
+    return sites.get(shard).name();
+  }
+
+  /** The schema's {@code parallelism} setting, or null for the default. */
+  public @Nullable Integer parallelism() {
+    return parallelism;
+  }
+}

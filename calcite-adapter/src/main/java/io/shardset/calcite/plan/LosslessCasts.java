@@ -1,0 +1,50 @@
+package io.shardset.calcite.plan;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Recognises casts that cannot change a value, such as INTEGER to BIGINT: Calcite adds them
+ * when a key column is compared with a wider literal, and pruning may look through them.
+ */
+final class LosslessCasts {
+  private LosslessCasts() {
+  }
+
+  static boolean isLossless(RelDataType from, RelDataType to) {
+    final SqlTypeName f = from.getSqlTypeName();
+    final SqlTypeName t = to.getSqlTypeName();
+    if (f == t && (f == SqlTypeName.DATE || f == SqlTypeName.BOOLEAN)) {
+      return true;
+    }
+    if (f == SqlTypeName.VARCHAR && t == SqlTypeName.VARCHAR) {
+      return to.getPrecision() >= from.getPrecision();
+    }
+    final int fromDigits = integerDigits(from);
+    final int toDigits = integerDigits(to);
+    return fromDigits > 0 && toDigits > 0
+        && toDigits >= fromDigits && scale(to) >= scale(from);
+  }
+
+  /** Digits before the decimal point an exact numeric type holds; 0 if not exact numeric. */
+  private static int integerDigits(RelDataType type) {
+    switch (type.getSqlTypeName()) {
+    case TINYINT:
+      return 3;
+    case SMALLINT:
+      return 5;
+    case INTEGER:
+      return 10;
+    case BIGINT:
+      return 19;
+    case DECIMAL:
+      return type.getPrecision() - type.getScale();
+    default:
+      return 0;
+    }
+  }
+
+  private static int scale(RelDataType type) {
+    return type.getSqlTypeName() == SqlTypeName.DECIMAL ? type.getScale() : 0;
+  }
+}

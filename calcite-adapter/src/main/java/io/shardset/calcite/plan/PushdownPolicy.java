@@ -1,0 +1,84 @@
+package io.shardset.calcite.plan;
+
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.SqlOperator;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Decides which row expressions every shard can evaluate exactly as Calcite would.
+ *
+ * <p>An allow-list rather than a deny-list: an expression that is not pushed is still
+ * evaluated correctly above the scan, while one pushed to a database that reads it
+ * differently gives wrong rows. So only standard operators whose meaning is the same on
+ * H2, PostgreSQL and other SQL databases are pushed.
+ */
+final class PushdownPolicy {
+  private PushdownPolicy() {
+  }
+
+  private static final Set<SqlKind> KINDS = EnumSet.of(
+      SqlKind.AND, SqlKind.OR, SqlKind.NOT,
+      SqlKind.EQUALS, SqlKind.NOT_EQUALS, SqlKind.LESS_THAN, SqlKind.LESS_THAN_OR_EQUAL,
+      SqlKind.GREATER_THAN, SqlKind.GREATER_THAN_OR_EQUAL,
+      SqlKind.IS_NULL, SqlKind.IS_NOT_NULL, SqlKind.IS_TRUE, SqlKind.IS_NOT_TRUE,
+      SqlKind.IS_FALSE, SqlKind.IS_NOT_FALSE,
+      SqlKind.SEARCH, SqlKind.CAST, SqlKind.CASE, SqlKind.COALESCE,
+      SqlKind.PLUS, SqlKind.MINUS, SqlKind.TIMES, SqlKind.MINUS_PREFIX,
+      SqlKind.LIKE);
+
+  private static final Set<SqlOperator> FUNCTIONS = Set.of(
+      SqlStdOperatorTable.UPPER, SqlStdOperatorTable.LOWER,
+      SqlStdOperatorTable.CHAR_LENGTH, SqlStdOperatorTable.CHARACTER_LENGTH,
+      SqlStdOperatorTable.CONCAT, SqlStdOperatorTable.ABS);
+
+  /** Whether every shard can evaluate the expression. */
+  static boolean canPush(RexNode node) {
+    if (node instanceof RexInputRef || node instanceof RexDynamicParam) {
+      return true;
+    }
+    if (node instanceof RexLiteral literal) {
+      // Interval and other exotic literals print differently per database.
+      final SqlTypeFamily family = literal.getType().getSqlTypeName().getFamily();
+      return family != SqlTypeFamily.INTERVAL_DAY_TIME
+          && family != SqlTypeFamily.INTERVAL_YEAR_MONTH;
+    }
+    if (node instanceof RexCall call) {
+      final boolean known = KINDS.contains(call.getKind())
+          || FUNCTIONS.contains(call.getOperator());
+      if (!known || isDatetimeArithmetic(call) || hasUnsafeLike(call)) {
+        return false;
+      }
+      return call.getOperands().stream().allMatch(PushdownPolicy::canPush);
+    }
+    // Sub-queries, correlation variables, field accesses, window aggregates.
+    return false;
+  }
+
+  /** Datetime arithmetic renders per database; only plain numeric arithmetic is pushed. */
+  private static boolean isDatetimeArithmetic(RexCall call) {
+    switch (call.getKind()) {
+    case PLUS:
+    case MINUS:
+    case TIMES:
+    case MINUS_PREFIX:
+      return !SqlTypeFamily.NUMERIC.contains(call.getType());
+    default:
+      return false;
+    }
+  }
+
+  /** LIKE with an ESCAPE clause or a non-literal pattern is left to Calcite. */
+  private static boolean hasUnsafeLike(RexCall call) {
+    return call.getKind() == SqlKind.LIKE
+        && (call.getOperands().size() != 2 || !(call.getOperands().get(1) instanceof RexLiteral));
+  }
+}

@@ -1,0 +1,66 @@
+package io.shardset.calcite.plan;
+
+import io.shardset.routing.KeyCondition;
+
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelRule;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rule that pushes a Filter into a {@link ShardScan}: the conjuncts every shard can evaluate
+ * go into the pushed SQL, the rest stay above; the pushed part on the shard key narrows the
+ * target shards.
+ */
+public final class ShardFilterRule extends RelRule<ShardRuleConfig> {
+  /** Default configuration. */
+  static final ShardRuleConfig DEFAULT_CONFIG = ShardRuleConfig.of("ShardFilterRule",
+      b0 -> b0.operand(LogicalFilter.class)
+          .oneInput(b1 -> b1.operand(ShardScan.class).noInputs()),
+      ShardFilterRule::new);
+
+  private ShardFilterRule(ShardRuleConfig config) {
+    super(config);
+  }
+
+  @Override public void onMatch(RelOptRuleCall call) {
+    final LogicalFilter filter = call.rel(0);
+    final ShardScan scan = call.rel(1);
+    final ShardScanSpec spec = scan.spec();
+    if (!filter.getVariablesSet().isEmpty()) {
+      return; // correlated: the shard cannot see the outer row
+    }
+    final List<RexNode> pushable = new ArrayList<>();
+    final List<RexNode> residual = new ArrayList<>();
+    for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
+      (PushdownPolicy.canPush(conjunct) ? pushable : residual).add(conjunct);
+    }
+    if (pushable.isEmpty()) {
+      return; // no effect: creating a node would only make the planner loop
+    }
+    final RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
+    final RexNode condition = RexUtil.composeConjunction(rexBuilder, pushable);
+    final RelNode pushed = spec.pushed();
+    final RelNode newPushed = pushed instanceof LogicalFilter previous
+        ? LogicalFilter.create(previous.getInput(),
+            RexUtil.composeConjunction(rexBuilder,
+                List.of(previous.getCondition(), condition)))
+        : LogicalFilter.create(pushed, condition);
+    final KeyCondition keyCondition =
+        KeyConditionTranslator.translate(condition, KeyColumns.of(pushed, spec.table()),
+            filter.getCluster());
+    RelNode result = ShardScan.create(scan.getCluster(),
+        spec.with(newPushed, KeyConditions.and(spec.condition(), keyCondition)));
+    if (!residual.isEmpty()) {
+      result = LogicalFilter.create(result, RexUtil.composeConjunction(rexBuilder, residual));
+    }
+    call.transformTo(result);
+  }
+}

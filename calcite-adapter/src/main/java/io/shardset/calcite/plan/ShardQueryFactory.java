@@ -1,0 +1,64 @@
+package io.shardset.calcite.plan;
+
+import io.shardset.calcite.ColumnTypes;
+import io.shardset.calcite.ShardTable;
+import io.shardset.calcite.runtime.ParameterBinder;
+import io.shardset.calcite.runtime.ShardQuery;
+import io.shardset.execution.ShardEndpoint;
+
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Turns a planned shard scan into the immutable {@link ShardQuery} the runtime executes. */
+final class ShardQueryFactory {
+  private ShardQueryFactory() {
+  }
+
+  static ShardQuery create(ShardScanSpec spec) {
+    final ShardTable table = spec.table();
+    final List<RenderedSql> sqls = spec.sqls();
+    final int[] textOfShard = new int[table.shardCount()];
+    final List<ShardQuery.Text> texts = new ArrayList<>();
+    for (RenderedSql sql : sqls) {
+      final int text = texts.size();
+      texts.add(new ShardQuery.Text(sql.sql(), sql.parameters()));
+      sql.shards().stream().forEach(shard -> textOfShard[shard] = text);
+    }
+    final List<String> names = new ArrayList<>();
+    final List<ShardEndpoint> endpoints = new ArrayList<>();
+    for (int i = 0; i < table.shardCount(); i++) {
+      names.add(table.shardName(i));
+      endpoints.add(table.site(i).endpoint());
+    }
+    return new ShardQuery(table.qualifiedName(), names, endpoints, texts, textOfShard,
+        spec.staticShards(), spec.condition(), table.router(),
+        new ParameterBinder(parameterTypes(spec.pushed())),
+        ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism());
+  }
+
+  /** The declared SQL type of every query parameter in the pushed tree. */
+  private static Map<Integer, SqlTypeName> parameterTypes(RelNode pushed) {
+    final Map<Integer, SqlTypeName> types = new HashMap<>();
+    final RexShuttle collector = new RexShuttle() {
+      @Override public RexNode visitDynamicParam(RexDynamicParam p) {
+        types.put(p.getIndex(), p.getType().getSqlTypeName());
+        return p;
+      }
+    };
+    collect(pushed, collector);
+    return types;
+  }
+
+  private static void collect(RelNode rel, RexShuttle collector) {
+    rel.accept(collector);
+    rel.getInputs().forEach(input -> collect(input, collector));
+  }
+}

@@ -1,0 +1,26 @@
+package io.shardset.calcite.plan;
+
+import org.apache.calcite.plan.RelOptRule;
+
+import java.util.List;
+
+/** Rules that push work into {@link ShardScan} and make it executable. */
+public final class ShardRules {
+  private ShardRules() {
+  }
+
+  /** Pushes the shard-executable part of a Filter into the scan and prunes shards. */
+  public static final ShardFilterRule FILTER = ShardFilterRule.DEFAULT_CONFIG.toRule(
+      ShardFilterRule.class);
+
+  /** Pushes a Project (or, failing that, the columns it reads) into the scan. */
+  public static final ShardProjectRule PROJECT = ShardProjectRule.DEFAULT_CONFIG.toRule(
+      ShardProjectRule.class);
+
+  /** Converts a logical {@link ShardScan} to an {@link EnumerableShardScan}. */
+  public static final ShardScanToEnumerableRule TO_ENUMERABLE =
+      ShardScanToEnumerableRule.DEFAULT_CONFIG.toRule(ShardScanToEnumerableRule.class);
+
+  /** All the rules a shard scan registers. */
+  public static final List<RelOptRule> RULES = List.of(FILTER, PROJECT, TO_ENUMERABLE);
+}

@@ -1,0 +1,138 @@
+package io.shardset.calcite.plan;
+
+import io.shardset.calcite.ShardTable;
+import io.shardset.routing.KeyCondition;
+
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.sql.SqlExplainLevel;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.BitSet;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Everything a shard scan stands for: the table, the work pushed into each shard (a detached
+ * logical tree over the table) and the key condition that selects the shards.
+ *
+ * <p>Shared, unchanged, by the logical {@link ShardScan} and its {@link EnumerableShardScan}
+ * twin; rules derive new specs rather than modify one.
+ */
+public final class ShardScanSpec {
+  private final ShardTable table;
+  private final RelOptTable relOptTable;
+  private final RelNode pushed;
+  private final KeyCondition condition;
+  private final ShardSelection selection;
+  private final String canonicalPushed;
+  /** Per-shard SQL, rendered on first use (EXPLAIN or code generation) and then kept. */
+  private volatile @Nullable List<RenderedSql> sqls;
+
+  ShardScanSpec(ShardTable table, RelOptTable relOptTable, RelNode pushed,
+      KeyCondition condition) {
+    this.table = Objects.requireNonNull(table, "table");
+    this.relOptTable = Objects.requireNonNull(relOptTable, "relOptTable");
+    this.pushed = Objects.requireNonNull(pushed, "pushed");
+    this.condition = Objects.requireNonNull(condition, "condition");
+    this.selection = ShardSelection.of(table, condition);
+    this.canonicalPushed = ShardScan.canonical(pushed);
+  }
+
+  public ShardTable table() {
+    return table;
+  }
+
+  public RelOptTable relOptTable() {
+    return relOptTable;
+  }
+
+  /** The work every target shard does, as a logical tree whose leaf scans the table. */
+  public RelNode pushed() {
+    return pushed;
+  }
+
+  /** The predicate on the shard key that decides the target shards. */
+  public KeyCondition condition() {
+    return condition;
+  }
+
+  /** The target shards known at planning time, or how they are found at execution. */
+  public ShardSelection selection() {
+    return selection;
+  }
+
+  /** Returns a spec with more work pushed and the key condition narrowed. */
+  ShardScanSpec with(RelNode newPushed, KeyCondition newCondition) {
+    return new ShardScanSpec(table, relOptTable, newPushed, newCondition);
+  }
+
+  double estimateRowCount(RelMetadataQuery mq) {
+    return mq.getRowCount(pushed);
+  }
+
+  /** Cost falls with each pushed operator (fewer rows or columns leave the shards) and with
+   * each pruned shard, so that the planner prefers pushing; it does not depend on the
+   * number of shards in any other way. */
+  RelOptCost cost(RelOptPlanner planner, RelMetadataQuery mq) {
+    final double rows = estimateRowCount(mq);
+    final double width = (pushed.getRowType().getFieldCount() + 2d)
+        / (relOptTable.getRowType().getFieldCount() + 2d);
+    final double reach = selection.reachFraction();
+    return planner.getCostFactory().makeCost(rows * reach, rows * width * reach, 0);
+  }
+
+  /** Adds this spec's terms: a canonical form for digests, readable shards and SQL for
+   * EXPLAIN. */
+  RelWriter explain(RelWriter pw) {
+    pw.item("table", relOptTable.getQualifiedName());
+    if (pw.getDetailLevel() == SqlExplainLevel.DIGEST_ATTRIBUTES) {
+      return pw.item("pushed", canonicalPushed);
+    }
+    pw.item("shards", selection.describe(table));
+    final List<RenderedSql> rendered = sqls();
+    if (rendered.size() == 1) {
+      return pw.item("sql", rendered.get(0).sql());
+    }
+    for (RenderedSql sql : rendered) {
+      pw.item("sql" + sql.shardNames(table), sql.sql());
+    }
+    return pw;
+  }
+
+  /** The pushed work as SQL, one text per group of shards that share dialect and physical
+   * table (usually one text for all shards). */
+  public List<RenderedSql> sqls() {
+    List<RenderedSql> result = sqls;
+    if (result == null) {
+      result = ShardSqlGenerator.render(table, pushed);
+      sqls = result;
+    }
+    return result;
+  }
+
+  @Override public boolean equals(@Nullable Object o) {
+    return o == this
+        || o instanceof ShardScanSpec that
+        && table == that.table
+        && canonicalPushed.equals(that.canonicalPushed);
+  }
+
+  @Override public int hashCode() {
+    return canonicalPushed.hashCode();
+  }
+
+  @Override public String toString() {
+    return canonicalPushed;
+  }
+
+  /** The target shards as indexes into the table's shards, for a static selection. */
+  @Nullable BitSet staticShards() {
+    return selection.staticShards();
+  }
+}

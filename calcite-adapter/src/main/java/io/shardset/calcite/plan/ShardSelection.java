@@ -1,0 +1,101 @@
+package io.shardset.calcite.plan;
+
+import io.shardset.calcite.ShardTable;
+import io.shardset.routing.KeyCondition;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.BitSet;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/**
+ * The shards a scan reaches: a fixed set known when the query is planned, or a key condition
+ * with query parameters that picks them each time the statement executes.
+ */
+public final class ShardSelection {
+  /** How many shard names EXPLAIN lists before it abbreviates. */
+  private static final int NAMES_SHOWN = 8;
+
+  private final int total;
+  private final @Nullable BitSet staticShards;
+  private final KeyCondition condition;
+
+  private ShardSelection(int total, @Nullable BitSet staticShards, KeyCondition condition) {
+    this.total = total;
+    this.staticShards = staticShards;
+    this.condition = condition;
+  }
+
+  /** Selects the shards of a table that can hold rows satisfying a key condition. */
+  static ShardSelection of(ShardTable table, KeyCondition condition) {
+    final int total = table.shardCount();
+    if (table.isDuplicated()) {
+      // Every shard holds every row: one shard answers.
+      final BitSet one = new BitSet();
+      one.set(table.readShard());
+      return new ShardSelection(total, one, condition);
+    }
+    if (condition.hasParams()) {
+      return new ShardSelection(total, null, condition);
+    }
+    return new ShardSelection(total,
+        condition.shards(Objects.requireNonNull(table.router(), "router"), i -> {
+          throw new IllegalStateException("no parameters at planning time");
+        }), condition);
+  }
+
+  /** The target shards, or null when query parameters decide them at execution. */
+  public @Nullable BitSet staticShards() {
+    return staticShards == null ? null : (BitSet) staticShards.clone();
+  }
+
+  /** Whether query parameters decide the target shards at execution. */
+  public boolean isDynamic() {
+    return staticShards == null;
+  }
+
+  /** The expected share of the table's shards reached, for costing. */
+  double reachFraction() {
+    if (total == 0) {
+      return 1d;
+    }
+    // A parameterised key usually means one shard per execution.
+    final int reached = staticShards == null ? 1 : staticShards.cardinality();
+    return reached / (double) total;
+  }
+
+  /** Describes the selection for EXPLAIN, e.g. {@code 1 of 4: s2}. */
+  String describe(ShardTable table) {
+    if (staticShards == null) {
+      final TreeSet<Integer> params = new TreeSet<>();
+      collectParams(condition, params);
+      final StringBuilder b = new StringBuilder("at execution by");
+      params.forEach(p -> b.append(" ?").append(p));
+      return b.append(" of ").append(total).toString();
+    }
+    final StringBuilder b = new StringBuilder()
+        .append(staticShards.cardinality()).append(" of ").append(total);
+    int shown = 0;
+    for (int i = staticShards.nextSetBit(0); i >= 0; i = staticShards.nextSetBit(i + 1)) {
+      b.append(shown == 0 ? ": " : ", ");
+      if (shown++ == NAMES_SHOWN) {
+        b.append("...");
+        break;
+      }
+      b.append(table.shardName(i));
+    }
+    return b.toString();
+  }
+
+  private static void collectParams(KeyCondition condition, TreeSet<Integer> params) {
+    if (condition instanceof KeyCondition.And and) {
+      and.terms().forEach(t -> collectParams(t, params));
+    } else if (condition instanceof KeyCondition.Or or) {
+      or.terms().forEach(t -> collectParams(t, params));
+    } else if (condition instanceof KeyCondition.Compare compare
+        && compare.operand() instanceof KeyCondition.Param param) {
+      params.add(param.index());
+    }
+  }
+}

@@ -1,0 +1,125 @@
+package io.shardset.calcite.runtime;
+
+import io.shardset.execution.ParallelScan;
+import io.shardset.execution.RowReader;
+import io.shardset.execution.ScanOptions;
+import io.shardset.execution.ShardEndpoint;
+import io.shardset.execution.ShardRequest;
+import io.shardset.routing.KeyCondition;
+import io.shardset.routing.ShardRouter;
+
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Everything needed to run one shard scan, fixed when the statement is prepared: the SQL for
+ * each shard, how to pick the target shards, how to bind parameters and read rows.
+ *
+ * <p>Immutable: a prepared statement shares one instance across executions (and threads).
+ */
+public final class ShardQuery {
+  /** One text per group of shards that share dialect and physical table. */
+  public record Text(String sql, List<Integer> parameters) {
+    public Text {
+      Objects.requireNonNull(sql, "sql");
+      parameters = List.copyOf(parameters);
+    }
+  }
+
+  private final String tableName;
+  private final List<String> shardNames;
+  private final List<ShardEndpoint> endpoints;
+  private final List<Text> texts;
+  private final int[] textOfShard;
+  private final @Nullable BitSet staticShards;
+  private final KeyCondition condition;
+  private final @Nullable ShardRouter router;
+  private final ParameterBinder binder;
+  private final RowReader reader;
+  private final @Nullable Integer parallelism;
+
+  public ShardQuery(String tableName, List<String> shardNames, List<ShardEndpoint> endpoints,
+      List<Text> texts, int[] textOfShard, @Nullable BitSet staticShards,
+      KeyCondition condition, @Nullable ShardRouter router, ParameterBinder binder,
+      RowReader reader, @Nullable Integer parallelism) {
+    this.tableName = Objects.requireNonNull(tableName, "tableName");
+    this.shardNames = List.copyOf(shardNames);
+    this.endpoints = List.copyOf(endpoints);
+    this.texts = List.copyOf(texts);
+    this.textOfShard = textOfShard.clone();
+    this.staticShards = staticShards == null ? null : (BitSet) staticShards.clone();
+    this.condition = Objects.requireNonNull(condition, "condition");
+    this.router = router;
+    this.binder = Objects.requireNonNull(binder, "binder");
+    this.reader = Objects.requireNonNull(reader, "reader");
+    this.parallelism = parallelism;
+  }
+
+  /** The shards this execution reaches, from the query parameters when the plan kept them. */
+  public BitSet targets(DataContext root) {
+    if (staticShards != null) {
+      return (BitSet) staticShards.clone();
+    }
+    try {
+      return condition.shards(Objects.requireNonNull(router, "router"),
+          i -> root.get("?" + i));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot route " + tableName + ": " + e.getMessage(),
+          e);
+    }
+  }
+
+  /** Starts this query's scan for one execution. */
+  Enumerator<Object[]> open(DataContext root) {
+    final BitSet targets = targets(root);
+    if (targets.isEmpty()) {
+      return Linq4j.emptyEnumerator();
+    }
+    final List<ShardRequest> requests = new ArrayList<>();
+    for (int shard = targets.nextSetBit(0); shard >= 0;
+         shard = targets.nextSetBit(shard + 1)) {
+      final Text text = texts.get(textOfShard[shard]);
+      final List<Object> values = new ArrayList<>();
+      for (int index : text.parameters()) {
+        values.add(binder.bind(index, root.get("?" + index)));
+      }
+      requests.add(new ShardRequest(endpoints.get(shard), text.sql(), values));
+    }
+    final ScanOptions defaults = ScanOptions.defaults(requests.size());
+    final ScanOptions options = new ScanOptions(
+        parallelism == null ? defaults.parallelism() : Math.min(parallelism, requests.size()),
+        defaults.batchSize(), defaults.bufferBatches(), defaults.fetchSize(),
+        remainingMillis(root), cancelFlag(root));
+    return ParallelScan.concat(requests, reader, options);
+  }
+
+  /** The shard names, in the table's shard order. */
+  public List<String> shardNames() {
+    return shardNames;
+  }
+
+  /** Time left of the statement's query timeout, 0 when it has none. */
+  private static long remainingMillis(DataContext root) {
+    final Object timeout = DataContext.Variable.TIMEOUT.get(root);
+    if (!(timeout instanceof Long millis) || millis <= 0) {
+      return 0L;
+    }
+    final Object start = DataContext.Variable.UTC_TIMESTAMP.get(root);
+    final long elapsed = start instanceof Long s ? System.currentTimeMillis() - s : 0L;
+    return Math.max(1L, millis - elapsed);
+  }
+
+  private static @Nullable AtomicBoolean cancelFlag(DataContext root) {
+    final Object flag = DataContext.Variable.CANCEL_FLAG.get(root);
+    return flag instanceof AtomicBoolean b ? b : null;
+  }
+}

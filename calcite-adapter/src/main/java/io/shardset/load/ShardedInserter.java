@@ -1,0 +1,199 @@
+package io.shardset.load;
+
+import io.shardset.calcite.ShardSite;
+import io.shardset.calcite.ShardTable;
+import io.shardset.execution.ShardException;
+import io.shardset.routing.ShardRouter;
+
+import org.apache.calcite.sql.SqlDialect;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.stream.Collectors;
+
+/**
+ * Writes rows of a logical table to the shards the table's routing assigns them to, in
+ * batches: one row to one shard for a sharded table, to every shard for a duplicated one.
+ *
+ * <p>Each shard's rows are committed batch by batch. Not thread-safe.
+ */
+public final class ShardedInserter implements AutoCloseable {
+  private final ShardTable table;
+  private final int batchSize;
+  private final List<ShardWriter> writers = new ArrayList<>();
+  private final long[] rowsPerShard;
+  private boolean closed;
+
+  private ShardedInserter(ShardTable table, int batchSize) {
+    this.table = Objects.requireNonNull(table, "table");
+    this.batchSize = batchSize;
+    this.rowsPerShard = new long[table.shardCount()];
+    for (int i = 0; i < table.shardCount(); i++) {
+      writers.add(null);
+    }
+  }
+
+  /** Opens an inserter; rows are sent to a shard every {@code batchSize} rows. */
+  public static ShardedInserter open(ShardTable table, int batchSize) {
+    if (batchSize < 1) {
+      throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
+    }
+    return new ShardedInserter(table, batchSize);
+  }
+
+  /**
+   * Inserts one row, its values in the table's column order as JDBC values.
+   *
+   * @throws IllegalArgumentException if no shard accepts the row's key
+   */
+  public void insert(Object... row) {
+    if (closed) {
+      throw new IllegalStateException("inserter is closed");
+    }
+    if (row.length != table.site(0).physicalColumns().size()) {
+      throw new IllegalArgumentException("table " + table.qualifiedName() + " has "
+          + table.site(0).physicalColumns().size() + " columns; the row has " + row.length);
+    }
+    if (table.isDuplicated()) {
+      for (int shard = 0; shard < table.shardCount(); shard++) {
+        write(shard, row);
+      }
+      return;
+    }
+    write(shardOf(row), row);
+  }
+
+  /** The shard a row of this table belongs to. */
+  private int shardOf(Object[] row) {
+    final ShardRouter router = Objects.requireNonNull(table.router(), "router");
+    final List<Object> key = new ArrayList<>();
+    for (int column : table.keyColumns()) {
+      key.add(row[column]);
+    }
+    final OptionalInt shard = router.shardOf(key);
+    if (shard.isEmpty()) {
+      throw new IllegalArgumentException("table " + table.qualifiedName()
+          + ": no shard accepts key " + describeKey(key));
+    }
+    return shard.getAsInt();
+  }
+
+  private String describeKey(List<Object> key) {
+    final List<String> parts = new ArrayList<>();
+    for (int i = 0; i < key.size(); i++) {
+      parts.add(table.spec().shardKey().get(i) + " = " + key.get(i));
+    }
+    return String.join(", ", parts);
+  }
+
+  private void write(int shard, Object[] row) {
+    ShardWriter writer = writers.get(shard);
+    if (writer == null) {
+      writer = new ShardWriter(table.site(shard));
+      writers.set(shard, writer);
+    }
+    writer.add(row);
+    rowsPerShard[shard]++;
+  }
+
+  /** Rows written to each shard so far, in the table's shard order. */
+  public long[] rowsPerShard() {
+    return rowsPerShard.clone();
+  }
+
+  /** Sends and commits the remaining rows, and returns the connections. */
+  @Override public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    RuntimeException failure = null;
+    for (ShardWriter writer : writers) {
+      if (writer == null) {
+        continue;
+      }
+      try {
+        writer.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** One shard's open INSERT statement and its pending batch. */
+  private final class ShardWriter {
+    private final ShardSite site;
+    private final Connection connection;
+    private final PreparedStatement statement;
+    private int pending;
+
+    ShardWriter(ShardSite site) {
+      this.site = site;
+      try {
+        this.connection = site.endpoint().connect();
+        this.connection.setAutoCommit(false);
+        this.statement = connection.prepareStatement(insertSql(site));
+      } catch (SQLException e) {
+        throw failure(e);
+      }
+    }
+
+    void add(Object[] row) {
+      try {
+        for (int i = 0; i < row.length; i++) {
+          statement.setObject(i + 1, row[i]);
+        }
+        statement.addBatch();
+        if (++pending == batchSize) {
+          flush();
+        }
+      } catch (SQLException e) {
+        throw failure(e);
+      }
+    }
+
+    private void flush() throws SQLException {
+      statement.executeBatch();
+      connection.commit();
+      pending = 0;
+    }
+
+    void close() {
+      try (Connection c = connection; PreparedStatement s = statement) {
+        if (pending > 0) {
+          flush();
+        }
+      } catch (SQLException e) {
+        throw failure(e);
+      }
+    }
+
+    private ShardException failure(SQLException e) {
+      return new ShardException(site.name(),
+          site.endpoint().redact(String.valueOf(e.getMessage())), e);
+    }
+  }
+
+  private static String insertSql(ShardSite site) {
+    final SqlDialect dialect = site.dialect();
+    final String table = site.qualifiedName().stream().map(dialect::quoteIdentifier)
+        .collect(Collectors.joining("."));
+    final String columns = site.physicalColumns().stream().map(dialect::quoteIdentifier)
+        .collect(Collectors.joining(", "));
+    final String marks = site.physicalColumns().stream().map(c -> "?")
+        .collect(Collectors.joining(", "));
+    return "INSERT INTO " + table + " (" + columns + ") VALUES (" + marks + ")";
+  }
+}

@@ -1,0 +1,135 @@
+package io.shardset.calcite;
+
+import io.shardset.testing.ShardFixture;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/**
+ * Every query returns through ShardSet exactly the rows it returns on one unsharded database
+ * holding the same data.
+ */
+class ResultEqualityTest {
+  private static ShardFixture fixture;
+  private static Connection connection;
+
+  @BeforeAll static void setUp() throws SQLException {
+    fixture = SalesData.fixture();
+    connection = ShardFixture.connect(SalesData.model(fixture));
+    SalesData.load(fixture, connection);
+  }
+
+  @AfterAll static void tearDown() throws SQLException {
+    connection.close();
+    fixture.close();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      // consistent hash: points, lists, misses, AND/OR, contradictions, casts of literals
+      "SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID = 42",
+      "SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID = 999999",
+      "SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID = CAST('42' AS BIGINT)",
+      "SELECT * FROM CUSTOMERS WHERE 42 = CUSTOMER_ID",
+      "SELECT * FROM ORDERS WHERE CUSTOMER_ID IN (1, 2, 3, 150)",
+      "SELECT * FROM ORDERS WHERE CUSTOMER_ID = 1 OR CUSTOMER_ID = 2",
+      "SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID = 1 AND CUSTOMER_ID = 2",
+      "SELECT * FROM CUSTOMERS WHERE (CUSTOMER_ID = 1 AND NAME LIKE 'cust%')"
+          + " OR CUSTOMER_ID = 3",
+      "SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID > 390",
+      "SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID IN (5, 6) AND REGION = 'EU'",
+      "SELECT * FROM VISITS WHERE CUSTOMER_ID = 5 AND SITE = 'web'",
+      "SELECT * FROM VISITS WHERE CUSTOMER_ID IN (5, 6) AND SITE IN ('web', 'ios')",
+      "SELECT * FROM VISITS WHERE CUSTOMER_ID = 5",
+      // range on a DATE key
+      "SELECT * FROM EVENTS WHERE EVENT_DAY = DATE '2020-01-01'",
+      "SELECT * FROM EVENTS WHERE EVENT_DAY = CAST('2020-01-01' AS DATE)",
+      "SELECT * FROM EVENTS WHERE EVENT_DAY < DATE '2020-01-01'",
+      "SELECT * FROM EVENTS WHERE EVENT_DAY <= DATE '2020-01-01'",
+      "SELECT * FROM EVENTS WHERE EVENT_DAY > DATE '2021-12-31'",
+      "SELECT * FROM EVENTS WHERE EVENT_DAY >= DATE '2022-01-01'",
+      "SELECT * FROM EVENTS WHERE EVENT_DAY BETWEEN DATE '2020-06-01' AND DATE '2021-02-01'",
+      "SELECT * FROM EVENTS WHERE EVENT_DAY IN (DATE '2019-12-31', DATE '2022-01-01')",
+      "SELECT * FROM EVENTS WHERE EVENT_DAY < DATE '2019-01-01'"
+          + " OR EVENT_DAY > DATE '2022-06-01'",
+      "SELECT * FROM EVENTS WHERE WEIGHT IS NULL",
+      // range on a numeric key with bounded ends
+      "SELECT * FROM LEDGER WHERE ENTRY_ID BETWEEN 990 AND 1010",
+      "SELECT * FROM LEDGER WHERE ENTRY_ID >= 5000",
+      "SELECT * FROM LEDGER WHERE ENTRY_ID < 0",
+      "SELECT * FROM LEDGER WHERE POSTED < TIMESTAMP '2021-03-02 00:00:00'",
+      // list
+      "SELECT * FROM ACCOUNTS WHERE REGION = 'EU'",
+      "SELECT * FROM ACCOUNTS WHERE REGION IN ('US', 'APAC')",
+      "SELECT * FROM ACCOUNTS WHERE REGION <> 'EU'",
+      "SELECT * FROM ACCOUNTS WHERE REGION NOT IN ('EU', 'UK', 'US', 'APAC')",
+      "SELECT * FROM ACCOUNTS WHERE REGION IS NULL",
+      "SELECT * FROM ACCOUNTS WHERE REGION = 'LATAM'",
+      "SELECT * FROM ACCOUNTS WHERE REGION = 'EU' OR BALANCE < 0",
+      // duplicated
+      "SELECT * FROM COUNTRIES",
+      "SELECT NAME FROM COUNTRIES WHERE REGION = 'EU'",
+      // projections, expressions, NULLs, all rows
+      "SELECT * FROM ORDERS",
+      "SELECT NAME FROM CUSTOMERS",
+      "SELECT ORDER_ID, AMOUNT * 2 AS TWICE, UPPER(STATUS) AS S FROM ORDERS"
+          + " WHERE CUSTOMER_ID = 7",
+      "SELECT ORDER_ID, COALESCE(STATUS, 'none') FROM ORDERS WHERE STATUS IS NULL",
+      "SELECT ORDER_ID, CASE WHEN AMOUNT > 2500 THEN 'big' ELSE 'small' END FROM ORDERS"
+          + " WHERE CUSTOMER_ID BETWEEN 10 AND 20",
+      "SELECT CUSTOMER_ID, CREDIT FROM CUSTOMERS WHERE CREDIT IS NULL",
+      "SELECT CUSTOMER_ID FROM CUSTOMERS WHERE CHAR_LENGTH(NAME) > 11",
+      // operators computed above the scans stay correct
+      "SELECT REGION, COUNT(*), SUM(CREDIT), MIN(SIGNUP) FROM CUSTOMERS GROUP BY REGION",
+      "SELECT c.NAME, o.ORDER_ID, o.AMOUNT FROM CUSTOMERS c JOIN ORDERS o"
+          + " ON c.CUSTOMER_ID = o.CUSTOMER_ID WHERE c.CUSTOMER_ID = 10",
+      "SELECT a.ACCOUNT_ID, c.NAME FROM ACCOUNTS a JOIN COUNTRIES c ON a.REGION = c.REGION"
+          + " WHERE a.ACCOUNT_ID < 40"})
+  void sameRowsAsUnsharded(String sql) throws SQLException {
+    final List<String> expected = sorted(fixture.oracleRows(sql));
+    final List<String> actual = sorted(shardSetRows(sql));
+    assertEquals(expected, actual, sql);
+  }
+
+  @Test void orderedResultsMatchInOrder() throws SQLException {
+    final String sql = "SELECT ORDER_ID, AMOUNT FROM ORDERS WHERE CUSTOMER_ID < 50"
+        + " ORDER BY AMOUNT DESC, ORDER_ID LIMIT 10";
+    final List<String> expected = fixture.oracleRows(sql);
+    assertEquals(10, expected.size());
+    assertEquals(expected, shardSetRows(sql));
+  }
+
+  @Test void queriesSeeRows() throws SQLException {
+    // The equality checks are only meaningful if the data set has rows where they look.
+    assertEquals(List.of("2000"), shardSetRows("SELECT COUNT(*) FROM ORDERS"));
+    assertFalse(shardSetRows("SELECT * FROM ACCOUNTS WHERE REGION IS NULL").isEmpty());
+    assertFalse(shardSetRows("SELECT * FROM EVENTS WHERE EVENT_DAY = DATE '2020-01-01'")
+        .isEmpty());
+  }
+
+  private static List<String> shardSetRows(String sql) throws SQLException {
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      return ShardFixture.rows(rs);
+    }
+  }
+
+  private static List<String> sorted(List<String> rows) {
+    final List<String> copy = new ArrayList<>(rows);
+    Collections.sort(copy);
+    return copy;
+  }
+}

@@ -1,0 +1,185 @@
+package io.shardset.testing;
+
+import io.shardset.calcite.ShardSchema;
+import io.shardset.calcite.ShardTable;
+import io.shardset.load.ShardedInserter;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.schema.SchemaPlus;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A set of counted H2 shards plus one unsharded H2 database (the oracle) holding the same
+ * tables and rows, and helpers to query both and compare.
+ */
+public final class ShardFixture implements AutoCloseable {
+  /** The schema name the fixture's models use. */
+  public static final String SCHEMA = "S";
+  private static final AtomicInteger GROUPS = new AtomicInteger();
+
+  private final String group;
+  private final CountingShards shards;
+  private final Connection oracle;
+
+  private ShardFixture(String group, CountingShards shards, Connection oracle) {
+    this.group = group;
+    this.shards = shards;
+    this.oracle = oracle;
+  }
+
+  /** Creates {@code count} shards {@code s0..} and an oracle, each with the tables of
+   * {@code ddl}. */
+  public static ShardFixture h2(int count, String... ddl) {
+    final String group = "fx" + GROUPS.incrementAndGet();
+    final CountingShards shards = CountingShards.h2(count);
+    shards.executeOnAll(ddl);
+    CountingDriver.register(group, shards);
+    try {
+      final Connection oracle =
+          DriverManager.getConnection("jdbc:h2:mem:" + group + "_oracle;DB_CLOSE_DELAY=-1",
+              "sa", "");
+      try (Statement s = oracle.createStatement()) {
+        for (String sql : ddl) {
+          s.execute(sql);
+        }
+      }
+      return new ShardFixture(group, shards, oracle);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public CountingShards shards() {
+    return shards;
+  }
+
+  /** The model's {@code shards} array for this fixture's shards. */
+  public String shardsJson() {
+    final StringJoiner j = new StringJoiner(",\n      ", "[\n      ", "]");
+    for (String name : shards.names()) {
+      j.add("{\"name\": \"" + name + "\", \"jdbcUrl\": \"" + CountingDriver.url(group, name)
+          + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\"}");
+    }
+    return j.toString();
+  }
+
+  /** A whole model whose schema {@value #SCHEMA} has these shards and operand entries. */
+  public String model(String operandEntries) {
+    return "{\"version\": \"1.0\", \"defaultSchema\": \"" + SCHEMA + "\", \"schemas\": [{\n"
+        + "  \"name\": \"" + SCHEMA + "\", \"type\": \"custom\",\n"
+        + "  \"factory\": \"io.shardset.calcite.ShardSchemaFactory\",\n"
+        + "  \"operand\": {\"shards\": " + shardsJson() + ",\n" + operandEntries + "}}]}";
+  }
+
+  /** Opens a ShardSet connection on an inline model. */
+  public static Connection connect(String model) throws SQLException {
+    final Properties info = new Properties();
+    // In the properties, not the URL: URLs split on ';', which H2 URLs contain.
+    info.setProperty("model", "inline:" + model);
+    return DriverManager.getConnection("jdbc:calcite:", info);
+  }
+
+  /** The ShardSet schema of a connection. */
+  public static ShardSchema schema(Connection connection) throws SQLException {
+    final SchemaPlus root = connection.unwrap(CalciteConnection.class).getRootSchema();
+    return Objects.requireNonNull(root.subSchemas().get(SCHEMA), SCHEMA)
+        .unwrap(ShardSchema.class);
+  }
+
+  /** Writes rows through ShardSet's routing to the shards, and to the oracle. */
+  public void load(Connection connection, String table, List<Object[]> rows)
+      throws SQLException {
+    final ShardTable shardTable = schema(connection).table(table);
+    try (ShardedInserter inserter = ShardedInserter.open(shardTable, 500)) {
+      rows.forEach(inserter::insert);
+    }
+    final String marks = String.join(", ", Collections.nCopies(rows.get(0).length, "?"));
+    try (PreparedStatement p =
+             oracle.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
+      for (Object[] row : rows) {
+        for (int i = 0; i < row.length; i++) {
+          p.setObject(i + 1, row[i]);
+        }
+        p.addBatch();
+      }
+      p.executeBatch();
+    }
+    shards.resetCounters();
+  }
+
+  /** The rows of a query on the oracle, each as a canonical string. */
+  public List<String> oracleRows(String sql) throws SQLException {
+    try (Statement s = oracle.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      return rows(rs);
+    }
+  }
+
+  /** The rows of a result set, each as a canonical string. */
+  public static List<String> rows(ResultSet rs) throws SQLException {
+    final ResultSetMetaData md = rs.getMetaData();
+    final List<String> rows = new ArrayList<>();
+    while (rs.next()) {
+      final StringJoiner row = new StringJoiner(", ");
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        row.add(canonical(rs.getObject(i)));
+      }
+      rows.add(row.toString());
+    }
+    return rows;
+  }
+
+  /** One value in a form that does not depend on which database produced it. */
+  private static String canonical(Object value) {
+    if (value == null) {
+      return "NULL";
+    }
+    if (value instanceof BigDecimal d) {
+      return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
+    }
+    if (value instanceof Byte || value instanceof Short || value instanceof Integer
+        || value instanceof Long) {
+      return Long.toString(((Number) value).longValue());
+    }
+    if (value instanceof Double || value instanceof Float) {
+      return canonical(BigDecimal.valueOf(((Number) value).doubleValue()));
+    }
+    return value.toString();
+  }
+
+  /** The shards that executed at least one statement since the last reset. */
+  public Set<String> shardsReached() {
+    final Set<String> reached = new LinkedHashSet<>();
+    for (String name : shards.names()) {
+      if (shards.statementsExecuted(name) > 0) {
+        reached.add(name);
+      }
+    }
+    return reached;
+  }
+
+  @Override public void close() throws SQLException {
+    CountingDriver.unregister(group);
+    try (Statement s = oracle.createStatement()) {
+      s.execute("SHUTDOWN");
+    }
+    oracle.close();
+    shards.close();
+  }
+}

@@ -1,0 +1,19 @@
+# Builds the project when its sources changed and prints the runtime classpath of the
+# launchers. Sourced by the scripts in this folder.
+shardset_classpath() {
+  local root=$1
+  local stamp="$root/test-data/target/launcher.classpath"
+  local newer=""
+  if [ -f "$stamp" ]; then
+    newer=$(find "$root/pom.xml" "$root/calcite-adapter" "$root/test-data" \
+      \( -name '*.java' -o -name 'pom.xml' -o -name '*.sql' \) -newer "$stamp" \
+      -not -path '*/target/*' -print -quit)
+  fi
+  if [ ! -f "$stamp" ] || [ -n "$newer" ]; then
+    echo "Building ShardSet (once, and again when sources change)..." >&2
+    mvn -q -B -f "$root/pom.xml" -DskipTests install >&2
+    mvn -q -B -f "$root/test-data/pom.xml" dependency:build-classpath \
+      -Dmdep.outputFile="$stamp" -Dmdep.includeScope=runtime >&2
+  fi
+  echo "$root/test-data/target/classes:$(cat "$stamp")"
+}

@@ -1,0 +1,162 @@
+package io.shardset.testdata;
+
+import io.shardset.calcite.ShardSchema;
+import io.shardset.calcite.ShardTable;
+import io.shardset.load.ShardedInserter;
+import io.shardset.model.ModelParser;
+import io.shardset.model.ShardSetModel;
+import io.shardset.model.ShardSpec;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.schema.SchemaPlus;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+
+/**
+ * Creates the demo's shard databases for a model and fills them with {@link DemoData}, each
+ * row placed on its shard by the model's own routing.
+ */
+@Command(name = "demo-db", mixinStandardHelpOptions = true,
+    description = "Creates the demo shard databases of a model and loads the demo data.")
+public final class DemoDatabase implements Callable<Integer> {
+  @Option(names = "--model", required = true, description = "The model file (model/demo.json).")
+  private File model;
+
+  @Option(names = "--schema", defaultValue = "DEMO", description = "The schema to load.")
+  private String schema;
+
+  @Option(names = "--force", description = "Recreate the databases even if they hold data.")
+  private boolean force;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new DemoDatabase()).execute(args));
+  }
+
+  @Override public Integer call() throws Exception {
+    final File modelFile = model.getAbsoluteFile();
+    final ShardSetModel parsed = parseModel(modelFile, schema);
+    if (!force && loaded(parsed)) {
+      System.out.println("Demo data already loaded; use --force to recreate it.");
+      return 0;
+    }
+    final long start = System.nanoTime();
+    for (ShardSpec shard : parsed.shards()) {
+      createTables(shard);
+    }
+    load(modelFile);
+    System.out.printf("Loaded in %.1f s%n", (System.nanoTime() - start) / 1e9);
+    return 0;
+  }
+
+  /** The ShardSet operand of the schema, parsed as the schema factory parses it. */
+  static ShardSetModel parseModel(File modelFile, String schemaName) throws IOException {
+    final JsonNode root = new ObjectMapper().readTree(modelFile);
+    for (JsonNode schemaNode : root.path("schemas")) {
+      if (schemaName.equals(schemaNode.path("name").asText())) {
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> operand =
+            new ObjectMapper().convertValue(schemaNode.path("operand"), Map.class);
+        operand.put("baseDirectory", modelFile.getParentFile());
+        return ModelParser.parse(schemaName, operand, System::getenv);
+      }
+    }
+    throw new IllegalArgumentException("model " + modelFile + " has no schema " + schemaName);
+  }
+
+  /** Whether every shard already holds the demo tables with data. */
+  private static boolean loaded(ShardSetModel model) {
+    for (ShardSpec shard : model.shards()) {
+      try (Connection c = connect(shard);
+           Statement s = c.createStatement();
+           ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM ORDERS")) {
+        if (!rs.next() || rs.getLong(1) == 0) {
+          return false;
+        }
+      } catch (SQLException e) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void createTables(ShardSpec shard) throws SQLException, IOException {
+    try (Connection c = connect(shard); Statement s = c.createStatement()) {
+      s.execute("DROP ALL OBJECTS");
+      for (String ddl : statements()) {
+        s.execute(ddl);
+      }
+    }
+  }
+
+  private static List<String> statements() throws IOException {
+    try (InputStream in = DemoDatabase.class.getResourceAsStream("demo-schema.sql")) {
+      final String text = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+          .replaceAll("(?m)^--.*$", "");
+      final List<String> result = new ArrayList<>();
+      for (String statement : text.split(";")) {
+        if (!statement.isBlank()) {
+          result.add(statement.trim());
+        }
+      }
+      return result;
+    }
+  }
+
+  private static Connection connect(ShardSpec shard) throws SQLException {
+    return DriverManager.getConnection(shard.jdbcUrl(), shard.jdbcUser(),
+        shard.jdbcPassword());
+  }
+
+  /** Loads every demo table through ShardSet's own routing. */
+  private void load(File modelFile) throws SQLException {
+    final DemoData data = DemoData.standard();
+    final Properties info = new Properties();
+    info.setProperty("model", modelFile.getPath());
+    try (Connection connection = DriverManager.getConnection("jdbc:calcite:", info)) {
+      final SchemaPlus root = connection.unwrap(CalciteConnection.class).getRootSchema();
+      final SchemaPlus sub = root.subSchemas().get(schema);
+      if (sub == null) {
+        throw new IllegalArgumentException("model has no schema " + schema);
+      }
+      final ShardSchema shardSchema = sub.unwrap(ShardSchema.class);
+      for (String name : DemoData.tables()) {
+        final ShardTable table = shardSchema.table(name);
+        final List<Object[]> rows = data.rows(name);
+        try (ShardedInserter inserter = ShardedInserter.open(table, 1_000)) {
+          rows.forEach(inserter::insert);
+          inserter.close();
+          System.out.println(summary(table, rows.size(), inserter.rowsPerShard()));
+        }
+      }
+    }
+  }
+
+  private static String summary(ShardTable table, int rows, long[] perShard) {
+    final StringBuilder b = new StringBuilder(String.format("%-10s %,8d rows:",
+        table.spec().name(), rows));
+    for (int i = 0; i < perShard.length; i++) {
+      b.append(String.format(" %s=%,d", table.shardName(i), perShard[i]));
+    }
+    return b.toString();
+  }
+}
