@@ -1,0 +1,102 @@
+package io.shardset.execution;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/** A shard endpoint backed by its own HikariCP pool; created and owned by {@link ShardPools}. */
+final class PooledShardEndpoint implements ShardEndpoint {
+  static final long CONNECTION_TIMEOUT_MILLIS = TimeUnit.SECONDS.toMillis(10);
+
+  private final String name;
+  private final Secrets secrets;
+  private final HikariDataSource dataSource;
+
+  private PooledShardEndpoint(String name, Secrets secrets, HikariDataSource dataSource) {
+    this.name = name;
+    this.secrets = secrets;
+    this.dataSource = dataSource;
+  }
+
+  /** Creates the pool; no connection is opened until the first {@link #connect()}. */
+  static PooledShardEndpoint create(ShardConnectionSettings settings,
+      ScheduledExecutorService housekeeping) {
+    Secrets secrets = Secrets.of(settings);
+    try {
+      return new PooledShardEndpoint(settings.shardName(), secrets,
+          new HikariDataSource(config(settings, housekeeping)));
+    } catch (RuntimeException e) {
+      // Hikari loads the driver eagerly; a wrong class or URL fails here, at connect time.
+      throw new IllegalArgumentException("cannot create the connection pool of shard '"
+          + settings.shardName() + "': " + secrets.redact(e.getMessage()),
+          Secrets.redactChain(e, secrets::redact));
+    }
+  }
+
+  private static HikariConfig config(ShardConnectionSettings settings,
+      ScheduledExecutorService housekeeping) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("shardset-" + settings.shardName());
+    config.setJdbcUrl(settings.jdbcUrl());
+    if (settings.user() != null) {
+      config.setUsername(settings.user());
+    }
+    if (settings.password() != null) {
+      config.setPassword(settings.password());
+    }
+    if (settings.driverClass() != null) {
+      config.setDriverClassName(settings.driverClass());
+    }
+    config.setMaximumPoolSize(settings.maxPoolSize());
+    // No eager connections: a model may name hundreds of shards.
+    config.setMinimumIdle(0);
+    // A shard that is down must not break pool creation; its first query reports it.
+    config.setInitializationFailTimeout(-1);
+    config.setConnectionTimeout(CONNECTION_TIMEOUT_MILLIS);
+    config.setScheduledExecutor(housekeeping);
+    return config;
+  }
+
+  @Override public String name() {
+    return name;
+  }
+
+  @Override public Connection connect() throws SQLException {
+    try {
+      return dataSource.getConnection();
+    } catch (SQLTransientConnectionException e) {
+      // The pool's timeout message only counts connections; the reason is in its cause.
+      Throwable reason = e.getCause();
+      if (reason == null || reason.getMessage() == null) {
+        throw e;
+      }
+      throw new SQLTransientConnectionException(
+          e.getMessage() + "; last connection failure: " + reason.getMessage(),
+          e.getSQLState(), e.getErrorCode(), e);
+    }
+  }
+
+  @Override public String redact(String message) {
+    return secrets.redact(message);
+  }
+
+  /** Returns the number of connections currently checked out of this shard's pool. */
+  int activeConnections() {
+    HikariPoolMXBean pool = dataSource.getHikariPoolMXBean();
+    return pool == null || dataSource.isClosed() ? 0 : pool.getActiveConnections();
+  }
+
+  void close() {
+    dataSource.close();
+  }
+
+  @Override public String toString() {
+    return "shard '" + name + "' (pool " + dataSource.getPoolName() + ")";
+  }
+}

@@ -1,0 +1,73 @@
+package io.shardset.execution;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Tuning of one scan: how many shard statements run at once, how rows are batched and buffered,
+ * the JDBC fetch size, the time left for the query and the cancel flag.
+ *
+ * @param parallelism most shard statements this scan runs at once
+ * @param batchSize rows per batch handed from a shard to the consumer
+ * @param bufferBatches batches the scan buffers before shards wait for the consumer
+ * @param fetchSize JDBC fetch size of every shard statement; 0 leaves the driver's default
+ * @param timeoutMillis time left for the query when the scan is created, 0 for none; each shard
+ *     statement gets the time left when it starts, rounded up to whole seconds
+ * @param cancelFlag Calcite's DataContext cancel flag, or null
+ */
+public record ScanOptions(int parallelism, int batchSize, int bufferBatches, int fetchSize,
+    long timeoutMillis, @Nullable AtomicBoolean cancelFlag) {
+  /** Upper limit of {@link #defaults}' parallelism. */
+  public static final int DEFAULT_MAX_PARALLELISM = 16;
+  public static final int DEFAULT_BATCH_SIZE = 256;
+  public static final int DEFAULT_BUFFER_BATCHES = 16;
+  public static final int DEFAULT_FETCH_SIZE = 1000;
+
+  public ScanOptions {
+    requireAtLeast("parallelism", parallelism, 1);
+    requireAtLeast("batchSize", batchSize, 1);
+    requireAtLeast("bufferBatches", bufferBatches, 1);
+    requireAtLeast("fetchSize", fetchSize, 0);
+    requireAtLeast("timeoutMillis", timeoutMillis, 0);
+  }
+
+  /** Returns the default options for a scan of this many shards, without timeout or cancel. */
+  public static ScanOptions defaults(int targetShards) {
+    int parallelism = Math.max(1, Math.min(targetShards, DEFAULT_MAX_PARALLELISM));
+    return new ScanOptions(parallelism, DEFAULT_BATCH_SIZE, DEFAULT_BUFFER_BATCHES,
+        DEFAULT_FETCH_SIZE, 0, null);
+  }
+
+  public ScanOptions withParallelism(int parallelism) {
+    return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
+        cancelFlag);
+  }
+
+  public ScanOptions withBatching(int batchSize, int bufferBatches) {
+    return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
+        cancelFlag);
+  }
+
+  public ScanOptions withTimeoutMillis(long timeoutMillis) {
+    return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
+        cancelFlag);
+  }
+
+  public ScanOptions withCancelFlag(@Nullable AtomicBoolean cancelFlag) {
+    return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
+        cancelFlag);
+  }
+
+  /** Returns whether the cancel flag is set. */
+  boolean cancelRequested() {
+    return cancelFlag != null && cancelFlag.get();
+  }
+
+  private static void requireAtLeast(String name, long value, long minimum) {
+    if (value < minimum) {
+      throw new IllegalArgumentException(
+          name + " must be at least " + minimum + ", got " + value);
+    }
+  }
+}

@@ -1,0 +1,16 @@
+package io.shardset.execution;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/** A shard that queries can be sent to. */
+public interface ShardEndpoint {
+  /** The shard's name, as the model spells it; error messages use it. */
+  String name();
+
+  /** Returns a pooled connection to the shard; closing it returns it to the pool. */
+  Connection connect() throws SQLException;
+
+  /** Returns the message with this shard's secrets (password) removed. */
+  String redact(String message);
+}

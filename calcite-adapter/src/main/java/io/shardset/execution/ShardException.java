@@ -1,0 +1,34 @@
+package io.shardset.execution;
+
+import java.util.Objects;
+
+/**
+ * A query failed on one shard. The message names the shard and the cause, never its password:
+ * {@code shard 's2' failed: <cause message>}.
+ */
+public final class ShardException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final String shardName;
+
+  /** Creates an exception; {@code detail} must already be free of secrets. */
+  public ShardException(String shardName, String detail, Throwable cause) {
+    super("shard '" + shardName + "' failed: " + detail, cause);
+    this.shardName = Objects.requireNonNull(shardName, "shardName");
+  }
+
+  /**
+   * Creates the exception for a failure of {@code endpoint}, with the cause's message redacted
+   * by the endpoint; a cause chain that would leak a secret is replaced by a redacted copy.
+   */
+  static ShardException of(ShardEndpoint endpoint, Throwable cause) {
+    String message = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+    return new ShardException(endpoint.name(), endpoint.redact(message),
+        Secrets.redactChain(cause, endpoint::redact));
+  }
+
+  /** Returns the name of the shard that failed. */
+  public String shardName() {
+    return shardName;
+  }
+}
