@@ -1,9 +1,9 @@
 package io.shardset.routing;
 
+import static io.shardset.routing.RoutingAsserts.assertIllegal;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -139,9 +139,7 @@ class KeyTypeTest {
     }
   }
 
-  static void assertInvalid(KeyType type, Object value, String message) {
-    IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> type.normalize(value));
-    assertEquals(message, e.getMessage());
+  private static void assertInvalid(KeyType type, Object value, String message) {
+    assertIllegal(message, () -> type.normalize(value));
   }
 }
