@@ -29,7 +29,7 @@ public final class KeyHasher {
     if (types.isEmpty()) {
       throw new IllegalArgumentException("a key needs at least one column");
     }
-    ShardSets.checkKeyArity(types.size(), normalizedValues.size(), "key values");
+    ShardSets.checkKeyArity(types.size(), normalizedValues.size(), "key value");
     if (types.size() == 1) {
       return columnBytes(types.get(0), normalizedValues.get(0));
     }

@@ -29,11 +29,11 @@ final class ShardSets {
     }
   }
 
-  /** Fails unless a list of key items has one item per key column. */
-  static void checkKeyArity(int keyColumns, int actual, String items) {
+  /** Fails unless a list of key items (each an {@code item}) has one item per key column. */
+  static void checkKeyArity(int keyColumns, int actual, String item) {
     if (actual != keyColumns) {
-      throw new IllegalArgumentException("expected " + keyColumns + " " + items
-          + ", one per key column, got " + actual);
+      throw new IllegalArgumentException("expected " + keyColumns + " " + item
+          + (keyColumns == 1 ? "" : "s") + ", one per key column, got " + actual);
     }
   }
 }
