@@ -100,28 +100,16 @@ public enum KeyType {
   /** A timestamp without time zone; normalized to milliseconds since 1970-01-01T00:00:00. */
   TIMESTAMP {
     @Override Comparable<?> convert(Object value) {
-      if (value instanceof LocalDateTime dateTime) {
-        return millis(dateTime);
-      }
-      if (value instanceof java.sql.Timestamp timestamp) {
-        return millis(timestamp.toLocalDateTime());
-      }
       if (value instanceof Long millis) {
         return millis;
       }
-      if (value instanceof LocalDate date) {
-        return millis(date.atStartOfDay());
-      }
-      if (value instanceof String text) {
-        if (text.length() == DATE_LENGTH) {
-          return millis(LocalDate.parse(text).atStartOfDay());
-        }
-        if (text.length() > DATE_LENGTH && text.charAt(DATE_LENGTH) == ' ') {
-          text = text.substring(0, DATE_LENGTH) + 'T' + text.substring(DATE_LENGTH + 1);
-        }
-        return millis(LocalDateTime.parse(text));
-      }
-      return null;
+      LocalDateTime dateTime = dateTime(value);
+      return dateTime == null ? null : dateTime.toInstant(ZoneOffset.UTC).toEpochMilli();
+    }
+
+    @Override boolean truncates(Object value) {
+      LocalDateTime dateTime = dateTime(value);
+      return dateTime != null && dateTime.getNano() % 1_000_000 != 0;
     }
 
     @Override public String format(Comparable<?> normalized) {
@@ -172,6 +160,14 @@ public enum KeyType {
 
   /** This type's routing form of a non-null value, or null if the value's class is not accepted. */
   abstract Comparable<?> convert(Object value);
+
+  /**
+   * Whether normalizing this valid value drops precision, so that the normalized value lies below
+   * the value itself; then {@code key < value} also holds for keys equal to the normalized value.
+   */
+  boolean truncates(Object value) {
+    return false;
+  }
 
   /** Canonical bytes of a non-null normalized value; text and calendar types share the default. */
   byte[] bytes(Comparable<?> normalized) {
@@ -280,8 +276,27 @@ public enum KeyType {
     return null;
   }
 
-  private static long millis(LocalDateTime dateTime) {
-    return dateTime.toInstant(ZoneOffset.UTC).toEpochMilli();
+  /** The date-time of a TIMESTAMP value given as an object, or null for other classes. */
+  private static LocalDateTime dateTime(Object value) {
+    if (value instanceof LocalDateTime dateTime) {
+      return dateTime;
+    }
+    if (value instanceof java.sql.Timestamp timestamp) {
+      return timestamp.toLocalDateTime();
+    }
+    if (value instanceof LocalDate date) {
+      return date.atStartOfDay();
+    }
+    if (value instanceof String text) {
+      if (text.length() == DATE_LENGTH) {
+        return LocalDate.parse(text).atStartOfDay();
+      }
+      if (text.length() > DATE_LENGTH && text.charAt(DATE_LENGTH) == ' ') {
+        text = text.substring(0, DATE_LENGTH) + 'T' + text.substring(DATE_LENGTH + 1);
+      }
+      return LocalDateTime.parse(text);
+    }
+    return null;
   }
 
   private static byte[] longBytes(long value) {
