@@ -1,0 +1,101 @@
+package io.shardset.routing;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.function.IntFunction;
+
+/** Evaluates the key-column terms of a {@link KeyCondition} into domains and shard sets. */
+final class KeyConditionEvaluator {
+  private KeyConditionEvaluator() {
+  }
+
+  /**
+   * The shards of a conjunction: its restrictions and comparisons narrow one domain per key
+   * column, which the router sees at once; the other terms' shard sets are intersected with that.
+   */
+  static BitSet and(List<KeyCondition> terms, ShardRouter router, IntFunction<Object> params) {
+    List<KeyType> keyTypes = router.keyTypes();
+    KeyDomain[] domains = new KeyDomain[keyTypes.size()];
+    Arrays.fill(domains, KeyDomain.all());
+    List<KeyCondition> others = new ArrayList<>();
+    for (KeyCondition term : terms) {
+      if (term instanceof KeyCondition.Restrict restrict) {
+        narrow(domains, restrict.keyColumn(), restrict.domain());
+      } else if (term instanceof KeyCondition.Compare compare) {
+        KeyType type = keyTypes.get(checkKeyColumn(compare.keyColumn(), keyTypes.size()));
+        narrow(domains, compare.keyColumn(), domain(compare, type, params));
+      } else {
+        others.add(term);
+      }
+    }
+    BitSet shards = router.shardsFor(List.of(domains));
+    for (KeyCondition other : others) {
+      shards.and(other.shards(router, params));
+    }
+    return shards;
+  }
+
+  static void checkNotNegative(int keyColumn) {
+    if (keyColumn < 0) {
+      throw new IllegalArgumentException("key column must not be negative, got " + keyColumn);
+    }
+  }
+
+  private static int checkKeyColumn(int keyColumn, int keyColumns) {
+    if (keyColumn >= keyColumns) {
+      throw new IllegalArgumentException("key column " + keyColumn + " does not exist: the key has "
+          + keyColumns + " column" + (keyColumns == 1 ? "" : "s"));
+    }
+    return keyColumn;
+  }
+
+  private static void narrow(KeyDomain[] domains, int keyColumn, KeyDomain domain) {
+    checkKeyColumn(keyColumn, domains.length);
+    domains[keyColumn] = domains[keyColumn].intersect(domain);
+  }
+
+  /** The key values that satisfy a comparison; NULL satisfies none. */
+  private static KeyDomain domain(KeyCondition.Compare compare, KeyType type,
+      IntFunction<Object> params) {
+    Object raw = value(compare.operand(), params);
+    Comparable<?> value = normalize(compare.operand(), type, raw);
+    if (value == null) {
+      return KeyDomain.none();
+    }
+    switch (compare.op()) {
+    case EQ:
+      return KeyDomain.point(value);
+    case LT:
+      // A key just below a truncated value is routed as the truncated value itself.
+      return KeyDomain.range(null, false, value, type.truncates(raw));
+    case LE:
+      return KeyDomain.range(null, false, value, true);
+    case GT:
+      return KeyDomain.range(value, false, null, false);
+    case GE:
+      return KeyDomain.range(value, true, null, false);
+    default:
+      throw new AssertionError(compare.op());
+    }
+  }
+
+  private static Object value(KeyCondition.Operand operand, IntFunction<Object> params) {
+    return operand instanceof KeyCondition.Literal literal
+        ? literal.value()
+        : params.apply(((KeyCondition.Param) operand).index());
+  }
+
+  private static Comparable<?> normalize(KeyCondition.Operand operand, KeyType type, Object raw) {
+    try {
+      return type.normalize(raw);
+    } catch (IllegalArgumentException e) {
+      if (operand instanceof KeyCondition.Param param) {
+        throw new IllegalArgumentException(
+            "parameter ?" + param.index() + ": " + e.getMessage(), e);
+      }
+      throw e;
+    }
+  }
+}
