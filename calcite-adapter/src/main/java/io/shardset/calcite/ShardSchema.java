@@ -44,7 +44,7 @@ public final class ShardSchema extends AbstractSchema {
     try (ShardConnections connections = new ShardConnections(endpoints)) {
       for (TableSpec spec : model.tables()) {
         final TableLayout layout =
-            TableLayoutReader.read(model.schema(), spec, connections::get);
+            TableLayoutReader.read(model, spec, connections::get);
         final ShardRouter router = spec.method() == ShardingMethod.DUPLICATED
             ? null : RouterFactory.create(model, spec, layout);
         final List<ShardSite> sites = new ArrayList<>();

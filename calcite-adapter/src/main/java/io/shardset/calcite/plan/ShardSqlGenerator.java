@@ -71,8 +71,15 @@ final class ShardSqlGenerator {
       }
     });
     final SqlDialect dialect = layout.dialect();
+    // One line: the text appears in EXPLAIN and in shard logs.
     final SqlString sql = new RelToSqlConverter(dialect).visitRoot(physical).asStatement()
-        .toSqlString(dialect);
+        .toSqlString(c -> c.withDialect(dialect)
+            .withAlwaysUseParentheses(false)
+            .withSelectListItemsOnSeparateLines(false)
+            .withUpdateSetListNewline(false)
+            .withClauseStartsLine(false)
+            .withClauseEndsLine(false)
+            .withIndentation(0));
     final List<Integer> params = sql.getDynamicParameters();
     return new RenderedSql(shards, sql.getSql(), params == null ? List.of() : params);
   }

@@ -1,0 +1,77 @@
+package io.shardset.calcite;
+
+import io.shardset.testing.ShardFixture;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import static io.shardset.testing.ExpectedPlacement.shardOfLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** EXPLAIN shows one shard scan per table with the shards it reaches and the pushed SQL. */
+class PlanTest {
+  private static ShardFixture fixture;
+  private static Connection connection;
+
+  @BeforeAll static void setUp() throws SQLException {
+    fixture = SalesData.fixture();
+    connection = ShardFixture.connect(SalesData.model(fixture));
+  }
+
+  @AfterAll static void tearDown() throws SQLException {
+    connection.close();
+    fixture.close();
+  }
+
+  @Test void pointQueryReachesOneShard() throws SQLException {
+    final String shard = "s" + shardOfLong(42, 480, 4);
+    assertEquals("EnumerableShardScan(table=[[S, CUSTOMERS]], shards=[1 of 4: " + shard
+            + "], sql=[SELECT * FROM \"CUSTOMERS\" WHERE \"CUSTOMER_ID\" = 42])\n",
+        explain("SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID = 42"));
+  }
+
+  @Test void filterAndProjectionArePushed() throws SQLException {
+    assertEquals("EnumerableShardScan(table=[[S, EVENTS]], shards=[2 of 4: s1, s2],"
+            + " sql=[SELECT \"EVENT_ID\", \"KIND\" FROM \"EVENTS\" WHERE \"EVENT_DAY\" >="
+            + " DATE '2020-06-01' AND \"EVENT_DAY\" <= DATE '2021-02-01'])\n",
+        explain("SELECT EVENT_ID, KIND FROM EVENTS"
+            + " WHERE EVENT_DAY BETWEEN DATE '2020-06-01' AND DATE '2021-02-01'"));
+  }
+
+  @Test void parameterisedKeyIsPrunedAtExecution() throws SQLException {
+    assertEquals("EnumerableShardScan(table=[[S, CUSTOMERS]], shards=[at execution by ?0"
+            + " of 4], sql=[SELECT \"NAME\" FROM \"CUSTOMERS\" WHERE \"CUSTOMER_ID\" = ?])\n",
+        explain("SELECT NAME FROM CUSTOMERS WHERE CUSTOMER_ID = ?"));
+  }
+
+  @Test void duplicatedTableReadsOneShard() throws SQLException {
+    assertEquals("EnumerableShardScan(table=[[S, COUNTRIES]], shards=[1 of 4: s0],"
+            + " sql=[SELECT * FROM \"COUNTRIES\"])\n",
+        explain("SELECT * FROM COUNTRIES"));
+  }
+
+  @Test void listExclusionIsPruned() throws SQLException {
+    assertEquals("EnumerableShardScan(table=[[S, ACCOUNTS]], shards=[3 of 4: s1, s2, s3],"
+            + " sql=[SELECT * FROM \"ACCOUNTS\" WHERE \"REGION\" NOT IN ('EU', 'UK')])\n",
+        explain("SELECT * FROM ACCOUNTS WHERE REGION NOT IN ('EU', 'UK')"));
+  }
+
+  static String explain(Connection connection, String sql) throws SQLException {
+    try (Statement s = connection.createStatement();
+         ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
+  private static String explain(String sql) throws SQLException {
+    return explain(connection, sql);
+  }
+}
