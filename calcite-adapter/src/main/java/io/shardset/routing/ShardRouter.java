@@ -1,0 +1,28 @@
+package io.shardset.routing;
+
+import java.util.BitSet;
+import java.util.List;
+import java.util.OptionalInt;
+
+/** Where rows of one table live, and which shards can hold rows matching a key predicate. */
+public interface ShardRouter {
+  /** The types of the shard key columns, in key order. */
+  List<KeyType> keyTypes();
+
+  /** The number of the table's shards; they are numbered 0 to shardCount - 1. */
+  int shardCount();
+
+  /**
+   * The shard of a row with these raw key values, one per key column, normalized with
+   * {@link #keyTypes()}; empty when no shard accepts the row.
+   *
+   * @throws IllegalArgumentException if a value cannot be normalized to its column's type
+   */
+  OptionalInt shardOf(List<?> keyValues);
+
+  /**
+   * A superset, as small as the router can tell, of the shards that can hold a row whose key
+   * column i lies in {@code perKeyColumn.get(i)}. Returns a new set that the caller may change.
+   */
+  BitSet shardsFor(List<KeyDomain> perKeyColumn);
+}
