@@ -1,5 +1,7 @@
 package io.shardset.model;
 
+import io.shardset.routing.ChunkMap;
+
 import java.util.Objects;
 
 /**
@@ -12,7 +14,7 @@ import java.util.Objects;
  */
 public record ChunkMapSpec(long from, long to, String shard) {
   /** The size of the hash space, 2<sup>32</sup>. */
-  public static final long HASH_SPACE = 1L << 32;
+  public static final long HASH_SPACE = ChunkMap.HASH_SPACE;
 
   public ChunkMapSpec {
     Objects.requireNonNull(shard, "shard");
