@@ -28,7 +28,7 @@ import java.util.function.UnaryOperator;
  * {@code modelUri}) are allowed; any other unknown key is an error.
  */
 public final class ModelParser {
-  static final List<String> KEYS = List.of("shards", "chunks", "chunkMap", "parallelism",
+  private static final List<String> KEYS = List.of("shards", "chunks", "chunkMap", "parallelism",
       "tables");
   /** Keys Calcite's model handler adds to the operand of every custom schema. */
   private static final Set<String> CALCITE_KEYS = Set.of("baseDirectory", "modelUri");

@@ -136,7 +136,10 @@ final class OperandNode {
     return names;
   }
 
-  /** An integer from {@code min} to {@code max}, or null if absent. */
+  /**
+   * An integer from {@code min} to {@code max}, or null if absent; any JSON number without a
+   * fraction counts, so {@code 240.0} is 240.
+   */
   Long integer(String key, long min, long max) {
     Object value = map.get(key);
     if (value == null) {

@@ -14,8 +14,11 @@ import java.util.stream.Collectors;
 
 /** Finds a table's physical table on one shard and reads its columns from JDBC metadata. */
 final class ShardTableReader {
-  /** H2 2.x reports its tables as {@code BASE TABLE}, PostgreSQL as {@code TABLE}. */
-  private static final String[] TABLE_TYPES = {"TABLE", "BASE TABLE"};
+  /**
+   * H2 2.x reports its tables as {@code BASE TABLE}, PostgreSQL as {@code TABLE}, or as
+   * {@code PARTITIONED TABLE} when a shard partitions its part of the table further.
+   */
+  private static final String[] TABLE_TYPES = {"TABLE", "BASE TABLE", "PARTITIONED TABLE"};
 
   private final String schema;
   private final TableSpec table;
@@ -112,10 +115,12 @@ final class ShardTableReader {
             && physicalName.equals(physicalName.toLowerCase(Locale.ROOT))
             ? physicalName.toUpperCase(Locale.ROOT) : physicalName;
         String typeName = rs.getString("TYPE_NAME");
+        int jdbcType = jdbcType(rs.getInt("DATA_TYPE"), typeName);
         columns.add(
             new Column(rs.getInt("ORDINAL_POSITION"), physicalName,
-                new ColumnInfo(logicalName, jdbcType(rs.getInt("DATA_TYPE"), typeName),
-                    typeName, rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"),
+                new ColumnInfo(logicalName, jdbcType,
+                    typeName == null ? ColumnInfo.jdbcTypeName(jdbcType) : typeName,
+                    rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"),
                     rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls)));
       }
     }

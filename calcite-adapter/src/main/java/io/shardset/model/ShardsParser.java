@@ -7,7 +7,7 @@ import java.util.Set;
 
 /** Reads the {@code shards} of a model operand. */
 final class ShardsParser {
-  static final List<String> KEYS = List.of("name", "jdbcUrl", "jdbcUser", "jdbcPassword",
+  private static final List<String> KEYS = List.of("name", "jdbcUrl", "jdbcUser", "jdbcPassword",
       "jdbcDriver", "jdbcCatalog", "jdbcSchema", "shardspace");
 
   private ShardsParser() {

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 
 /** Reads the {@code tables} of a model operand and resolves each table's shards. */
 final class TableParser {
-  static final List<String> KEYS = List.of("name", "physicalName", "method", "shardKey",
+  private static final List<String> KEYS = List.of("name", "physicalName", "method", "shardKey",
       "shards", "shardspace", "ranges", "lists");
   private static final List<String> RANGE_KEYS = List.of("shard", "from", "to");
   private static final List<String> LIST_KEYS = List.of("shard", "values", "default");
