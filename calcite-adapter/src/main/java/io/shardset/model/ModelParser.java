@@ -1,0 +1,108 @@
+package io.shardset.model;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * Turns a ShardSet schema's model operand into a validated {@link ShardSetModel}.
+ *
+ * <p>The operand is the map Calcite's model handler parsed from JSON (or YAML). Besides the keys
+ * of the contract ({@code shards}, {@code chunks}, {@code chunkMap}, {@code tables}), ShardSet
+ * accepts these extensions:
+ * <ul>
+ *   <li>{@code parallelism}: how many shards one query may read at once;</li>
+ *   <li>a table's {@code shardspace}: the shardspace holding the table;</li>
+ *   <li>{@code ${modelDir}} in any string value: the absolute path of the folder holding the
+ *       model file (the {@code baseDirectory} Calcite adds to the operand), so that a model can
+ *       point at H2 database files next to it, as in
+ *       {@code "jdbcUrl": "jdbc:h2:${modelDir}/data/s0"}.</li>
+ * </ul>
+ *
+ * <p>Any string value may also contain {@code ${env:NAME}}, replaced by that environment
+ * variable. The keys Calcite adds to every custom schema's operand ({@code baseDirectory},
+ * {@code modelUri}) are allowed; any other unknown key is an error.
+ */
+public final class ModelParser {
+  private static final List<String> KEYS = List.of("shards", "chunks", "chunkMap", "parallelism",
+      "tables");
+  /** Keys Calcite's model handler adds to the operand of every custom schema. */
+  private static final Set<String> CALCITE_KEYS = Set.of("baseDirectory", "modelUri");
+
+  private ModelParser() {
+  }
+
+  /**
+   * Parses and validates a schema's operand.
+   *
+   * @param schema the schema name, for messages
+   * @param operand the operand
+   * @param env looks up an environment variable ({@code System::getenv} in production),
+   *     returning null when it is not set
+   * @throws ModelException naming the schema, table or shard, and field at fault
+   */
+  public static ShardSetModel parse(String schema, Map<String, ?> operand,
+      UnaryOperator<String> env) {
+    Objects.requireNonNull(schema, "schema");
+    Objects.requireNonNull(operand, "operand");
+    Placeholders placeholders = new Placeholders(env, modelDir(operand.get("baseDirectory")));
+    OperandNode root = new OperandNode(operand, Location.of(schema), placeholders);
+    root.checkKeys(KEYS, CALCITE_KEYS);
+    List<ShardSpec> shards = ShardsParser.parse(root);
+    Integer chunks = root.positiveInt("chunks");
+    List<ChunkMapSpec> chunkMap = ChunkMapParser.parse(root, shards);
+    Integer parallelism = root.positiveInt("parallelism");
+    List<TableSpec> tables = new TableParser(shards).parse(tableEntries(root));
+    ShardSetModel model =
+        new ShardSetModel(schema, shards, chunks, chunkMap, parallelism, tables);
+    checkChunkMapPlacesHashTables(root, model);
+    return model;
+  }
+
+  private static List<OperandNode> tableEntries(OperandNode root) {
+    // Calcite's model handler fills in "tables" when the operand has none, with its own table
+    // objects from the schema's (not the operand's) "tables"; those are not ShardSet tables.
+    if (root.raw("tables") instanceof List<?> list && !list.isEmpty()
+        && list.stream().allMatch(ModelParser::isCalciteModelObject)) {
+      return List.of();
+    }
+    List<OperandNode> entries = root.entries("tables");
+    return entries == null ? List.of() : entries;
+  }
+
+  private static boolean isCalciteModelObject(Object value) {
+    return value != null && value.getClass().getName().startsWith("org.apache.calcite.model.");
+  }
+
+  /**
+   * With a chunk map, every shardspace of a consistent-hash table needs entries: the map alone
+   * places chunks, and the routing would otherwise have nowhere to send them.
+   */
+  private static void checkChunkMapPlacesHashTables(OperandNode root, ShardSetModel model) {
+    if (model.chunkMap().isEmpty()) {
+      return;
+    }
+    for (TableSpec table : model.tables()) {
+      if (table.method() == ShardingMethod.CONSISTENT_HASH
+          && model.chunkMap(table.shardspace()).isEmpty()) {
+        throw root.error("chunkMap", "shardspace '" + table.shardspace()
+            + "' has no entries, but consistent-hash table '" + table.name() + "' uses it");
+      }
+    }
+  }
+
+  private static String modelDir(Object baseDirectory) {
+    if (baseDirectory instanceof File file) {
+      return file.getAbsolutePath();
+    } else if (baseDirectory instanceof Path path) {
+      return path.toAbsolutePath().toString();
+    } else if (baseDirectory instanceof String name) {
+      return new File(name).getAbsolutePath();
+    }
+    return null;
+  }
+}

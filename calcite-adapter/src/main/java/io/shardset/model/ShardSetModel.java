@@ -1,0 +1,66 @@
+package io.shardset.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A schema's validated ShardSet model: its shards, hash chunk layout and tables.
+ *
+ * @param schema the schema name
+ * @param shards the shards in model order
+ * @param chunks the number of hash chunks, or null for 120 per shard of a shardspace
+ * @param chunkMap explicit placement of hash ranges on shards; empty for default placement
+ * @param parallelism how many shards one query may read at once, or null for the default
+ * @param tables the tables in model order
+ */
+public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
+    List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables) {
+  /** Chunks per shard of a shardspace when the model does not set {@code chunks}. */
+  public static final int DEFAULT_CHUNKS_PER_SHARD = 120;
+
+  public ShardSetModel {
+    Objects.requireNonNull(schema, "schema");
+    shards = List.copyOf(shards);
+    chunkMap = List.copyOf(chunkMap);
+    tables = List.copyOf(tables);
+  }
+
+  /**
+   * The shard with this name.
+   *
+   * @throws IllegalArgumentException if there is none
+   */
+  public ShardSpec shard(String name) {
+    for (ShardSpec shard : shards) {
+      if (shard.name().equals(name)) {
+        return shard;
+      }
+    }
+    throw new IllegalArgumentException("unknown shard '" + name + "'");
+  }
+
+  /** The shards of a shardspace, in model order; empty if it has none. */
+  public List<ShardSpec> shardspace(String space) {
+    return shards.stream().filter(shard -> shard.shardspace().equals(space)).toList();
+  }
+
+  /** The model's chunk map entries on shards of a shardspace, in model order. */
+  public List<ChunkMapSpec> chunkMap(String space) {
+    return chunkMap.stream().filter(entry -> shard(entry.shard()).shardspace().equals(space))
+        .toList();
+  }
+
+  /**
+   * The number of hash chunks of a shardspace: the model's {@code chunks}, else 120 times the
+   * number of its shards.
+   *
+   * @throws IllegalArgumentException if the shardspace has no shards
+   */
+  public int chunksFor(String space) {
+    int shardCount = shardspace(space).size();
+    if (shardCount == 0) {
+      throw new IllegalArgumentException("shardspace '" + space + "' has no shards");
+    }
+    return chunks != null ? chunks : DEFAULT_CHUNKS_PER_SHARD * shardCount;
+  }
+}

@@ -1,0 +1,43 @@
+package io.shardset.model;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Reads the {@code shards} of a model operand. */
+final class ShardsParser {
+  private static final List<String> KEYS = List.of("name", "jdbcUrl", "jdbcUser", "jdbcPassword",
+      "jdbcDriver", "jdbcCatalog", "jdbcSchema", "shardspace");
+
+  private ShardsParser() {
+  }
+
+  /** The shards in model order; at least one, with unique names. */
+  static List<ShardSpec> parse(OperandNode operand) {
+    List<OperandNode> entries = operand.entries("shards");
+    if (entries == null) {
+      throw operand.error("shards", "a value is required");
+    }
+    if (entries.isEmpty()) {
+      throw operand.error("shards", "expected at least one shard");
+    }
+    Set<String> names = new HashSet<>();
+    List<ShardSpec> shards = new ArrayList<>();
+    for (OperandNode entry : entries) {
+      OperandNode shard = entry.named(entry.location()::shard);
+      shard.checkKeys(KEYS, Set.of());
+      String name = shard.requiredName("name");
+      if (!names.add(name)) {
+        throw shard.error("name", "duplicate shard name '" + name + "'");
+      }
+      String shardspace = shard.name("shardspace");
+      shards.add(
+          new ShardSpec(name, shard.requiredName("jdbcUrl"), shard.string("jdbcUser"),
+              shard.string("jdbcPassword"), shard.name("jdbcDriver"), shard.name("jdbcCatalog"),
+              shard.name("jdbcSchema"),
+              shardspace == null ? ShardSpec.DEFAULT_SHARDSPACE : shardspace));
+    }
+    return shards;
+  }
+}

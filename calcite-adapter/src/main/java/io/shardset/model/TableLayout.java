@@ -1,0 +1,55 @@
+package io.shardset.model;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.IntStream;
+
+/**
+ * The columns of a logical table and where the table lives on each of its shards.
+ *
+ * @param columns the logical columns, in order
+ * @param shards the physical table on each shard, in the table's shard order
+ */
+public record TableLayout(List<ColumnInfo> columns, List<PhysicalTable> shards) {
+  public TableLayout {
+    columns = List.copyOf(columns);
+    shards = List.copyOf(shards);
+  }
+
+  /**
+   * The position of a logical column: the column with exactly this name, else the only one
+   * whose name matches ignoring case; -1 if there is none (or several ignoring case).
+   */
+  public int columnIndex(String logicalName) {
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).name().equals(logicalName)) {
+        return i;
+      }
+    }
+    List<Integer> matches = matchesIgnoringCase(logicalName);
+    return matches.size() == 1 ? matches.get(0) : -1;
+  }
+
+  /** The positions of the columns whose names match ignoring case. */
+  List<Integer> matchesIgnoringCase(String logicalName) {
+    String upper = logicalName.toUpperCase(Locale.ROOT);
+    return IntStream.range(0, columns.size())
+        .filter(i -> columns.get(i).name().toUpperCase(Locale.ROOT).equals(upper))
+        .boxed().toList();
+  }
+
+  /** The logical column names, in order. */
+  public List<String> columnNames() {
+    return columns.stream().map(ColumnInfo::name).toList();
+  }
+
+  /**
+   * The physical table on a shard.
+   *
+   * @throws IllegalArgumentException if the table does not live on that shard
+   */
+  public PhysicalTable shard(String name) {
+    return shards.stream().filter(table -> table.shard().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no table on shard '" + name + "'"));
+  }
+}

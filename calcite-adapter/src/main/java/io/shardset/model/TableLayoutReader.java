@@ -1,0 +1,144 @@
+package io.shardset.model;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Reads a logical table's columns from its shards' JDBC metadata and checks that the shards
+ * agree on them.
+ *
+ * <p>On each shard the physical table is the table (of type {@code TABLE} or {@code BASE TABLE})
+ * in the shard's {@code jdbcCatalog} and {@code jdbcSchema} named exactly {@code physicalName},
+ * else the only one whose name matches ignoring case.
+ *
+ * <p>A column's logical name is its physical name, upper-cased when the name is all lower case
+ * on a shard that stores unquoted identifiers in lower case: PostgreSQL's {@code cust_id} and
+ * H2's {@code CUST_ID} are both the logical column {@code CUST_ID}.
+ *
+ * <p>Shards agree when they have the same logical columns in the same order with compatible
+ * types: equal {@link Types} codes, where the character types (CHAR, VARCHAR, LONGVARCHAR,
+ * NCHAR, NVARCHAR, LONGNVARCHAR) count as one. The logical column takes the first shard's type,
+ * the widest precision and scale, and is nullable if any shard allows NULL.
+ */
+public final class TableLayoutReader {
+  private static final Set<Integer> CHARACTER_TYPES = Set.of(Types.CHAR, Types.VARCHAR,
+      Types.LONGVARCHAR, Types.NCHAR, Types.NVARCHAR, Types.LONGNVARCHAR);
+
+  private TableLayoutReader() {
+  }
+
+  /**
+   * Reads a table's layout.
+   *
+   * @param model the model holding the table, for its shards' catalogs and schemas
+   * @param table the table
+   * @param connections an open connection to each of the table's shards, by shard name; the
+   *     caller closes them
+   * @throws ModelException if a shard lacks the table, the shards disagree on its columns, a
+   *     shard key column does not exist, or a shard's metadata cannot be read
+   */
+  public static TableLayout read(ShardSetModel model, TableSpec table,
+      Function<String, Connection> connections) {
+    Objects.requireNonNull(connections, "connections");
+    String schema = model.schema();
+    List<ShardTableReader.ShardColumns> shards = new ArrayList<>();
+    for (String shard : table.shards()) {
+      ShardSpec spec = model.shard(shard);
+      Connection connection =
+          Objects.requireNonNull(connections.apply(shard), () -> "connection to " + shard);
+      try {
+        shards.add(new ShardTableReader(schema, table, spec).read(connection));
+      } catch (SQLException e) {
+        throw new ModelException(schema, table.name(), null, "cannot read the metadata of"
+            + " shard '" + shard + "': " + e.getMessage(), e);
+      }
+    }
+    TableLayout layout = new TableLayout(merge(schema, table, shards),
+        shards.stream().map(ShardTableReader.ShardColumns::table).toList());
+    checkShardKey(schema, table, layout);
+    return layout;
+  }
+
+  private static List<ColumnInfo> merge(String schema, TableSpec table,
+      List<ShardTableReader.ShardColumns> shards) {
+    ShardTableReader.ShardColumns first = shards.get(0);
+    List<ColumnInfo> merged = new ArrayList<>(first.columns());
+    for (ShardTableReader.ShardColumns other : shards.subList(1, shards.size())) {
+      if (other.columns().size() != merged.size()) {
+        throw disagreement(schema, table, other, first, other.columns().size() + " columns ("
+            + names(other.columns()) + ")", merged.size() + " (" + names(merged) + ")");
+      }
+      for (int i = 0; i < merged.size(); i++) {
+        ColumnInfo column = merged.get(i);
+        ColumnInfo otherColumn = other.columns().get(i);
+        if (!otherColumn.name().equals(column.name())) {
+          throw disagreement(schema, table, other, first, "column '" + otherColumn.name()
+              + "' at position " + (i + 1), "'" + column.name() + "'");
+        }
+        if (!compatible(column.jdbcType(), otherColumn.jdbcType())) {
+          throw disagreement(schema, table, other, first, "column '" + otherColumn.name()
+              + "' of type " + type(otherColumn), type(column));
+        }
+        merged.set(i, widest(column, otherColumn));
+      }
+    }
+    return merged;
+  }
+
+  private static ModelException disagreement(String schema, TableSpec table,
+      ShardTableReader.ShardColumns shard, ShardTableReader.ShardColumns first, String has,
+      String firstHas) {
+    return new ModelException(schema, table.name(), "columns", "shard '"
+        + shard.table().shard() + "' has " + has + " where shard '" + first.table().shard()
+        + "' has " + firstHas);
+  }
+
+  private static boolean compatible(int type, int otherType) {
+    return type == otherType
+        || CHARACTER_TYPES.contains(type) && CHARACTER_TYPES.contains(otherType);
+  }
+
+  /** The first column's type, wide enough for both columns' values. */
+  private static ColumnInfo widest(ColumnInfo column, ColumnInfo other) {
+    int scale = Math.max(column.scale(), other.scale());
+    int precision = column.jdbcType() == Types.DECIMAL || column.jdbcType() == Types.NUMERIC
+        // Digits before the point and after it widen separately: (12, 2) and (10, 4) need
+        // (14, 4).
+        ? Math.max(column.precision() - column.scale(), other.precision() - other.scale())
+            + scale
+        : Math.max(column.precision(), other.precision());
+    return new ColumnInfo(column.name(), column.jdbcType(), column.typeName(), precision, scale,
+        column.nullable() || other.nullable());
+  }
+
+  private static void checkShardKey(String schema, TableSpec table, TableLayout layout) {
+    for (String key : table.shardKey()) {
+      if (layout.columnIndex(key) >= 0) {
+        continue;
+      }
+      List<Integer> matches = layout.matchesIgnoringCase(key);
+      throw new ModelException(schema, table.name(), "shardKey", matches.isEmpty()
+          ? "column '" + key + "' does not exist; columns are "
+              + String.join(", ", layout.columnNames())
+          : "column '" + key + "' matches several columns ignoring case: "
+              + String.join(", ", matches.stream().map(i -> layout.columnNames().get(i))
+                  .toList()));
+    }
+  }
+
+  private static String type(ColumnInfo column) {
+    String jdbcName = column.jdbcTypeName();
+    return jdbcName.equalsIgnoreCase(column.typeName())
+        ? jdbcName : jdbcName + " (" + column.typeName() + ")";
+  }
+
+  private static String names(List<ColumnInfo> columns) {
+    return String.join(", ", columns.stream().map(ColumnInfo::name).toList());
+  }
+}

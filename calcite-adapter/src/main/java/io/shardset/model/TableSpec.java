@@ -1,0 +1,37 @@
+package io.shardset.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One logical table of a model, with its shards resolved.
+ *
+ * @param name the logical name users query
+ * @param physicalName the table's name on every shard (matched exactly, else ignoring case)
+ * @param method how rows are spread over the shards
+ * @param shardKey the shard key columns; empty for a duplicated table
+ * @param shards the shards holding the table, in model order; never empty
+ * @param shardspace for a consistent-hash table, the shardspace whose chunk layout it shares;
+ *     for other tables, the model's {@code shardspace} field, or null
+ * @param ranges the ranges of a range table; empty for other methods
+ * @param lists the lists of a list table; empty for other methods
+ */
+public record TableSpec(String name, String physicalName, ShardingMethod method,
+    List<String> shardKey, List<String> shards, String shardspace, List<RangeSpec> ranges,
+    List<ListSpec> lists) {
+  public TableSpec {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(physicalName, "physicalName");
+    Objects.requireNonNull(method, "method");
+    shardKey = List.copyOf(shardKey);
+    shards = List.copyOf(shards);
+    ranges = List.copyOf(ranges);
+    lists = List.copyOf(lists);
+    if (shards.isEmpty()) {
+      throw new IllegalArgumentException("table " + name + " has no shards");
+    }
+    if (method == ShardingMethod.CONSISTENT_HASH) {
+      Objects.requireNonNull(shardspace, "shardspace");
+    }
+  }
+}
