@@ -11,8 +11,8 @@ shardset_classpath() {
   fi
   if [ ! -f "$stamp" ] || [ -n "$newer" ]; then
     echo "Building ShardSet (once, and again when sources change)..." >&2
-    mvn -q -B -f "$root/pom.xml" -DskipTests install >&2
-    mvn -q -B -f "$root/test-data/pom.xml" dependency:build-classpath \
+    mvn -q -B -Dstyle.color=never -f "$root/pom.xml" -DskipTests install >&2
+    mvn -q -B -Dstyle.color=never -f "$root/test-data/pom.xml" dependency:build-classpath \
       -Dmdep.outputFile="$stamp" -Dmdep.includeScope=runtime >&2
   fi
   echo "$root/test-data/target/classes:$(cat "$stamp")"
