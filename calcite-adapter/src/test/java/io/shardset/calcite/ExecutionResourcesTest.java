@@ -94,6 +94,22 @@ class ExecutionResourcesTest {
     }
   }
 
+  @Test void parallelismSettingBoundsConcurrentShardStatements() throws SQLException {
+    final String model = fixture.model("\"parallelism\": 1,\n" + SalesData.TABLES);
+    long rows = 0;
+    try (Connection c = ShardFixture.connect(model); Statement s = c.createStatement()) {
+      fixture.shards().resetCounters();
+      try (ResultSet rs = s.executeQuery("SELECT * FROM ORDERS")) {
+        while (rs.next()) {
+          rows++;
+        }
+      }
+    }
+    assertEquals(2000, rows);
+    assertEquals(4, fixture.shardsReached().size());
+    assertEquals(1, fixture.shards().peakOpenStatements());
+  }
+
   /** Connections ShardSet's own shard pools have handed out and not yet taken back. */
   private static int checkedOutConnections() throws SQLException {
     final ShardTable orders = ShardFixture.schema(connection).table("ORDERS");

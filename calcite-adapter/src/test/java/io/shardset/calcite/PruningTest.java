@@ -8,10 +8,12 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.LocalDate;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -101,6 +103,34 @@ class PruningTest {
       }
       p.setNull(1, Types.BIGINT);
       assertEquals(NONE, reached(p), "setNull");
+    }
+  }
+
+  @Test void parameterListsAndDates() throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(
+        "SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID IN (?, ?)")) {
+      p.setLong(1, 1);
+      p.setLong(2, 150);
+      assertEquals(hash(1, 150), reached(p));
+      p.setInt(1, 42);
+      p.setInt(2, 42);
+      assertEquals(hash(42), reached(p));
+    }
+    try (PreparedStatement p = connection.prepareStatement(
+        "SELECT * FROM EVENTS WHERE EVENT_DAY = ?")) {
+      p.setDate(1, Date.valueOf("2020-01-01"));
+      assertEquals(Set.of("s1"), reached(p));
+      p.setObject(1, LocalDate.of(2019, 12, 31));
+      assertEquals(Set.of("s0"), reached(p));
+      p.setString(1, "2023-02-03");
+      assertEquals(Set.of("s3"), reached(p));
+    }
+    try (PreparedStatement p = connection.prepareStatement(
+        "SELECT * FROM ACCOUNTS WHERE REGION = ?")) {
+      p.setString(1, "UK");
+      assertEquals(Set.of("s0"), reached(p));
+      p.setString(1, "MEA");
+      assertEquals(Set.of("s3"), reached(p));
     }
   }
 

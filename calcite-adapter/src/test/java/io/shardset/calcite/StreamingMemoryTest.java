@@ -1,0 +1,64 @@
+package io.shardset.calcite;
+
+import io.shardset.testing.ShardFixture;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.StringJoiner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A full scan streams: it runs in a JVM whose heap is a fraction of the result's size (the
+ * build runs this class alone with {@code -Xmx96m}), so buffering the result anywhere would
+ * fail with OutOfMemoryError.
+ */
+class StreamingMemoryTest {
+  private static final int SHARDS = 4;
+  private static final int ROWS_PER_SHARD = 125_000;
+  private static final int PAYLOAD = 600;
+
+  @Test void fullScanStreamsInASmallHeap(@TempDir Path dir) throws SQLException {
+    final StringJoiner shards = new StringJoiner(", ");
+    final StringJoiner ranges = new StringJoiner(", ");
+    for (int i = 0; i < SHARDS; i++) {
+      // Small page caches: the shards live in this JVM too.
+      final String url = "jdbc:h2:" + dir.resolve("s" + i) + ";CACHE_SIZE=1024";
+      try (Connection c = DriverManager.getConnection(url, "sa", "");
+           Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE BIG (ID BIGINT PRIMARY KEY, PAYLOAD VARCHAR(700))");
+        s.execute("INSERT INTO BIG SELECT X, REPEAT('x', " + PAYLOAD + ") FROM SYSTEM_RANGE("
+            + (long) i * ROWS_PER_SHARD + ", " + ((long) (i + 1) * ROWS_PER_SHARD - 1) + ")");
+      }
+      shards.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + url.replace("\\", "\\\\")
+          + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\"}");
+      ranges.add("{\"shard\": \"s" + i + "\", \"from\": " + (long) i * ROWS_PER_SHARD
+          + ", \"to\": " + (long) (i + 1) * ROWS_PER_SHARD + "}");
+    }
+    final String model = "{\"version\": \"1.0\", \"defaultSchema\": \"S\", \"schemas\": [{"
+        + "\"name\": \"S\", \"type\": \"custom\","
+        + " \"factory\": \"io.shardset.calcite.ShardSchemaFactory\","
+        + " \"operand\": {\"shards\": [" + shards + "], \"tables\": [{\"name\": \"BIG\","
+        + " \"method\": \"range\", \"shardKey\": [\"ID\"], \"ranges\": [" + ranges + "]}]}}]}";
+    long rows = 0;
+    long chars = 0;
+    try (Connection c = ShardFixture.connect(model);
+         Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT ID, PAYLOAD FROM BIG")) {
+      while (rs.next()) {
+        rows++;
+        chars += rs.getString(2).length();
+      }
+    }
+    // About 1.2 GB as Java strings: many times the heap this test runs in.
+    assertEquals((long) SHARDS * ROWS_PER_SHARD, rows);
+    assertEquals((long) SHARDS * ROWS_PER_SHARD * PAYLOAD, chars);
+  }
+}
