@@ -5,9 +5,7 @@ import io.shardset.execution.ShardPools;
 import io.shardset.testing.CountingShards;
 import io.shardset.testing.ShardFixture;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -24,21 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Shard statements and connections are released when a consumer stops early, and a shard
  * failing in the middle of a scan fails the query with an error that names it.
  */
-class ExecutionResourcesTest {
-  private static ShardFixture fixture;
-  private static Connection connection;
-
-  @BeforeAll static void setUp() throws SQLException {
-    fixture = SalesData.fixture();
-    connection = ShardFixture.connect(SalesData.model(fixture));
-    SalesData.load(fixture, connection);
-  }
-
-  @AfterAll static void tearDown() throws SQLException {
-    connection.close();
-    fixture.close();
-  }
-
+class ExecutionResourcesTest extends SalesDataTestBase {
   @AfterEach void clearFailures() {
     fixture.shards().clearFailures();
   }

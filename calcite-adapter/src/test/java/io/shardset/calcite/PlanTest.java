@@ -1,9 +1,6 @@
 package io.shardset.calcite;
 
-import io.shardset.testing.ShardFixture;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -16,20 +13,7 @@ import static io.shardset.testing.ExpectedPlacement.shardOfLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** EXPLAIN shows one shard scan per table with the shards it reaches and the pushed SQL. */
-class PlanTest {
-  private static ShardFixture fixture;
-  private static Connection connection;
-
-  @BeforeAll static void setUp() throws SQLException {
-    fixture = SalesData.fixture();
-    connection = ShardFixture.connect(SalesData.model(fixture));
-  }
-
-  @AfterAll static void tearDown() throws SQLException {
-    connection.close();
-    fixture.close();
-  }
-
+class PlanTest extends SalesDataTestBase {
   @Test void pointQueryReachesOneShard() throws SQLException {
     final String shard = "s" + shardOfLong(42, 480, 4);
     assertEquals("EnumerableShardScan(table=[[S, CUSTOMERS]], shards=[1 of 4: " + shard

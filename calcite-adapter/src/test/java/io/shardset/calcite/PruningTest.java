@@ -1,9 +1,6 @@
 package io.shardset.calcite;
 
-import io.shardset.testing.ShardFixture;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -26,25 +23,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Each predicate shape of the spec's pruning section reaches exactly the expected shards,
  * counted at the shards themselves.
  */
-class PruningTest {
+class PruningTest extends SalesDataTestBase {
   /** The default chunk count: 120 per shard. */
   private static final int CHUNKS = 480;
   private static final Set<String> ALL = Set.of("s0", "s1", "s2", "s3");
   private static final Set<String> NONE = Set.of();
-
-  private static ShardFixture fixture;
-  private static Connection connection;
-
-  @BeforeAll static void setUp() throws SQLException {
-    fixture = SalesData.fixture();
-    connection = ShardFixture.connect(SalesData.model(fixture));
-    SalesData.load(fixture, connection);
-  }
-
-  @AfterAll static void tearDown() throws SQLException {
-    connection.close();
-    fixture.close();
-  }
 
   @Test void consistentHashPoints() throws SQLException {
     assertReached(hash(42), "SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID = 42");

@@ -2,8 +2,6 @@ package io.shardset.calcite;
 
 import io.shardset.testing.ShardFixture;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,21 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * Every query returns through ShardSet exactly the rows it returns on one unsharded database
  * holding the same data.
  */
-class ResultEqualityTest {
-  private static ShardFixture fixture;
-  private static Connection connection;
-
-  @BeforeAll static void setUp() throws SQLException {
-    fixture = SalesData.fixture();
-    connection = ShardFixture.connect(SalesData.model(fixture));
-    SalesData.load(fixture, connection);
-  }
-
-  @AfterAll static void tearDown() throws SQLException {
-    connection.close();
-    fixture.close();
-  }
-
+class ResultEqualityTest extends SalesDataTestBase {
   @ParameterizedTest
   @ValueSource(strings = {
       // consistent hash: points, lists, misses, AND/OR, contradictions, casts of literals

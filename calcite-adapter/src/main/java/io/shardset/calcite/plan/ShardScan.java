@@ -5,23 +5,17 @@ import io.shardset.routing.KeyCondition;
 
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
-import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.AbstractRelNode;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.logical.LogicalTableScan;
-import org.apache.calcite.rel.metadata.RelMetadataQuery;
-import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlExplainLevel;
 
-import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Logical relational expression that reads one sharded table: a single node, whatever the
@@ -32,12 +26,9 @@ import java.util.Objects;
  * {@link AbstractRelNode} rather than {@code TableScan} because, once a Project is pushed,
  * its output columns are no longer the table's columns.
  */
-public final class ShardScan extends AbstractRelNode {
-  private final ShardScanSpec spec;
-
+public final class ShardScan extends AbstractShardScan {
   private ShardScan(RelOptCluster cluster, RelTraitSet traitSet, ShardScanSpec spec) {
-    super(cluster, traitSet);
-    this.spec = Objects.requireNonNull(spec, "spec");
+    super(cluster, traitSet, spec);
   }
 
   /** Creates a scan of the whole table, nothing pushed yet. */
@@ -52,11 +43,6 @@ public final class ShardScan extends AbstractRelNode {
     return new ShardScan(cluster, cluster.traitSetOf(Convention.NONE), spec);
   }
 
-  /** What this scan reads and pushes. */
-  public ShardScanSpec spec() {
-    return spec;
-  }
-
   @Override public void register(RelOptPlanner planner) {
     ShardRules.RULES.forEach(planner::addRule);
   }
@@ -64,23 +50,6 @@ public final class ShardScan extends AbstractRelNode {
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     assert inputs.isEmpty();
     return new ShardScan(getCluster(), traitSet, spec);
-  }
-
-  @Override protected RelDataType deriveRowType() {
-    return spec.pushed().getRowType();
-  }
-
-  @Override public double estimateRowCount(RelMetadataQuery mq) {
-    return spec.estimateRowCount(mq);
-  }
-
-  @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner,
-      RelMetadataQuery mq) {
-    return spec.cost(planner, mq);
-  }
-
-  @Override public RelWriter explainTerms(RelWriter pw) {
-    return spec.explain(super.explainTerms(pw));
   }
 
   /** The pushed tree as one line without node ids, for digests and messages. */
