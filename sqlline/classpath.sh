@@ -11,9 +11,15 @@ shardset_classpath() {
   fi
   if [ ! -f "$stamp" ] || [ -n "$newer" ]; then
     echo "Building ShardSet (once, and again when sources change)..." >&2
-    mvn -q -B -Dstyle.color=never -f "$root/pom.xml" -DskipTests install >&2
-    mvn -q -B -Dstyle.color=never -f "$root/test-data/pom.xml" dependency:build-classpath \
-      -Dmdep.outputFile="$stamp" -Dmdep.includeScope=runtime >&2
+    local log="$root/target-launcher-build.log"
+    if ! { mvn -B -f "$root/pom.xml" -DskipTests install \
+        && mvn -B -f "$root/test-data/pom.xml" dependency:build-classpath \
+          -Dmdep.outputFile="$stamp" -Dmdep.includeScope=runtime; } > "$log" 2>&1; then
+      cat "$log" >&2
+      echo "Build failed; the log above is also in $log" >&2
+      exit 1
+    fi
+    rm -f "$log"
   fi
   echo "$root/test-data/target/classes:$(cat "$stamp")"
 }

@@ -7,6 +7,9 @@ import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaFactory;
 import org.apache.calcite.schema.SchemaPlus;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.Map;
 
 /**
@@ -17,13 +20,23 @@ import java.util.Map;
  * Calcite calls it once per connection; connection pools are shared process-wide.
  */
 public final class ShardSchemaFactory implements SchemaFactory {
+  private static final Logger LOGGER = LoggerFactory.getLogger(ShardSchemaFactory.class);
+
   /** Public no-argument constructor, as Calcite's model handler requires. */
   public ShardSchemaFactory() {
   }
 
   @Override public Schema create(SchemaPlus parentSchema, String name,
       Map<String, Object> operand) {
-    final ShardSetModel model = ModelParser.parse(name, operand, System::getenv);
-    return ShardSchema.create(model);
+    try {
+      final ShardSetModel model = ModelParser.parse(name, operand, System::getenv);
+      return ShardSchema.create(model);
+    } catch (RuntimeException e) {
+      // Calcite reports this as "Error instantiating JsonCustomSchema(name=...)", and many
+      // clients (sqlline among them) show only that; the log carries the message that says
+      // what is wrong.
+      LOGGER.error(e.getMessage());
+      throw e;
+    }
   }
 }

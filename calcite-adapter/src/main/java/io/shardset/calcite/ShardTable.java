@@ -1,6 +1,6 @@
 package io.shardset.calcite;
 
-import io.shardset.calcite.plan.ShardScan;
+import io.shardset.calcite.plan.ShardTableScan;
 import io.shardset.model.ShardingMethod;
 import io.shardset.model.TableLayout;
 import io.shardset.model.TableSpec;
@@ -21,8 +21,7 @@ import java.util.Objects;
 
 /**
  * A logical table whose rows are spread over shards: users query it as one table, and
- * {@link #toRel} gives the planner a single {@link ShardScan} for it, whatever the number of
- * shards.
+ * {@link #toRel} gives the planner a single scan for it, whatever the number of shards.
  */
 public final class ShardTable extends AbstractTable implements TranslatableTable {
   private final String schemaName;
@@ -52,7 +51,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   }
 
   @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
-    return ShardScan.create(context.getCluster(), relOptTable, this);
+    return ShardTableScan.create(context.getCluster(), relOptTable, this);
   }
 
   /** The name users query, qualified by the schema, e.g. {@code SALES.ORDERS}. */

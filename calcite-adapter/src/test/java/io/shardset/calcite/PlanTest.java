@@ -47,6 +47,21 @@ class PlanTest extends SalesDataTestBase {
         explain("SELECT * FROM ACCOUNTS WHERE REGION NOT IN ('EU', 'UK')"));
   }
 
+  @Test void joinReadsOnlyTheColumnsItNeeds() throws SQLException {
+    final String shard = "s" + shardOfLong(42, 480, 4);
+    assertEquals("EnumerableCalc(expr#0..4=[{inputs}], NAME=[$t4], ORDER_ID=[$t0],"
+            + " AMOUNT=[$t2])\n"
+            + "  EnumerableHashJoin(condition=[=($1, $3)], joinType=[inner])\n"
+            + "    EnumerableShardScan(table=[[S, ORDERS]], shards=[1 of 4: " + shard + "],"
+            + " sql=[SELECT \"ORDER_ID\", \"CUSTOMER_ID\", \"AMOUNT\" FROM \"ORDERS\""
+            + " WHERE \"CUSTOMER_ID\" = 42])\n"
+            + "    EnumerableShardScan(table=[[S, CUSTOMERS]], shards=[1 of 4: " + shard + "],"
+            + " sql=[SELECT \"CUSTOMER_ID\", \"NAME\" FROM \"CUSTOMERS\""
+            + " WHERE \"CUSTOMER_ID\" = 42])\n",
+        explain("SELECT c.NAME, o.ORDER_ID, o.AMOUNT FROM CUSTOMERS c JOIN ORDERS o"
+            + " ON o.CUSTOMER_ID = c.CUSTOMER_ID WHERE c.CUSTOMER_ID = 42"));
+  }
+
   static String explain(Connection connection, String sql) throws SQLException {
     try (Statement s = connection.createStatement();
          ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {

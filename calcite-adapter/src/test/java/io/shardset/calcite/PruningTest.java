@@ -45,6 +45,12 @@ class PruningTest extends SalesDataTestBase {
         + " WHERE K = 7");
   }
 
+  @Test void keyPredicateOnOneSideOfAJoinPrunesBothSides() throws SQLException {
+    // The predicate on c is carried over the join condition to o.
+    assertReached(hash(42), "SELECT c.NAME, o.ORDER_ID FROM CUSTOMERS c JOIN ORDERS o"
+        + " ON o.CUSTOMER_ID = c.CUSTOMER_ID WHERE c.CUSTOMER_ID = 42");
+  }
+
   @Test void consistentHashOtherPredicatesReachEveryShard() throws SQLException {
     assertReached(ALL, "SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID > 390");
     assertReached(ALL, "SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID = 1 OR REGION = 'EU'");

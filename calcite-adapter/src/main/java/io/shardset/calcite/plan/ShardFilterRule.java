@@ -7,6 +7,7 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
@@ -48,11 +49,7 @@ public final class ShardFilterRule extends RelRule<ShardRuleConfig> {
     final RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
     final RexNode condition = RexUtil.composeConjunction(rexBuilder, pushable);
     final RelNode pushed = spec.pushed();
-    final RelNode newPushed = pushed instanceof LogicalFilter previous
-        ? LogicalFilter.create(previous.getInput(),
-            RexUtil.composeConjunction(rexBuilder,
-                List.of(previous.getCondition(), condition)))
-        : LogicalFilter.create(pushed, condition);
+    final RelNode newPushed = addFilter(pushed, condition);
     final KeyCondition keyCondition =
         KeyConditionTranslator.translate(condition, KeyColumns.of(pushed, spec.table()),
             filter.getCluster());
@@ -62,5 +59,24 @@ public final class ShardFilterRule extends RelRule<ShardRuleConfig> {
       result = LogicalFilter.create(result, RexUtil.composeConjunction(rexBuilder, residual));
     }
     call.transformTo(result);
+  }
+
+  /** Adds a condition to the pushed tree, keeping it in the shape Scan, Filter, Project: a
+   * Filter goes below a pushed Project (rewritten over the Project's input) and merges with
+   * a pushed Filter, so that the shard SQL is one flat SELECT ... WHERE. */
+  private static RelNode addFilter(RelNode pushed, RexNode condition) {
+    if (pushed instanceof LogicalProject project) {
+      final RelNode below = addFilter(project.getInput(),
+          RelOptUtil.pushPastProject(condition, project));
+      return LogicalProject.create(below, project.getHints(), project.getProjects(),
+          project.getRowType());
+    }
+    if (pushed instanceof LogicalFilter previous) {
+      final RexBuilder rexBuilder = pushed.getCluster().getRexBuilder();
+      return LogicalFilter.create(previous.getInput(),
+          RexUtil.composeConjunction(rexBuilder,
+              List.of(previous.getCondition(), condition)));
+    }
+    return LogicalFilter.create(pushed, condition);
   }
 }

@@ -1,0 +1,54 @@
+package io.shardset.calcite.plan;
+
+import io.shardset.calcite.ShardTable;
+
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.TableScan;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Relational expression a sharded table first becomes: a plain logical scan of the whole
+ * table, which {@link ShardRules#TABLE_SCAN} turns into a {@link ShardScan}.
+ *
+ * <p>It exists so that everything Calcite does before cost-based planning treats the table
+ * as the table it is: the field trimmer, in particular, knows how to narrow a
+ * {@link TableScan} to the columns a query reads (a Project above it, which is then pushed
+ * into the shards), but leaves an unknown node, such as a {@link ShardScan}, untouched.
+ */
+public final class ShardTableScan extends TableScan {
+  private final ShardTable shardTable;
+
+  private ShardTableScan(RelOptCluster cluster, RelTraitSet traitSet, RelOptTable table,
+      ShardTable shardTable) {
+    super(cluster, traitSet, List.of(), table);
+    this.shardTable = Objects.requireNonNull(shardTable, "shardTable");
+  }
+
+  /** Creates a scan of a sharded table. */
+  public static ShardTableScan create(RelOptCluster cluster, RelOptTable table,
+      ShardTable shardTable) {
+    return new ShardTableScan(cluster, cluster.traitSetOf(Convention.NONE), table,
+        shardTable);
+  }
+
+  /** The sharded table this scan reads. */
+  public ShardTable shardTable() {
+    return shardTable;
+  }
+
+  @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    assert inputs.isEmpty();
+    return new ShardTableScan(getCluster(), traitSet, table, shardTable);
+  }
+
+  @Override public void register(RelOptPlanner planner) {
+    ShardRules.RULES.forEach(planner::addRule);
+  }
+}
