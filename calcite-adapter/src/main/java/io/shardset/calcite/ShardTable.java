@@ -4,6 +4,7 @@ import io.shardset.calcite.plan.ShardTableScan;
 import io.shardset.model.ShardingMethod;
 import io.shardset.model.TableLayout;
 import io.shardset.model.TableSpec;
+import io.shardset.routing.HashRouter;
 import io.shardset.routing.KeyType;
 import io.shardset.routing.ShardRouter;
 
@@ -66,6 +67,36 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   /** Whether every shard holds every row (a reference table). */
   public boolean isDuplicated() {
     return spec.method() == ShardingMethod.DUPLICATED;
+  }
+
+  /**
+   * Whether rows of this table and of {@code other} with equal shard keys always live on the
+   * same shard: both are consistent-hash tables over the same shards with the same chunk
+   * placement and key types (a table family).
+   */
+  public boolean isColocatedWith(ShardTable other) {
+    return this == other
+        || spec.method() == ShardingMethod.CONSISTENT_HASH
+        && other.spec.method() == ShardingMethod.CONSISTENT_HASH
+        && router instanceof HashRouter mine && other.router instanceof HashRouter theirs
+        && mine.keyTypes().equals(theirs.keyTypes())
+        && mine.chunkMap().equals(theirs.chunkMap())
+        && shardNames().equals(other.shardNames());
+  }
+
+  /** The names of the table's shards, in order. */
+  public List<String> shardNames() {
+    return sites.stream().map(ShardSite::name).toList();
+  }
+
+  /** The table's shard with the given name, or -1 if the table has none of that name. */
+  public int shardIndex(String name) {
+    for (int i = 0; i < sites.size(); i++) {
+      if (sites.get(i).name().equals(name)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** The shard a duplicated table is read from. */

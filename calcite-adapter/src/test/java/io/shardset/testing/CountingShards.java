@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Shards for tests whose JDBC traffic is counted, and can be made to fail, at the shard side.
@@ -181,6 +182,16 @@ public final class CountingShards implements AutoCloseable {
     return shard(shard).peakOpenStatements;
   }
 
+  /** Returns the rows the code under test read from a shard's result sets. */
+  public long rowsRead(String shard) {
+    return shard(shard).rowsRead.get();
+  }
+
+  /** Returns the rows read from all shards. */
+  public long rowsRead() {
+    return shards.values().stream().mapToLong(s -> s.rowsRead.get()).sum();
+  }
+
   /** Returns the statements executed on all shards. */
   public synchronized int statementsExecuted() {
     return shards.values().stream().mapToInt(s -> s.executions.size()).sum();
@@ -206,10 +217,11 @@ public final class CountingShards implements AutoCloseable {
     return shards.values().stream().mapToInt(s -> ShardPools.activeConnections(s.pooled)).sum();
   }
 
-  /** Forgets executions and peaks; what is open now stays counted. */
+  /** Forgets executions, rows read and peaks; what is open now stays counted. */
   public synchronized void resetCounters() {
     for (Shard shard : shards.values()) {
       shard.executions.clear();
+      shard.rowsRead.set(0);
       shard.peakOpenStatements = shard.openStatements;
     }
     peakTotalOpenStatements = totalOpenStatements;
@@ -292,6 +304,7 @@ public final class CountingShards implements AutoCloseable {
     int openConnections;
     int openStatements;
     int peakOpenStatements;
+    final AtomicLong rowsRead = new AtomicLong();
     volatile int failAfterRows = -1;
 
     Shard(ShardConnectionSettings settings) {
@@ -436,6 +449,7 @@ public final class CountingShards implements AutoCloseable {
         Object more = call(target, method, args);
         if (Boolean.TRUE.equals(more)) {
           rows++;
+          shard.rowsRead.incrementAndGet();
         }
         return more;
       }

@@ -42,9 +42,10 @@ public final class EnumerableShardScan extends AbstractShardScan implements Enum
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-    // Rows are Object[] even with one column: the runtime produces one shape for all scans.
+    // The format Calcite's operators above assume for this row type: arrays, except a bare
+    // value for one column and an empty list for none; the runtime shapes rows to match.
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
-        JavaRowFormat.ARRAY, false);
+        JavaRowFormat.ARRAY);
     final Expression query = implementor.stash(ShardQueryFactory.create(spec),
         ShardQuery.class);
     return implementor.result(physType,

@@ -5,24 +5,35 @@ import io.shardset.routing.KeyDomain;
 import io.shardset.routing.KeyType;
 
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 
 /**
- * Which output field of a pushed tree is which shard key column.
+ * Which output field of a pushed tree is which shard key column of the scan's table.
  *
- * <p>Only a field that is the key column itself counts (passed through Filters and plain
- * column references in Projects): a field computed from the key says nothing about which
- * shard holds the row.
+ * <p>Only a field that is a key column itself counts (passed through Filters, Sorts, group
+ * keys and plain column references in Projects): a field computed from the key says nothing
+ * about which shard holds the row. Through a co-located inner join, the key columns of the
+ * joined table count too: the join condition makes them equal to the table's own.
  */
 final class KeyColumns {
+  /** A field that is a column of a table. */
+  private record Origin(ShardTable table, int column) {
+  }
+
   private final int[] keyColumnOfField;
   private final List<KeyType> keyTypes;
 
@@ -31,39 +42,67 @@ final class KeyColumns {
     this.keyTypes = keyTypes;
   }
 
-  /** Maps the output fields of {@code pushed} to positions in the table's shard key. */
+  /** Maps the output fields of {@code pushed} to positions in {@code table}'s shard key. */
   static KeyColumns of(RelNode pushed, ShardTable table) {
-    final int[] tableColumns = tableColumns(pushed);
-    final List<Integer> key = table.keyColumns();
-    final int[] result = new int[tableColumns.length];
-    for (int i = 0; i < tableColumns.length; i++) {
-      result[i] = tableColumns[i] < 0 ? -1 : key.indexOf(tableColumns[i]);
+    final @Nullable Origin[] origins = origins(pushed);
+    final int[] result = new int[origins.length];
+    for (int i = 0; i < origins.length; i++) {
+      final Origin origin = origins[i];
+      result[i] = origin == null || !origin.table().isColocatedWith(table)
+          ? -1 : origin.table().keyColumns().indexOf(origin.column());
     }
     return new KeyColumns(result, table.keyTypes());
   }
 
-  /** The table column of each output field, or -1 for a computed field. */
-  private static int[] tableColumns(RelNode rel) {
-    if (rel instanceof TableScan) {
-      final int[] identity = new int[rel.getRowType().getFieldCount()];
-      Arrays.setAll(identity, i -> i);
-      return identity;
-    }
-    if (rel instanceof Filter filter) {
-      return tableColumns(filter.getInput());
-    }
-    if (rel instanceof Project project) {
-      final int[] input = tableColumns(project.getInput());
-      final List<RexNode> exprs = project.getProjects();
-      final int[] result = new int[exprs.size()];
-      for (int i = 0; i < result.length; i++) {
-        result[i] = exprs.get(i) instanceof RexInputRef ref ? input[ref.getIndex()] : -1;
+  /** The table column each output field is, or null for a computed field. */
+  private static @Nullable Origin[] origins(RelNode rel) {
+    if (rel instanceof TableScan scan) {
+      final ShardTable table = scan.getTable().unwrap(ShardTable.class);
+      final Origin[] result = new Origin[rel.getRowType().getFieldCount()];
+      for (int i = 0; table != null && i < result.length; i++) {
+        result[i] = new Origin(table, i);
       }
       return result;
     }
-    final int[] unknown = new int[rel.getRowType().getFieldCount()];
-    Arrays.fill(unknown, -1);
-    return unknown;
+    if (rel instanceof Filter || rel instanceof Sort) {
+      return origins(rel.getInput(0));
+    }
+    final Origin[] result = new Origin[rel.getRowType().getFieldCount()];
+    if (rel instanceof Project project) {
+      final Origin[] input = origins(project.getInput());
+      final List<RexNode> exprs = project.getProjects();
+      for (int i = 0; i < result.length; i++) {
+        result[i] = exprs.get(i) instanceof RexInputRef ref ? input[ref.getIndex()] : null;
+      }
+    } else if (rel instanceof Aggregate aggregate) {
+      // Group keys come first and are input columns; aggregate results are computed.
+      final Origin[] input = origins(aggregate.getInput());
+      final List<Integer> keys = aggregate.getGroupSet().asList();
+      for (int i = 0; i < keys.size(); i++) {
+        result[i] = input[keys.get(i)];
+      }
+    } else if (rel instanceof Join join) {
+      final Origin[] left = origins(join.getLeft());
+      System.arraycopy(left, 0, result, 0, left.length);
+      if (join.getJoinType() == JoinRelType.INNER) {
+        // An outer join's right side may be NULL where the left key is not.
+        final Origin[] right = origins(join.getRight());
+        System.arraycopy(right, 0, result, left.length, right.length);
+      }
+    }
+    return result;
+  }
+
+  /** Whether the given output fields include every shard key column (so that rows with
+   * equal values of those fields live on one shard). */
+  boolean coverKey(Iterable<Integer> fields, int keySize) {
+    final BitSet covered = new BitSet();
+    for (int field : fields) {
+      if (keyColumnOfField[field] >= 0) {
+        covered.set(keyColumnOfField[field]);
+      }
+    }
+    return keySize > 0 && covered.cardinality() == keySize;
   }
 
   /** The shard key position of an output field, or -1. */

@@ -35,8 +35,8 @@ public final class ShardFilterRule extends RelRule<ShardRuleConfig> {
     final LogicalFilter filter = call.rel(0);
     final ShardScan scan = call.rel(1);
     final ShardScanSpec spec = scan.spec();
-    if (!filter.getVariablesSet().isEmpty()) {
-      return; // correlated: the shard cannot see the outer row
+    if (!filter.getVariablesSet().isEmpty() || !spec.phase().acceptsRowWise()) {
+      return; // correlated (the shard cannot see the outer row), or too late to filter rows
     }
     final List<RexNode> pushable = new ArrayList<>();
     final List<RexNode> residual = new ArrayList<>();

@@ -38,10 +38,11 @@ public final class ShardProjectRule extends RelRule<ShardRuleConfig> {
   @Override public void onMatch(RelOptRuleCall call) {
     final LogicalProject project = call.rel(0);
     final ShardScan scan = call.rel(1);
-    if (ProjectRemoveRule.isTrivial(project) || !project.getVariablesSet().isEmpty()) {
-      return; // no effect, or correlated
-    }
     final ShardScanSpec spec = scan.spec();
+    if (ProjectRemoveRule.isTrivial(project) || !project.getVariablesSet().isEmpty()
+        || !spec.phase().acceptsRowWise()) {
+      return; // no effect, correlated, or too late to compute per row
+    }
     if (!project.containsOver() && project.getProjects().stream()
         .allMatch(PushdownPolicy::canPush)) {
       final RelNode pushed = push(spec.pushed(), project.getProjects(),

@@ -22,12 +22,24 @@ public final class ShardRules {
   public static final ShardProjectRule PROJECT = ShardProjectRule.DEFAULT_CONFIG.toRule(
       ShardProjectRule.class);
 
+  /** Pushes an Aggregate, whole or split into partial and final aggregates. */
+  public static final ShardAggregateRule AGGREGATE = ShardAggregateRule.DEFAULT_CONFIG.toRule(
+      ShardAggregateRule.class);
+
+  /** Runs co-located and reference-table joins inside the shards. */
+  public static final ShardJoinRule JOIN = ShardJoinRule.DEFAULT_CONFIG.toRule(
+      ShardJoinRule.class);
+
+  /** Pushes ORDER BY and LIMIT; the shards' sorted streams are merged. */
+  public static final ShardSortRule SORT = ShardSortRule.DEFAULT_CONFIG.toRule(
+      ShardSortRule.class);
+
   /** Converts a logical {@link ShardScan} to an {@link EnumerableShardScan}. */
   public static final ShardScanToEnumerableRule TO_ENUMERABLE =
       ShardScanToEnumerableRule.DEFAULT_CONFIG.toRule(ShardScanToEnumerableRule.class);
 
-  /** All the rules a shard scan registers. Calcite's transitive-predicate rule is among them:
+  /** All the rules a shard scan registers, with Calcite's transitive-predicate rule:
    * {@code c.ID = o.ID AND c.ID = 42} then also prunes {@code o}'s shards to those of 42. */
   public static final List<RelOptRule> RULES = List.of(TABLE_SCAN, FILTER, PROJECT,
-      TO_ENUMERABLE, CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES);
+      AGGREGATE, JOIN, SORT, TO_ENUMERABLE, CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES);
 }

@@ -35,12 +35,14 @@ public final class ShardScan extends AbstractShardScan {
   public static ShardScan create(RelOptCluster cluster, RelOptTable relOptTable,
       ShardTable table) {
     final RelNode leaf = LogicalTableScan.create(cluster, relOptTable, List.of());
-    return create(cluster, new ShardScanSpec(table, relOptTable, leaf, KeyCondition.any()));
+    return create(cluster,
+        new ShardScanSpec(table, relOptTable, leaf, KeyCondition.any(), Phase.ROWS));
   }
 
-  /** Creates a scan of the given pushed work. */
+  /** Creates a scan of the given pushed work; its rows come in the pushed sort order. */
   static ShardScan create(RelOptCluster cluster, ShardScanSpec spec) {
-    return new ShardScan(cluster, cluster.traitSetOf(Convention.NONE), spec);
+    return new ShardScan(cluster,
+        cluster.traitSetOf(Convention.NONE).replace(spec.collation()), spec);
   }
 
   @Override public void register(RelOptPlanner planner) {

@@ -6,13 +6,19 @@ import io.shardset.routing.KeyCondition;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.sql.SqlExplainLevel;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
@@ -29,19 +35,25 @@ public final class ShardScanSpec {
   private final RelOptTable relOptTable;
   private final RelNode pushed;
   private final KeyCondition condition;
+  private final Phase phase;
   private final ShardSelection selection;
   private final String canonicalPushed;
+  /** The tables the pushed work reads, for EXPLAIN: {@code [S, T]} or, joined,
+   * {@code [S, T], [S, U]}. */
+  private final String tableNames;
   /** Per-shard SQL, rendered on first use (EXPLAIN or code generation) and then kept. */
   private volatile @Nullable List<RenderedSql> sqls;
 
   ShardScanSpec(ShardTable table, RelOptTable relOptTable, RelNode pushed,
-      KeyCondition condition) {
+      KeyCondition condition, Phase phase) {
     this.table = Objects.requireNonNull(table, "table");
     this.relOptTable = Objects.requireNonNull(relOptTable, "relOptTable");
     this.pushed = Objects.requireNonNull(pushed, "pushed");
     this.condition = Objects.requireNonNull(condition, "condition");
+    this.phase = Objects.requireNonNull(phase, "phase");
     this.selection = ShardSelection.of(table, condition);
     this.canonicalPushed = ShardScan.canonical(pushed);
+    this.tableNames = tableNames(pushed);
   }
 
   public ShardTable table() {
@@ -67,9 +79,51 @@ public final class ShardScanSpec {
     return selection;
   }
 
-  /** Returns a spec with more work pushed and the key condition narrowed. */
+  /** How far the pushed work has gone. */
+  public Phase phase() {
+    return phase;
+  }
+
+  /** Returns a spec with more row-wise work pushed and the key condition narrowed. */
   ShardScanSpec with(RelNode newPushed, KeyCondition newCondition) {
-    return new ShardScanSpec(table, relOptTable, newPushed, newCondition);
+    return new ShardScanSpec(table, relOptTable, newPushed, newCondition, phase);
+  }
+
+  /** Returns a spec of a join pushed into this spec's shards, with the joined key
+   * condition. */
+  ShardScanSpec joined(RelNode join, KeyCondition newCondition) {
+    return new ShardScanSpec(table, relOptTable, join, newCondition, Phase.ROWS);
+  }
+
+  /** Returns a spec with more work pushed, now in the given phase. */
+  ShardScanSpec with(RelNode newPushed, Phase newPhase) {
+    return new ShardScanSpec(table, relOptTable, newPushed, condition, newPhase);
+  }
+
+  /** Whether at most one shard answers, known at planning time: then any operator can run
+   * entirely inside it. */
+  boolean isSingleShard() {
+    final BitSet shards = selection.staticShards();
+    return shards != null && shards.cardinality() <= 1;
+  }
+
+  /** Whether exactly one shard answers, known at planning time. (An aggregate without GROUP
+   * BY must still return its one row when no shard is reached, so "at most one" is not
+   * enough to push it whole.) */
+  boolean isExactlyOneShard() {
+    final BitSet shards = selection.staticShards();
+    return shards != null && shards.cardinality() == 1;
+  }
+
+  /** The order in which every shard returns its rows: the collation of a pushed Sort. */
+  public RelCollation collation() {
+    return pushed instanceof Sort sort ? sort.getCollation() : RelCollations.EMPTY;
+  }
+
+  /** Whether the shards' sorted streams must be merged to keep their order. */
+  public boolean needsMerge() {
+    return phase == Phase.SORTED && !collation().getFieldCollations().isEmpty()
+        && !isSingleShard();
   }
 
   double estimateRowCount(RelMetadataQuery mq) {
@@ -90,11 +144,12 @@ public final class ShardScanSpec {
   /** Adds this spec's terms: a canonical form for digests, readable shards and SQL for
    * EXPLAIN. */
   RelWriter explain(RelWriter pw) {
-    pw.item("table", relOptTable.getQualifiedName());
+    pw.item("table", tableNames);
     if (pw.getDetailLevel() == SqlExplainLevel.DIGEST_ATTRIBUTES) {
       return pw.item("pushed", canonicalPushed);
     }
     pw.item("shards", selection.describe(table));
+    pw.itemIf("merge", "sorted " + collation(), needsMerge());
     final List<RenderedSql> rendered = sqls();
     if (rendered.size() == 1) {
       return pw.item("sql", rendered.get(0).sql());
@@ -116,10 +171,22 @@ public final class ShardScanSpec {
     return result;
   }
 
+  private static String tableNames(RelNode pushed) {
+    final List<String> names = new ArrayList<>();
+    pushed.accept(new RelShuttleImpl() {
+      @Override public RelNode visit(TableScan scan) {
+        names.add(scan.getTable().getQualifiedName().toString());
+        return scan;
+      }
+    });
+    return String.join(", ", names);
+  }
+
   @Override public boolean equals(@Nullable Object o) {
     return o == this
         || o instanceof ShardScanSpec that
         && table == that.table
+        && phase == that.phase
         && canonicalPushed.equals(that.canonicalPushed);
   }
 

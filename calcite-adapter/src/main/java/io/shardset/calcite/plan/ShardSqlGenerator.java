@@ -33,41 +33,71 @@ final class ShardSqlGenerator {
   private ShardSqlGenerator() {
   }
 
-  /** Identifies shards that get the same text. Dialects are shared per kind of database. */
-  private record Layout(SqlDialect dialect, List<String> tableName, List<String> columns) {
+  /** One table as a shard's SQL names it. */
+  private record PhysicalName(List<String> tableName, List<String> columns) {
+  }
+
+  /** Identifies shards that get the same text: the same dialect (shared per kind of
+   * database) and the same physical names of every table the pushed work reads. */
+  private record Layout(SqlDialect dialect, List<PhysicalName> tables) {
     @Override public boolean equals(Object o) {
-      return o instanceof Layout that
-          && dialect == that.dialect
-          && tableName.equals(that.tableName)
-          && columns.equals(that.columns);
+      return o instanceof Layout that && dialect == that.dialect && tables.equals(that.tables);
     }
 
     @Override public int hashCode() {
-      return System.identityHashCode(dialect) * 31 + tableName.hashCode();
+      return System.identityHashCode(dialect) * 31 + tables.hashCode();
     }
   }
 
+  /** Renders the pushed work for every shard of {@code table}, which drives the scan; other
+   * tables the work reads (co-located or duplicated) are read on the same shard. */
   static List<RenderedSql> render(ShardTable table, RelNode pushed) {
+    final List<ShardTable> leaves = leafTables(pushed);
     final Map<Layout, BitSet> groups = new LinkedHashMap<>();
     for (int i = 0; i < table.shardCount(); i++) {
-      final ShardSite site = table.site(i);
-      groups.computeIfAbsent(
-          new Layout(site.dialect(), site.qualifiedName(), site.physicalColumns()),
-          k -> new BitSet()).set(i);
+      final String shard = table.shardName(i);
+      final List<PhysicalName> names = new ArrayList<>();
+      for (ShardTable leaf : leaves) {
+        final ShardSite site = leaf.site(leaf.shardIndex(shard));
+        names.add(new PhysicalName(site.qualifiedName(), site.physicalColumns()));
+      }
+      groups.computeIfAbsent(new Layout(table.site(i).dialect(), names), k -> new BitSet())
+          .set(i);
     }
     final List<RenderedSql> result = new ArrayList<>();
-    groups.forEach((layout, shards) -> result.add(render(pushed, layout, shards)));
+    groups.forEach((layout, shards) -> result.add(render(pushed, leaves, layout, shards)));
     return List.copyOf(result);
   }
 
-  private static RenderedSql render(RelNode pushed, Layout layout, BitSet shards) {
+  /** The distinct tables the pushed work scans, in the order first met. */
+  private static List<ShardTable> leafTables(RelNode pushed) {
+    final List<ShardTable> tables = new ArrayList<>();
+    pushed.accept(new RelShuttleImpl() {
+      @Override public RelNode visit(TableScan scan) {
+        final ShardTable table = scan.getTable().unwrap(ShardTable.class);
+        if (table == null) {
+          throw new IllegalStateException("not a sharded table: " + scan.getTable());
+        }
+        if (!tables.contains(table)) {
+          tables.add(table);
+        }
+        return scan;
+      }
+    });
+    return tables;
+  }
+
+  private static RenderedSql render(RelNode pushed, List<ShardTable> leaves, Layout layout,
+      BitSet shards) {
     final RelNode physical = pushed.accept(new RelShuttleImpl() {
       @Override public RelNode visit(TableScan scan) {
+        final PhysicalName name = layout.tables()
+            .get(leaves.indexOf(scan.getTable().unwrap(ShardTable.class)));
         final RelDataType rowType =
-            physicalRowType(scan.getRowType(), layout.columns(),
+            physicalRowType(scan.getRowType(), name.columns(),
                 scan.getCluster().getTypeFactory());
         return LogicalTableScan.create(scan.getCluster(),
-            RelOptTableImpl.create(null, rowType, layout.tableName(), null), List.of());
+            RelOptTableImpl.create(null, rowType, name.tableName(), null), List.of());
       }
     });
     final SqlDialect dialect = layout.dialect();
@@ -81,7 +111,33 @@ final class ShardSqlGenerator {
             .withClauseEndsLine(false)
             .withIndentation(0));
     final List<Integer> params = sql.getDynamicParameters();
-    return new RenderedSql(shards, sql.getSql(), params == null ? List.of() : params);
+    return new RenderedSql(shards, oneLine(sql.getSql()),
+        params == null ? List.of() : params);
+  }
+
+  /** The text with line breaks (which the writer still puts before some clauses, such as
+   * JOIN) replaced by spaces, except inside string literals. */
+  static String oneLine(String sql) {
+    final StringBuilder b = new StringBuilder(sql.length());
+    boolean inLiteral = false;
+    for (int i = 0; i < sql.length(); i++) {
+      final char c = sql.charAt(i);
+      if (c == '\'') {
+        inLiteral = !inLiteral; // a doubled quote toggles twice
+      }
+      if (!inLiteral && (c == '\n' || c == '\r')) {
+        while (b.length() > 0 && b.charAt(b.length() - 1) == ' ') {
+          b.setLength(b.length() - 1);
+        }
+        b.append(' ');
+        while (i + 1 < sql.length() && sql.charAt(i + 1) == ' ') {
+          i++;
+        }
+        continue;
+      }
+      b.append(c);
+    }
+    return b.toString();
   }
 
   /** The logical row type with the shard's physical column names. */

@@ -7,6 +7,7 @@ import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.tree.Types;
 
 import java.lang.reflect.Method;
+import java.util.List;
 
 /** Entry point that generated code calls to run a shard scan. */
 public final class ShardEnumerables {
@@ -18,12 +19,24 @@ public final class ShardEnumerables {
   private ShardEnumerables() {
   }
 
-  /** The rows of a shard scan; each enumeration is one execution against the shards. */
-  public static Enumerable<Object[]> execute(DataContext root, ShardQuery query) {
-    return new AbstractEnumerable<>() {
+  /** The rows of a shard scan; each enumeration is one execution against the shards.
+   *
+   * <p>Rows have the shape Calcite's generated code expects of the row type: an
+   * {@code Object[]}, or the bare value when there is one column, or an empty list when there
+   * is none. */
+  public static Enumerable<?> execute(DataContext root, ShardQuery query) {
+    final AbstractEnumerable<Object[]> rows = new AbstractEnumerable<>() {
       @Override public Enumerator<Object[]> enumerator() {
         return query.open(root);
       }
     };
+    switch (query.columnCount()) {
+    case 0:
+      return rows.select(row -> List.of());
+    case 1:
+      return rows.select(row -> row[0]);
+    default:
+      return rows;
+    }
   }
 }

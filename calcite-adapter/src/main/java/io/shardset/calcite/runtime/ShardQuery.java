@@ -102,6 +102,11 @@ public final class ShardQuery {
     return ParallelScan.concat(requests, reader, options);
   }
 
+  /** The number of columns of each row. */
+  public int columnCount() {
+    return reader.columns().size();
+  }
+
   /** The shard names, in the table's shard order. */
   public List<String> shardNames() {
     return shardNames;

@@ -1,0 +1,43 @@
+package io.shardset.calcite.plan;
+
+import io.shardset.calcite.ShardTable;
+
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+
+/**
+ * Decides whether the shards' sorted streams can be merged in order.
+ *
+ * <p>A merge is only right when every shard orders rows exactly as the merge's comparator
+ * does. Numbers, dates, timestamps and booleans order alike everywhere; text orders by the
+ * database's collation, which matches Java's code-point order only on H2 (and on PostgreSQL
+ * with the "C" collation, which ShardSet does not assume). Shards of different kinds of
+ * database are never merged. When this says no, the sort runs above the scan instead.
+ */
+final class MergePolicy {
+  private MergePolicy() {
+  }
+
+  static boolean canMerge(ShardScanSpec spec, RelCollation collation) {
+    final ShardTable table = spec.table();
+    final SqlDialect dialect = table.site(0).dialect();
+    for (int i = 1; i < table.shardCount(); i++) {
+      if (table.site(i).dialect() != dialect) {
+        return false;
+      }
+    }
+    final boolean binaryText = dialect.getDatabaseProduct() == SqlDialect.DatabaseProduct.H2
+        || dialect.getClass().getSimpleName().startsWith("H2");
+    for (RelFieldCollation field : collation.getFieldCollations()) {
+      final RelDataType type =
+          spec.pushed().getRowType().getFieldList().get(field.getFieldIndex()).getType();
+      if (SqlTypeFamily.CHARACTER.contains(type) && !binaryText) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

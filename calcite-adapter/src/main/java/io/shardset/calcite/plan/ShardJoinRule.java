@@ -1,0 +1,108 @@
+package io.shardset.calcite.plan;
+
+import io.shardset.calcite.ShardTable;
+import io.shardset.routing.KeyCondition;
+
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelRule;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalJoin;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * Rule that runs a join inside the shards when every pair of matching rows lives on one
+ * shard: two co-located consistent-hash tables joined on their whole shard key, a sharded
+ * table joined with a duplicated (reference) table, or two duplicated tables. The joined
+ * scan reaches the shards the driving (sharded) side reaches; pruning on either side of a
+ * co-located inner join narrows it.
+ *
+ * <p>Only inner joins, and left joins whose left side drives (each of its rows meets all its
+ * matches on its own shard), are pushed; any other join runs above the scans.
+ */
+public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
+  /** Default configuration. */
+  static final ShardRuleConfig DEFAULT_CONFIG = ShardRuleConfig.of("ShardJoinRule",
+      b0 -> b0.operand(LogicalJoin.class).inputs(
+          b1 -> b1.operand(ShardScan.class).noInputs(),
+          b2 -> b2.operand(ShardScan.class).noInputs()),
+      ShardJoinRule::new);
+
+  private ShardJoinRule(ShardRuleConfig config) {
+    super(config);
+  }
+
+  @Override public void onMatch(RelOptRuleCall call) {
+    final LogicalJoin join = call.rel(0);
+    final ShardScanSpec left = call.<ShardScan>rel(1).spec();
+    final ShardScanSpec right = call.<ShardScan>rel(2).spec();
+    final JoinRelType type = join.getJoinType();
+    if (left.phase() != Phase.ROWS || right.phase() != Phase.ROWS
+        || type != JoinRelType.INNER && type != JoinRelType.LEFT
+        || !join.getVariablesSet().isEmpty()
+        || !PushdownPolicy.canPush(join.getCondition())) {
+      return;
+    }
+    final ShardScanSpec driving = driving(join, left, right);
+    if (driving == null) {
+      return;
+    }
+    final RelNode pushed = LogicalJoin.create(left.pushed(), right.pushed(), List.of(),
+        join.getCondition(), join.getVariablesSet(), type);
+    // On an inner join of a table family both sides' key predicates hold for the joined
+    // rows' one key; otherwise only the driving side's say where its rows are.
+    final KeyCondition condition = type == JoinRelType.INNER
+        && left.table().isColocatedWith(right.table())
+        ? KeyConditions.and(left.condition(), right.condition())
+        : driving.condition();
+    call.transformTo(ShardScan.create(join.getCluster(),
+        driving.joined(pushed, condition)));
+  }
+
+  /** The side whose shards the join runs on, or null if the join is not shard-local. */
+  private static @Nullable ShardScanSpec driving(LogicalJoin join, ShardScanSpec left,
+      ShardScanSpec right) {
+    final ShardTable l = left.table();
+    final ShardTable r = right.table();
+    if (l.isDuplicated() && r.isDuplicated()) {
+      // Both on every shard: the left table's read shard must also hold the right table.
+      return r.shardIndex(l.shardName(l.readShard())) >= 0 ? left : null;
+    }
+    if (r.isDuplicated()) {
+      return holdsAll(r, l) ? left : null;
+    }
+    if (l.isDuplicated()) {
+      // A left join from a duplicated table would repeat its unmatched rows on every shard.
+      return join.getJoinType() == JoinRelType.INNER && holdsAll(l, r) ? right : null;
+    }
+    return l.isColocatedWith(r) && joinsOnWholeKey(join, left, right) ? left : null;
+  }
+
+  /** Whether {@code reference} has a copy on every shard of {@code sharded}. */
+  private static boolean holdsAll(ShardTable reference, ShardTable sharded) {
+    return sharded.shardNames().stream().allMatch(n -> reference.shardIndex(n) >= 0);
+  }
+
+  /** Whether the join's equalities pair each shard key column of one side with the same key
+   * column of the other. */
+  private static boolean joinsOnWholeKey(LogicalJoin join, ShardScanSpec left,
+      ShardScanSpec right) {
+    final JoinInfo info = join.analyzeCondition();
+    final KeyColumns leftKeys = KeyColumns.of(left.pushed(), left.table());
+    final KeyColumns rightKeys = KeyColumns.of(right.pushed(), right.table());
+    final int keySize = left.table().keyColumns().size();
+    final BitSet paired = new BitSet();
+    for (int i = 0; i < info.leftKeys.size(); i++) {
+      final int key = leftKeys.keyColumn(info.leftKeys.get(i));
+      if (key >= 0 && key == rightKeys.keyColumn(info.rightKeys.get(i))) {
+        paired.set(key);
+      }
+    }
+    return keySize > 0 && paired.cardinality() == keySize;
+  }
+}
