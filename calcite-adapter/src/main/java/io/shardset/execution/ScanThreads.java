@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>It is a cached pool that grows as needed, not a fixed one: a scan's producer holds its thread
  * until the consumer reads its rows, so with a fixed pool, a client that keeps one ResultSet open
  * while it runs another query on the same thread would wait forever for threads held by the
- * unread one. Each scan bounds its own concurrency ({@link ScanOptions#parallelism()}), and idle
- * threads end after a minute.
+ * unread one. Each concatenation bounds its own concurrency ({@link ScanOptions#parallelism()}),
+ * a merge takes one thread per shard, and idle threads end after a minute.
  */
 final class ScanThreads {
   private static final AtomicInteger COUNTER = new AtomicInteger();

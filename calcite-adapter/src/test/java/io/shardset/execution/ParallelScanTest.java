@@ -5,10 +5,7 @@ import io.shardset.testing.CountingShards;
 
 import org.apache.calcite.linq4j.Enumerator;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -30,7 +27,6 @@ import java.util.stream.IntStream;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,13 +34,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Tests {@link ParallelScan#concat}: results, laziness, parallelism, bounded memory, and that
  * close, failure and cancel leave no statement or connection open on any shard.
  */
-class ParallelScanTest {
+class ParallelScanTest extends ShardScanTestBase {
   private static final int BIG_ROWS = 10_000;
   private static final RowReader ID_NAME =
       RowReader.of(List.of(ColumnKind.INTEGER, ColumnKind.STRING));
   private static final RowReader ID = RowReader.of(List.of(ColumnKind.INTEGER));
-
-  private static CountingShards shards;
 
   /**
    * Five shards. {@code small(id, name)} holds 10, 0, 25, 1 and 7 rows (ids 0..9, none,
@@ -63,22 +57,6 @@ class ParallelScanTest {
       }
       shards.execute(shard, "insert into big select x from system_range(1, " + BIG_ROWS + ")");
     }
-  }
-
-  @AfterAll static void dropShards() throws SQLException {
-    shards.close();
-  }
-
-  @BeforeEach void resetCounters() {
-    shards.clearFailures();
-    shards.resetCounters();
-  }
-
-  /** Whatever a test did, no statement or connection may be left open at the shards. */
-  @AfterEach void nothingLeftOpen() {
-    assertEquals(0, shards.openStatements(), "open statements");
-    assertEquals(0, shards.openConnections(), "open connections");
-    assertEquals(0, shards.poolActiveConnections(), "connections checked out of the pools");
   }
 
   private static List<ShardRequest> requests(int shardCount, String sql) {
@@ -243,8 +221,7 @@ class ParallelScanTest {
     assertTrue(scan.moveNext());
     scan.close();
     // Checked right away: close() returns only after every producer let go of its shard.
-    assertEquals(0, shards.openStatements());
-    assertEquals(0, shards.openConnections());
+    assertEquals(CountingShards.Open.NOTHING, shards.openNow());
     for (String shard : shards.names()) {
       assertEquals(0, ShardPools.activeConnections(shards.pooledEndpoint(shard)), shard);
     }
@@ -266,8 +243,7 @@ class ParallelScanTest {
         ScanOptions.defaults(4).withBatching(8, 1));
     assertTrue(scan.moveNext());
     CompletableFuture.runAsync(scan::close).get(60, TimeUnit.SECONDS);
-    assertEquals(0, shards.openStatements());
-    assertEquals(0, shards.openConnections());
+    assertEquals(CountingShards.Open.NOTHING, shards.openNow());
     assertFalse(scan.moveNext());
   }
 
@@ -280,13 +256,8 @@ class ParallelScanTest {
         scan.current();
       }
     });
-    String cause = CountingShards.injectedFailureMessage("s2", 100);
-    assertEquals("shard 's2' failed: " + cause, e.getMessage());
-    assertEquals("s2", e.shardName());
-    assertInstanceOf(SQLException.class, e.getCause());
-    assertEquals(cause, e.getCause().getMessage());
-    assertEquals(0, shards.openStatements());
-    assertEquals(0, shards.openConnections());
+    assertInjectedFailure(e, "s2", 100);
+    assertEquals(CountingShards.Open.NOTHING, shards.openNow());
     assertFalse(scan.moveNext());
   }
 
@@ -348,8 +319,7 @@ class ParallelScanTest {
     cancel.set(true);
     CancellationException e = assertThrows(CancellationException.class, scan::moveNext);
     assertEquals("Statement canceled", e.getMessage());
-    assertEquals(0, shards.openStatements());
-    assertEquals(0, shards.openConnections());
+    assertEquals(CountingShards.Open.NOTHING, shards.openNow());
     assertFalse(scan.moveNext());
   }
 

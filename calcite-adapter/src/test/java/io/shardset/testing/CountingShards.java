@@ -51,6 +51,14 @@ public final class CountingShards implements AutoCloseable {
       int queryTimeoutSeconds, boolean autoCommit) {
   }
 
+  /**
+   * What is open at the shards at one moment, over all shards: statements, connections checked
+   * out through counting endpoints, and connections checked out of the pools.
+   */
+  public record Open(int statements, int connections, int poolConnections) {
+    public static final Open NOTHING = new Open(0, 0, 0);
+  }
+
   private final Map<String, Shard> shards = new LinkedHashMap<>();
   private final boolean ownsDatabases;
   // Counters over all shards; guarded by this.
@@ -215,6 +223,17 @@ public final class CountingShards implements AutoCloseable {
   /** Returns the connections checked out of the shards' pools now, counted by the pools. */
   public int poolActiveConnections() {
     return shards.values().stream().mapToInt(s -> ShardPools.activeConnections(s.pooled)).sum();
+  }
+
+  /** Returns what is open at the shards now. */
+  public Open openNow() {
+    int statements;
+    int connections;
+    synchronized (this) {
+      statements = openStatements();
+      connections = openConnections();
+    }
+    return new Open(statements, connections, poolActiveConnections());
   }
 
   /** Forgets executions, rows read and peaks; what is open now stays counted. */

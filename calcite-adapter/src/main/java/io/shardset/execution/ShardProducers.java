@@ -1,0 +1,309 @@
+package io.shardset.execution;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The producer side of a shard scan: runs shard requests on {@link ScanThreads}, streams their
+ * rows into bounded buffers, and on close, failure or cancel stops every shard statement and
+ * waits until each producer has returned its connection.
+ *
+ * <p>Each producer works one {@link Lane}. Lanes may share their requests and their buffer: a
+ * concatenation runs a few lanes over one list of requests into one buffer, a merge one lane per
+ * request, each into its own buffer. A buffer is finished once every lane that writes into it is
+ * done, and closed when the scan stops.
+ */
+final class ShardProducers {
+  private static final Logger LOG = LoggerFactory.getLogger(ShardProducers.class);
+
+  /** How long {@link #close()} waits for producers before it logs a warning and returns. */
+  static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+  /**
+   * The work of one producer: the requests it runs one after another, and the buffer that
+   * receives their rows. The iterator is only used under the producers' lock, so lanes may share
+   * it.
+   */
+  record Lane(Iterator<ShardRequest> requests, BoundedBuffer<List<@Nullable Object[]>> buffer) {
+    Lane {
+      Objects.requireNonNull(requests, "requests");
+      Objects.requireNonNull(buffer, "buffer");
+    }
+  }
+
+  private final List<Lane> lanes;
+  private final RowReader rowReader;
+  private final ScanOptions options;
+  /** {@link System#nanoTime()} at which the query times out; unused without timeout. */
+  private final long deadlineNanos;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition producersDone = lock.newCondition();
+  // Guarded by lock; closed is also read without it.
+  private boolean started;
+  private volatile boolean closed;
+  private int startedRequests;
+  private int runningProducers;
+  /** Lanes not yet done, per buffer. */
+  private final Map<BoundedBuffer<List<@Nullable Object[]>>, Integer> openLanes =
+      new IdentityHashMap<>();
+  private final Set<Statement> runningStatements =
+      Collections.newSetFromMap(new IdentityHashMap<>());
+  // Written under lock, read without it.
+  private volatile @Nullable ShardException failure;
+
+  /**
+   * Creates the producers of a scan; nothing runs before {@link #start()}.
+   *
+   * @param buffers every buffer of the scan; one without lanes is finished on start
+   * @param lanes one per producer, writing into some of {@code buffers}
+   */
+  ShardProducers(List<BoundedBuffer<List<@Nullable Object[]>>> buffers, List<Lane> lanes,
+      RowReader rowReader, ScanOptions options) {
+    this.lanes = List.copyOf(lanes);
+    this.rowReader = Objects.requireNonNull(rowReader, "rowReader");
+    this.options = Objects.requireNonNull(options, "options");
+    this.deadlineNanos =
+        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis());
+    for (BoundedBuffer<List<@Nullable Object[]>> buffer : buffers) {
+      openLanes.put(buffer, 0);
+    }
+    for (Lane lane : this.lanes) {
+      if (openLanes.computeIfPresent(lane.buffer(), (buffer, count) -> count + 1) == null) {
+        throw new IllegalArgumentException("a lane writes into a buffer the scan does not own");
+      }
+    }
+  }
+
+  /** Starts one producer per lane; does nothing if they started already or the scan closed. */
+  void start() {
+    lock.lock();
+    try {
+      if (started || closed) {
+        return;
+      }
+      started = true;
+      runningProducers = lanes.size();
+      openLanes.forEach((buffer, count) -> {
+        if (count == 0) {
+          buffer.finish();
+        }
+      });
+    } finally {
+      lock.unlock();
+    }
+    for (int i = 0; i < lanes.size(); i++) {
+      Lane lane = lanes.get(i);
+      try {
+        ScanThreads.executor().execute(() -> produce(lane));
+      } catch (RejectedExecutionException e) {
+        shutDown();
+        for (int j = i; j < lanes.size(); j++) {
+          producerExited(lanes.get(j));
+        }
+        throw e;
+      }
+    }
+  }
+
+  /** Returns whether the scan was closed, failed or canceled; its buffers are then closed. */
+  boolean isClosed() {
+    return closed;
+  }
+
+  /** Returns the first shard failure, or null. */
+  @Nullable ShardException failure() {
+    return failure;
+  }
+
+  /** Returns whether the cancel flag of the scan is set. */
+  boolean cancelRequested() {
+    return options.cancelRequested();
+  }
+
+  /** Returns the number of requests sent to a shard so far; the others were never started. */
+  int startedRequests() {
+    lock.lock();
+    try {
+      return startedRequests;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Stops the scan: discards buffered rows, cancels running shard statements, starts no more
+   * requests, and waits until every producer has closed its result set, statement and
+   * connection. Idempotent, and safe to call from any thread.
+   */
+  void close() {
+    boolean interrupted = false;
+    lock.lock();
+    try {
+      shutDown();
+      long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
+      long left = CLOSE_WAIT_NANOS;
+      while (runningProducers > 0 && left > 0) {
+        try {
+          producersDone.awaitNanos(left);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+        left = deadline - System.nanoTime();
+      }
+      if (runningProducers > 0) {
+        LOG.warn("{} shard producers still running {} s after the scan closed; they return "
+            + "their connections when their drivers give up", runningProducers,
+            TimeUnit.NANOSECONDS.toSeconds(CLOSE_WAIT_NANOS));
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The body of a producer thread: runs its lane's requests until none is left or it stops. */
+  private void produce(Lane lane) {
+    try {
+      ShardStream stream =
+          new ShardStream(new LaneSink(lane.buffer()), rowReader, options, deadlineNanos);
+      ShardRequest request;
+      while ((request = nextRequest(lane)) != null) {
+        try {
+          stream.run(request);
+        } catch (SQLException | RuntimeException e) {
+          fail(request.endpoint(), e);
+        } catch (Error e) {
+          fail(request.endpoint(), e);
+          throw e;
+        }
+      }
+    } finally {
+      producerExited(lane);
+    }
+  }
+
+  private @Nullable ShardRequest nextRequest(Lane lane) {
+    lock.lock();
+    try {
+      if (closed || !lane.requests().hasNext()) {
+        return null;
+      }
+      startedRequests++;
+      return lane.requests().next();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void producerExited(Lane lane) {
+    lock.lock();
+    try {
+      BoundedBuffer<List<@Nullable Object[]>> buffer = lane.buffer();
+      int left = openLanes.merge(buffer, -1, Integer::sum);
+      if (left == 0 && !closed) {
+        buffer.finish();
+      }
+      if (--runningProducers == 0) {
+        producersDone.signalAll();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Records the first failure and stops the scan; failures after a stop are our own cancels. */
+  private void fail(ShardEndpoint endpoint, Throwable cause) {
+    lock.lock();
+    try {
+      if (closed) {
+        LOG.debug("shard '{}' failed after the scan stopped: {}", endpoint.name(),
+            endpoint.redact(String.valueOf(cause.getMessage())));
+        return;
+      }
+      failure = ShardException.of(endpoint, cause);
+      shutDown();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Marks the scan closed, discards the buffers (waking producers and consumer) and cancels every
+   * running statement. Cancels happen under the lock, so that a producer cannot close its
+   * statement, and return its connection to the pool, while it is being canceled.
+   */
+  private void shutDown() {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      openLanes.keySet().forEach(BoundedBuffer::close);
+      for (Statement statement : runningStatements) {
+        try {
+          statement.cancel();
+        } catch (SQLException | RuntimeException e) {
+          LOG.debug("canceling a shard statement failed", e);
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** What the producers of one buffer see of the scan. */
+  private final class LaneSink implements ShardStream.Sink {
+    private final BoundedBuffer<List<@Nullable Object[]>> buffer;
+
+    LaneSink(BoundedBuffer<List<@Nullable Object[]>> buffer) {
+      this.buffer = buffer;
+    }
+
+    @Override public boolean register(Statement statement) {
+      lock.lock();
+      try {
+        return !closed && runningStatements.add(statement);
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    @Override public void unregister(Statement statement) {
+      lock.lock();
+      try {
+        runningStatements.remove(statement);
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    @Override public boolean offer(List<@Nullable Object[]> rows) {
+      if (options.cancelRequested()) {
+        // Wake the consumer, which reports the cancel.
+        shutDown();
+        return false;
+      }
+      return buffer.put(rows);
+    }
+  }
+}
