@@ -58,7 +58,7 @@ class DistributedOperatorsTest extends SalesDataTestBase {
   @ParameterizedTest
   @ValueSource(strings = {
       // ties in the sort key with LIMIT/OFFSET: the kept sort-key values are determined
-      "SELECT STATUS FROM ORDERS ORDER BY STATUS LIMIT 300",
+      "SELECT STATUS FROM ORDERS ORDER BY STATUS NULLS LAST LIMIT 300",
       "SELECT REGION FROM CUSTOMERS ORDER BY REGION DESC LIMIT 50 OFFSET 60",
       "SELECT SIGNUP FROM CUSTOMERS ORDER BY SIGNUP FETCH FIRST 25 ROWS ONLY",
       // aggregates: split (partial + final) and complete (GROUP BY the shard key)

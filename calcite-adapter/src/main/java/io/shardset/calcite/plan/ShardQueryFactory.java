@@ -4,8 +4,12 @@ import io.shardset.calcite.ColumnTypes;
 import io.shardset.calcite.ShardTable;
 import io.shardset.calcite.runtime.ParameterBinder;
 import io.shardset.calcite.runtime.ShardQuery;
+import io.shardset.execution.RowComparator;
 import io.shardset.execution.ShardEndpoint;
+import io.shardset.execution.SortKey;
 
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexNode;
@@ -41,7 +45,22 @@ final class ShardQueryFactory {
     return new ShardQuery(table.qualifiedName(), names, endpoints, texts, textOfShard,
         spec.staticShards(), spec.condition(), table.router(),
         new ParameterBinder(parameterTypes(spec.pushed())),
-        ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism());
+        ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
+        spec.needsMerge() ? mergeOrder(spec.collation()) : null);
+  }
+
+  /** The comparator under which every shard returns its rows, NULLs placed as the collation
+   * says (each shard's SQL says so explicitly). */
+  private static RowComparator mergeOrder(RelCollation collation) {
+    final List<SortKey> keys = new ArrayList<>();
+    for (RelFieldCollation field : collation.getFieldCollations()) {
+      final RelFieldCollation.NullDirection nulls =
+          field.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED
+              ? field.direction.defaultNullDirection() : field.nullDirection;
+      keys.add(new SortKey(field.getFieldIndex(), field.direction.isDescending(),
+          nulls == RelFieldCollation.NullDirection.FIRST));
+    }
+    return RowComparator.of(keys);
   }
 
   /** The declared SQL type of every query parameter in the pushed tree. */

@@ -16,6 +16,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -46,11 +47,13 @@ public final class ShardQuery {
   private final ParameterBinder binder;
   private final RowReader reader;
   private final @Nullable Integer parallelism;
+  private final @Nullable Comparator<@Nullable Object[]> mergeOrder;
 
   public ShardQuery(String tableName, List<String> shardNames, List<ShardEndpoint> endpoints,
       List<Text> texts, int[] textOfShard, @Nullable BitSet staticShards,
       KeyCondition condition, @Nullable ShardRouter router, ParameterBinder binder,
-      RowReader reader, @Nullable Integer parallelism) {
+      RowReader reader, @Nullable Integer parallelism,
+      @Nullable Comparator<@Nullable Object[]> mergeOrder) {
     this.tableName = Objects.requireNonNull(tableName, "tableName");
     this.shardNames = List.copyOf(shardNames);
     this.endpoints = List.copyOf(endpoints);
@@ -62,6 +65,7 @@ public final class ShardQuery {
     this.binder = Objects.requireNonNull(binder, "binder");
     this.reader = Objects.requireNonNull(reader, "reader");
     this.parallelism = parallelism;
+    this.mergeOrder = mergeOrder;
   }
 
   /** The shards this execution reaches, from the query parameters when the plan kept them. */
@@ -99,7 +103,10 @@ public final class ShardQuery {
         parallelism == null ? defaults.parallelism() : Math.min(parallelism, requests.size()),
         defaults.batchSize(), defaults.bufferBatches(), defaults.fetchSize(),
         remainingMillis(root), cancelFlag(root));
-    return ParallelScan.concat(requests, reader, options);
+    // Sorted shard streams are merged in order; anything else is concatenated as it comes.
+    return mergeOrder == null || requests.size() == 1
+        ? ParallelScan.concat(requests, reader, options)
+        : ParallelScan.merge(requests, reader, options, mergeOrder);
   }
 
   /** The number of columns of each row. */
