@@ -4,20 +4,24 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /** The consumer's position in the rows of one buffer of batches. */
 final class BatchCursor {
   private final BoundedBuffer<List<@Nullable Object[]>> buffer;
+  private final BooleanSupplier stop;
   private List<@Nullable Object[]> batch = List.of();
   private int position;
 
-  BatchCursor(BoundedBuffer<List<@Nullable Object[]>> buffer) {
+  /** Creates a cursor that stops waiting (returning null) once {@code stop} says so. */
+  BatchCursor(BoundedBuffer<List<@Nullable Object[]>> buffer, BooleanSupplier stop) {
     this.buffer = buffer;
+    this.stop = stop;
   }
 
   /**
    * Returns the next row, waiting for its batch; null once the buffer is finished and drained,
-   * or closed.
+   * or closed, or when the stop condition holds while it waits.
    *
    * @throws CancellationException if the reading thread is interrupted while it waits; the
    *     thread keeps its interrupt status
@@ -26,7 +30,7 @@ final class BatchCursor {
     while (position == batch.size()) {
       List<@Nullable Object[]> next;
       try {
-        next = buffer.take();
+        next = buffer.take(stop);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new CancellationException(

@@ -4,8 +4,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.ArrayDeque;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * A bounded FIFO buffer between many producers and one consumer that can be finished (no more
@@ -18,6 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * @param <T> item type
  */
 final class BoundedBuffer<T> {
+  /** How often a waiting consumer looks at its stop condition. */
+  static final long STOP_CHECK_MILLIS = 100;
+
   private final int capacity;
   private final ArrayDeque<T> items;
   private final ReentrantLock lock = new ReentrantLock();
@@ -68,10 +73,23 @@ final class BoundedBuffer<T> {
    * closed, or finished and empty.
    */
   @Nullable T take() throws InterruptedException {
+    return take(() -> false);
+  }
+
+  /**
+   * Like {@link #take()}, but while it waits it asks {@code stop} every
+   * {@value #STOP_CHECK_MILLIS} ms and returns null as soon as it says so. A cancel flag that
+   * nothing signals (Calcite's is a plain AtomicBoolean) reaches a consumer waiting for a
+   * silent shard this way.
+   */
+  @Nullable T take(BooleanSupplier stop) throws InterruptedException {
     lock.lock();
     try {
       while (!closed && !finished && items.isEmpty()) {
-        notEmpty.await();
+        if (stop.getAsBoolean()) {
+          return null;
+        }
+        notEmpty.await(STOP_CHECK_MILLIS, TimeUnit.MILLISECONDS);
       }
       if (closed || items.isEmpty()) {
         return null;

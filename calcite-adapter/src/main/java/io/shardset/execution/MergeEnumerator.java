@@ -34,7 +34,8 @@ final class MergeEnumerator extends AbstractScanEnumerator {
       List<ShardRequest> requests, RowReader rowReader, ScanOptions options,
       Comparator<@Nullable Object[]> comparator) {
     super(new ShardProducers(buffers, lanes(buffers, requests), rowReader, options));
-    this.cursors = buffers.stream().map(BatchCursor::new).toList();
+    this.cursors = buffers.stream()
+        .map(b -> new BatchCursor(b, options::cancelRequested)).toList();
     Objects.requireNonNull(comparator, "comparator");
     this.heap = new PriorityQueue<>(Math.max(1, requests.size()),
         Comparator.comparing(Head::row, comparator).thenComparingInt(Head::shard));

@@ -24,7 +24,7 @@ final class ScanEnumerator extends AbstractScanEnumerator {
       List<ShardRequest> requests, RowReader rowReader, ScanOptions options) {
     super(new ShardProducers(List.of(buffer), lanes(buffer, requests, options.parallelism()),
         rowReader, options));
-    this.cursor = new BatchCursor(buffer);
+    this.cursor = new BatchCursor(buffer, options::cancelRequested);
   }
 
   /** Returns {@code parallelism} lanes, or fewer if there are fewer requests, sharing both. */

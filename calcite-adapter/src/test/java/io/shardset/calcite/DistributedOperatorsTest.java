@@ -47,7 +47,11 @@ class DistributedOperatorsTest extends SalesDataTestBase {
           + " ORDER BY N DESC, REGION",
       "SELECT CUSTOMER_ID, SUM(AMOUNT) AS S FROM ORDERS GROUP BY CUSTOMER_ID"
           + " ORDER BY S DESC, CUSTOMER_ID LIMIT 10",
-      "SELECT STATUS, COUNT(*) FROM ORDERS GROUP BY STATUS ORDER BY STATUS NULLS FIRST"})
+      "SELECT STATUS, COUNT(*) FROM ORDERS GROUP BY STATUS ORDER BY STATUS NULLS FIRST",
+      // one-column rows under Sort and Limit
+      "SELECT CUSTOMER_ID FROM CUSTOMERS WHERE CUSTOMER_ID IN (7, 3, 250)"
+          + " ORDER BY CUSTOMER_ID DESC",
+      "SELECT NAME FROM CUSTOMERS ORDER BY NAME LIMIT 3"})
   void orderedResultsEqualUnsharded(String sql) throws SQLException {
     final List<String> expected = fixture.oracleRows(sql);
     assertFalse(expected.isEmpty(), sql);

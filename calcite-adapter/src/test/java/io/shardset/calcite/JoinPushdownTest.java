@@ -38,6 +38,8 @@ class JoinPushdownTest extends SalesDataTestBase {
           + " ON c.CUSTOMER_ID = o.CUSTOMER_ID GROUP BY c.REGION",
       "SELECT c.CUSTOMER_ID, COUNT(o.ORDER_ID) FROM CUSTOMERS c LEFT JOIN ORDERS o"
           + " ON c.CUSTOMER_ID = o.CUSTOMER_ID GROUP BY c.CUSTOMER_ID",
+      "SELECT COUNT(*) FROM CUSTOMERS c JOIN ORDERS o ON c.CUSTOMER_ID = o.CUSTOMER_ID"
+          + " WHERE c.CUSTOMER_ID = 42",
       // sharded with duplicated, and duplicated with duplicated
       "SELECT a.ACCOUNT_ID, k.NAME FROM ACCOUNTS a JOIN COUNTRIES k ON a.REGION = k.REGION",
       "SELECT c.CUSTOMER_ID, k.CODE FROM CUSTOMERS c JOIN COUNTRIES k ON c.REGION = k.REGION"

@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -113,6 +114,16 @@ class PruningTest extends SalesDataTestBase {
       assertEquals(Set.of("s0"), reached(p));
       p.setString(1, "2023-02-03");
       assertEquals(Set.of("s3"), reached(p));
+    }
+    try (PreparedStatement p = connection.prepareStatement(
+        "SELECT COUNT(*) FROM LEDGER WHERE POSTED >= ?")) {
+      // setDate on a TIMESTAMP parameter means midnight of that day.
+      p.setDate(1, Date.valueOf("2021-03-20"));
+      try (ResultSet rs = p.executeQuery()) {
+        rs.next();
+        assertEquals(fixture.oracleRows("SELECT COUNT(*) FROM LEDGER"
+            + " WHERE POSTED >= TIMESTAMP '2021-03-20 00:00:00'"), List.of(rs.getString(1)));
+      }
     }
     try (PreparedStatement p = connection.prepareStatement(
         "SELECT * FROM ACCOUNTS WHERE REGION = ?")) {

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -55,6 +56,24 @@ class BoundedBufferTest {
     assertTrue(maxSeen <= capacity, "size seen " + maxSeen);
     assertTrue(buffer.peakSize() <= capacity, "peak " + buffer.peakSize());
     assertTrue(buffer.peakSize() >= 1, "peak " + buffer.peakSize());
+  }
+
+  @Test void aStopConditionEndsAWaitThatNothingSignals() throws Exception {
+    // A cancel flag is a plain AtomicBoolean: nobody signals the buffer when it is set.
+    final BoundedBuffer<String> buffer = new BoundedBuffer<>(2);
+    final AtomicBoolean cancel = new AtomicBoolean();
+    final CompletableFuture<String> taken = CompletableFuture.supplyAsync(() -> {
+      try {
+        return buffer.take(cancel::get);
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    cancel.set(true);
+    assertNull(taken.get());
+    // The buffer itself is untouched: a later item is still delivered.
+    buffer.put("row");
+    assertEquals("row", buffer.take(() -> false));
   }
 
   @Test void closeWakesABlockedProducer() throws Exception {

@@ -110,6 +110,12 @@ final class KeyColumns {
     return keyColumnOfField[field];
   }
 
+  /** Whether a key column holds text, which shards order by their own collation. */
+  boolean isText(int keyColumn) {
+    final KeyType type = keyTypes.get(keyColumn);
+    return type == KeyType.STRING || type == KeyType.CHAR;
+  }
+
   /** A domain of a key column from plain Java bounds, normalized to the key's type.
    *
    * @throws IllegalArgumentException if a bound is not a value of the key's type */

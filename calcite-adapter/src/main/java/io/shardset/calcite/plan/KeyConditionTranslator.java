@@ -55,10 +55,17 @@ final class KeyConditionTranslator {
     if (node.isAlwaysFalse()) {
       return new KeyCondition.Or(List.of());
     }
+    if (node instanceof RexInputRef ref) {
+      // A BOOLEAN key used as the condition itself: "WHERE FLAG".
+      return booleanKey(ref, true);
+    }
     if (!(node instanceof RexCall call)) {
       return KeyCondition.any();
     }
     switch (call.getKind()) {
+    case NOT:
+      return call.getOperands().get(0) instanceof RexInputRef ref
+          ? booleanKey(ref, false) : KeyCondition.any();
     case AND:
       return KeyConditions.and(translateAll(call.getOperands()));
     case OR:
@@ -85,6 +92,14 @@ final class KeyConditionTranslator {
     }
   }
 
+  /** {@code FLAG} or {@code NOT FLAG} on a BOOLEAN key column. */
+  private KeyCondition booleanKey(RexInputRef ref, boolean value) {
+    final int key = keyColumn(ref);
+    return key < 0 || ref.getType().getSqlTypeName() != SqlTypeName.BOOLEAN
+        ? KeyCondition.any()
+        : new KeyCondition.Compare(key, KeyCondition.Op.EQ, new KeyCondition.Literal(value));
+  }
+
   private List<KeyCondition> translateAll(List<RexNode> nodes) {
     final List<KeyCondition> result = new ArrayList<>();
     for (RexNode n : nodes) {
@@ -109,7 +124,8 @@ final class KeyConditionTranslator {
       return KeyCondition.any();
     }
     final KeyCondition.Operand operand = operand(value);
-    if (operand == null) {
+    if (operand == null || kind != SqlKind.EQUALS && keyColumns.isText(key)) {
+      // Shards order text by their own collation, which routing cannot know.
       return KeyCondition.any();
     }
     return new KeyCondition.Compare(key, op(kind), operand);
@@ -184,6 +200,9 @@ final class KeyConditionTranslator {
       intervals.add(new KeyDomain.Interval(lower,
           range.hasLowerBound() && range.lowerBoundType() == BoundType.CLOSED,
           upper, range.hasUpperBound() && range.upperBoundType() == BoundType.CLOSED));
+    }
+    if (keyColumns.isText(key) && !sarg.isPoints() && !sarg.isComplementedPoints()) {
+      return KeyCondition.any(); // a text range: shards compare by their own collation
     }
     try {
       return new KeyCondition.Restrict(key,

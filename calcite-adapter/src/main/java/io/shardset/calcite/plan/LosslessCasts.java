@@ -14,16 +14,25 @@ final class LosslessCasts {
   static boolean isLossless(RelDataType from, RelDataType to) {
     final SqlTypeName f = from.getSqlTypeName();
     final SqlTypeName t = to.getSqlTypeName();
-    if (f == t && (f == SqlTypeName.DATE || f == SqlTypeName.BOOLEAN)) {
+    if (f == t && (f == SqlTypeName.DATE || f == SqlTypeName.BOOLEAN
+        || f == SqlTypeName.DOUBLE || f == SqlTypeName.TIMESTAMP
+        && to.getPrecision() >= from.getPrecision())) {
       return true;
     }
     if (f == SqlTypeName.VARCHAR && t == SqlTypeName.VARCHAR) {
-      return to.getPrecision() >= from.getPrecision();
+      // An unbounded VARCHAR holds anything; a bounded one only what is no longer.
+      return unbounded(to) || !unbounded(from) && to.getPrecision() >= from.getPrecision();
     }
     final int fromDigits = integerDigits(from);
     final int toDigits = integerDigits(to);
     return fromDigits > 0 && toDigits > 0
         && toDigits >= fromDigits && scale(to) >= scale(from);
+  }
+
+  /** A VARCHAR without a declared length. */
+  private static boolean unbounded(RelDataType type) {
+    return type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED
+        || type.getPrecision() >= 65_536;
   }
 
   /** Digits before the decimal point an exact numeric type holds; 0 if not exact numeric. */

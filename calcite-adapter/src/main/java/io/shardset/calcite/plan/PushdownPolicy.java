@@ -8,6 +8,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.SqlOperator;
 
 import java.util.EnumSet;
@@ -54,7 +55,7 @@ final class PushdownPolicy {
     if (node instanceof RexCall call) {
       final boolean known = KINDS.contains(call.getKind())
           || FUNCTIONS.contains(call.getOperator());
-      if (!known || isDatetimeArithmetic(call) || hasUnsafeLike(call)) {
+      if (!known || isDatetimeArithmetic(call) || hasUnsafeLike(call) || isLossyCast(call)) {
         return false;
       }
       return call.getOperands().stream().allMatch(PushdownPolicy::canPush);
@@ -76,9 +77,27 @@ final class PushdownPolicy {
     }
   }
 
-  /** LIKE with an ESCAPE clause or a non-literal pattern is left to Calcite. */
+  /** LIKE is pushed only in its plain form: a literal pattern without backslashes (H2 and
+   * PostgreSQL read {@code \} as the default escape character, Calcite does not), no ESCAPE
+   * clause, and not on CHAR values (H2 matches CHAR padding differently). */
   private static boolean hasUnsafeLike(RexCall call) {
-    return call.getKind() == SqlKind.LIKE
-        && (call.getOperands().size() != 2 || !(call.getOperands().get(1) instanceof RexLiteral));
+    if (call.getKind() != SqlKind.LIKE) {
+      return false;
+    }
+    if (call.getOperands().size() != 2
+        || !(call.getOperands().get(1) instanceof RexLiteral pattern)
+        || call.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.CHAR) {
+      return true;
+    }
+    final String text = pattern.getValueAs(String.class);
+    return text == null || text.indexOf('\\') >= 0;
+  }
+
+  /** Casts that can change a value round in the shards but truncate in Calcite (numbers),
+   * pad (CHAR), or are dropped by Calcite's SQL writer (narrowing text casts); only casts
+   * that cannot change a value are pushed. */
+  private static boolean isLossyCast(RexCall call) {
+    return call.getKind() == SqlKind.CAST
+        && !LosslessCasts.isLossless(call.getOperands().get(0).getType(), call.getType());
   }
 }

@@ -54,9 +54,9 @@ public final class ShardScan extends AbstractShardScan {
     return new ShardScan(getCluster(), traitSet, spec);
   }
 
-  /** The pushed tree as one line without node ids, for digests and messages. */
+  /** The pushed tree without node ids, for digests: two scans are the same scan exactly when
+   * these texts are equal, so nothing in it is abbreviated. */
   static String canonical(RelNode pushed) {
-    return RelOptUtil.toString(pushed, SqlExplainLevel.DIGEST_ATTRIBUTES)
-        .trim().replaceAll("\\s*\\n\\s*", " <- ");
+    return RelOptUtil.toString(pushed, SqlExplainLevel.DIGEST_ATTRIBUTES);
   }
 }

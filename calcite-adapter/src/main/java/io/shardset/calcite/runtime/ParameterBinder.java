@@ -24,6 +24,8 @@ import java.util.Map;
  * each value is converted to the class its declared type expects.
  */
 public final class ParameterBinder {
+  private static final long MILLIS_PER_DAY = 86_400_000L;
+
   private final Map<Integer, SqlTypeName> types;
 
   /** Creates a binder; {@code types} gives each parameter index its declared SQL type. */
@@ -86,7 +88,12 @@ public final class ParameterBinder {
   }
 
   private static LocalDate date(Object value) {
+    if (value instanceof Long millis) {
+      // setTimestamp on a DATE parameter: Calcite passes milliseconds.
+      return LocalDate.ofEpochDay(Math.floorDiv(millis, MILLIS_PER_DAY));
+    }
     if (value instanceof Number days) {
+      // setDate: Calcite passes days since the epoch as an Integer.
       return LocalDate.ofEpochDay(days.longValue());
     }
     if (value instanceof Date date) {
@@ -106,6 +113,10 @@ public final class ParameterBinder {
   }
 
   private static LocalDateTime timestamp(Object value) {
+    if (value instanceof Integer days) {
+      // setDate on a TIMESTAMP parameter: Calcite passes days since the epoch.
+      return LocalDate.ofEpochDay(days).atStartOfDay();
+    }
     if (value instanceof Number millis) {
       final long ms = millis.longValue();
       return LocalDateTime.ofEpochSecond(Math.floorDiv(ms, 1000L),

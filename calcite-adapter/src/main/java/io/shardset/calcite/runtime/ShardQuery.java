@@ -74,8 +74,10 @@ public final class ShardQuery {
       return (BitSet) staticShards.clone();
     }
     try {
+      // Route the values the shards will be sent, converted to the parameters' types, so
+      // that routing and the shards' own comparison agree.
       return condition.shards(Objects.requireNonNull(router, "router"),
-          i -> root.get("?" + i));
+          i -> binder.bind(i, root.get("?" + i)));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot route " + tableName + ": " + e.getMessage(),
           e);
