@@ -124,6 +124,11 @@ public final class ShardFixture implements AutoCloseable {
     shards.resetCounters();
   }
 
+  /** The unsharded oracle database, for tests that read its results themselves. */
+  public Connection oracle() {
+    return oracle;
+  }
+
   /** The rows of a query on the oracle, each as a canonical string. */
   public List<String> oracleRows(String sql) throws SQLException {
     try (Statement s = oracle.createStatement(); ResultSet rs = s.executeQuery(sql)) {

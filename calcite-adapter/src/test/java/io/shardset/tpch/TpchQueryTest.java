@@ -1,0 +1,97 @@
+package io.shardset.tpch;
+
+import io.shardset.testing.ShardFixture;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The 22 TPC-H queries return through ShardSet, over TPC-H data spread over four shards, the
+ * rows they return on one unsharded H2 database holding the same data.
+ */
+class TpchQueryTest {
+  private static ShardFixture fixture;
+  private static Connection connection;
+
+  @BeforeAll static void load() throws SQLException {
+    fixture = ShardFixture.h2(TpchLayout.SHARDS, TpchDataSet.ddl());
+    connection = ShardFixture.connect(fixture.model(TpchLayout.TABLES));
+    TpchDataSet.load(fixture, connection);
+  }
+
+  @AfterAll static void close() throws SQLException {
+    connection.close();
+    fixture.close();
+  }
+
+  @Test void everyTableHoldsTheRowsOfScaleFactorOneHundredth() throws SQLException {
+    final List<String> counts = new ArrayList<>();
+    for (String table : List.of("LINEITEM", "ORDERS", "PARTSUPP", "PART", "CUSTOMER",
+        "SUPPLIER", "NATION", "REGION")) {
+      counts.add(table + " " + rows(connection, "SELECT COUNT(*) FROM " + table).rows());
+    }
+    assertEquals(List.of("LINEITEM [[60175]]", "ORDERS [[15000]]", "PARTSUPP [[8000]]",
+        "PART [[2000]]", "CUSTOMER [[1500]]", "SUPPLIER [[100]]", "NATION [[25]]",
+        "REGION [[5]]"), counts);
+  }
+
+  static List<TpchQuery> queries() {
+    return TpchQueries.ALL;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("queries")
+  void sameRowsAsUnsharded(TpchQuery query) throws SQLException {
+    final ResultRows expected = rows(fixture.oracle(), query.sql(TpchQuery.Engine.H2));
+    // An empty oracle result would make the comparison prove nothing.
+    assertEquals(query.rows(), expected.size(), query + " rows on the unsharded database");
+    final Optional<KnownFailure> knownFailure = TpchQueries.knownFailure(query);
+    if (knownFailure.isPresent()) {
+      final SQLException e = assertThrows(SQLException.class,
+          () -> rows(connection, query.sql(TpchQuery.Engine.CALCITE)),
+          query + " is listed as failing; if it runs now, take it off the list");
+      assertEquals(knownFailure.get().error(), rootCause(e).toString(), query + " error");
+      Assumptions.abort(query + " does not run through ShardSet: "
+          + knownFailure.get().reason());
+    }
+    final ResultRows actual = rows(connection, query.sql(TpchQuery.Engine.CALCITE));
+    final ResultComparison comparison = new ResultComparison(query.approximateColumns());
+    final Optional<String> difference = query.totalOrder()
+        ? comparison.difference(expected, actual)
+        : comparison.difference(expected.sorted(), actual.sorted());
+    if (difference.isPresent()) {
+      fail(query + " through ShardSet differs from the unsharded database: "
+          + difference.get());
+    }
+  }
+
+  private static Throwable rootCause(Throwable e) {
+    Throwable cause = e;
+    while (cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
+  }
+
+  private static ResultRows rows(Connection on, String sql) throws SQLException {
+    try (Statement s = on.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      return ResultRows.read(rs);
+    }
+  }
+}
