@@ -1,0 +1,92 @@
+package io.shardset.testing;
+
+import org.junit.jupiter.api.Assumptions;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The local PostgreSQL server (127.0.0.1:5432, user {@code postgres}, trust authentication)
+ * for tests that need real PostgreSQL shards: each test creates its own databases and drops
+ * them afterwards.
+ *
+ * <p>Where no server answers, {@link #require()} skips the test with a visible message; with
+ * the environment variable {@code SHARDSET_REQUIRE_PG=1} (set by CI) it fails it instead, so
+ * PostgreSQL tests never silently stop running.
+ */
+public final class PostgresServer {
+  /** The server, without a database. */
+  public static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/";
+  public static final String USER = "postgres";
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  private PostgresServer() {
+  }
+
+  /** Skips (or, when required, fails) the calling test if the server cannot be reached. */
+  public static void require() {
+    final String problem = unreachable();
+    if (problem == null) {
+      return;
+    }
+    final String message = "PostgreSQL at " + SERVER + " is not reachable (" + problem + ")";
+    if ("1".equals(System.getenv("SHARDSET_REQUIRE_PG"))) {
+      throw new AssertionError(message + "; SHARDSET_REQUIRE_PG=1 requires it");
+    }
+    System.err.println("SKIPPED: " + message);
+    Assumptions.abort(message);
+  }
+
+  private static String unreachable() {
+    try (Connection c = admin()) {
+      return c.isValid(5) ? null : "connection not valid";
+    } catch (SQLException e) {
+      return e.getMessage();
+    }
+  }
+
+  /** A connection to the server's {@code postgres} database, for creating and dropping. */
+  public static Connection admin() throws SQLException {
+    return DriverManager.getConnection(SERVER + "postgres", USER, "");
+  }
+
+  /** The JDBC URL of a database on the server. */
+  public static String url(String database) {
+    return SERVER + database;
+  }
+
+  /**
+   * Creates {@code count} new, empty databases named {@code <prefix>_<n>_s0 ...} and returns
+   * their names; {@link #drop} removes them.
+   */
+  public static List<String> createDatabases(String prefix, int count) throws SQLException {
+    final int n = DATABASES.incrementAndGet();
+    final List<String> names = new ArrayList<>();
+    try (Connection c = admin(); Statement s = c.createStatement()) {
+      for (int i = 0; i < count; i++) {
+        final String name = (prefix + "_" + ProcessHandle.current().pid() + "_" + n + "_s" + i)
+            .toLowerCase(Locale.ROOT);
+        s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+        s.execute("CREATE DATABASE " + name);
+        names.add(name);
+      }
+    }
+    return names;
+  }
+
+  /** Drops databases, disconnecting whoever is still connected to them. */
+  public static void drop(List<String> databases) throws SQLException {
+    try (Connection c = admin(); Statement s = c.createStatement()) {
+      for (String name : databases) {
+        s.execute("ALTER DATABASE " + name + " ALLOW_CONNECTIONS true");
+        s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      }
+    }
+  }
+}
