@@ -64,6 +64,11 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
     return spec;
   }
 
+  /** The logical columns, and the physical table on each shard. */
+  public TableLayout layout() {
+    return layout;
+  }
+
   /** Whether every shard holds every row (a reference table). */
   public boolean isDuplicated() {
     return spec.method() == ShardingMethod.DUPLICATED;

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -25,13 +26,16 @@ import java.util.stream.Collectors;
 public final class ShardedInserter implements AutoCloseable {
   private final ShardTable table;
   private final int batchSize;
+  private final Function<ShardSite, String> statementSql;
   private final List<ShardWriter> writers = new ArrayList<>();
   private final long[] rowsPerShard;
   private boolean closed;
 
-  private ShardedInserter(ShardTable table, int batchSize) {
+  private ShardedInserter(ShardTable table, int batchSize,
+      Function<ShardSite, String> statementSql) {
     this.table = Objects.requireNonNull(table, "table");
     this.batchSize = batchSize;
+    this.statementSql = Objects.requireNonNull(statementSql, "statementSql");
     this.rowsPerShard = new long[table.shardCount()];
     for (int i = 0; i < table.shardCount(); i++) {
       writers.add(null);
@@ -40,10 +44,19 @@ public final class ShardedInserter implements AutoCloseable {
 
   /** Opens an inserter; rows are sent to a shard every {@code batchSize} rows. */
   public static ShardedInserter open(ShardTable table, int batchSize) {
+    return open(table, batchSize, ShardedInserter::insertSql);
+  }
+
+  /**
+   * Opens an inserter that writes with the statement {@code statementSql} gives for each
+   * shard (an upsert, say); its parameters are the table's columns in order.
+   */
+  public static ShardedInserter open(ShardTable table, int batchSize,
+      Function<ShardSite, String> statementSql) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
     }
-    return new ShardedInserter(table, batchSize);
+    return new ShardedInserter(table, batchSize, statementSql);
   }
 
   /**
@@ -144,7 +157,7 @@ public final class ShardedInserter implements AutoCloseable {
       try {
         this.connection = site.endpoint().connect();
         this.connection.setAutoCommit(false);
-        this.statement = connection.prepareStatement(insertSql(site));
+        this.statement = connection.prepareStatement(statementSql.apply(site));
       } catch (SQLException e) {
         throw failure(e);
       }
@@ -186,7 +199,8 @@ public final class ShardedInserter implements AutoCloseable {
     }
   }
 
-  private static String insertSql(ShardSite site) {
+  /** The plain INSERT of every column of the table on a shard, in the shard's dialect. */
+  public static String insertSql(ShardSite site) {
     final SqlDialect dialect = site.dialect();
     final String table = site.qualifiedName().stream().map(dialect::quoteIdentifier)
         .collect(Collectors.joining("."));

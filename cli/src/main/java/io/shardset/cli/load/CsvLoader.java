@@ -1,0 +1,257 @@
+package io.shardset.cli.load;
+
+import io.shardset.calcite.ShardSite;
+import io.shardset.calcite.ShardTable;
+import io.shardset.execution.ShardException;
+import io.shardset.load.ShardedInserter;
+import io.shardset.routing.ShardRouter;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+import org.apache.commons.csv.QuoteMode;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+
+/**
+ * Loads CSV files into a sharded table: each record is converted and routed completely before
+ * any of it is sent, then written to its shard (every shard, for a duplicated table) in
+ * batches that are committed shard by shard.
+ */
+public final class CsvLoader {
+  private final ShardTable table;
+  private final LoadOptions options;
+  private final LongSupplier nanoClock;
+
+  public CsvLoader(ShardTable table, LoadOptions options, LongSupplier nanoClock) {
+    this.table = Objects.requireNonNull(table, "table");
+    this.options = Objects.requireNonNull(options, "options");
+    this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+  }
+
+  /**
+   * The statement each shard receives for a row, decided before anything is written.
+   *
+   * @throws IllegalStateException for an upsert into a table without a primary key
+   */
+  public Function<ShardSite, String> statements() {
+    final List<Integer> key = options.mode() == WriteMode.APPEND ? List.of()
+        : PrimaryKeys.of(table);
+    if (key.isEmpty()) {
+      if (options.mode() == WriteMode.UPSERT) {
+        throw new IllegalStateException("table " + table.qualifiedName()
+            + " has no primary key, so loading a file twice would duplicate its rows;"
+            + " give --truncate to empty the table first, or --append to insert anyway");
+      }
+      return ShardedInserter::insertSql;
+    }
+    return site -> UpsertSql.of(site.dialect(), site.qualifiedName(), site.physicalColumns(),
+        key.stream().map(site.physicalColumns()::get).toList());
+  }
+
+  /**
+   * Loads the files in order.
+   *
+   * @param files the files, each with the name reports give it
+   * @param progress told of rows and bytes read as the load goes
+   */
+  public LoadResult load(List<Path> files, ProgressReporter progress) {
+    final long start = nanoClock.getAsLong();
+    final Function<ShardSite, String> statements = statements();
+    if (options.mode() == WriteMode.TRUNCATE) {
+      truncate();
+    }
+    final BadRows bad = new BadRows(options.listLimit());
+    final Counter counter = new Counter();
+    BadRow stoppedAt = null;
+    long[] perShard;
+    try (ShardedInserter inserter =
+             ShardedInserter.open(table, options.batchSize(), statements)) {
+      for (Path file : files) {
+        stoppedAt = loadFile(file, inserter, bad, counter, progress);
+        if (stoppedAt != null) {
+          break;
+        }
+      }
+      // Rows still pending are rows before any bad row: they are committed too.
+      inserter.close();
+      perShard = inserter.rowsPerShard();
+    }
+    progress.finish(counter.rows, counter.bytes());
+    return new LoadResult(table.qualifiedName(), table.shardNames(),
+        Arrays.stream(perShard).boxed().toList(), counter.rows, bad.count(), bad.report(),
+        stoppedAt, nanoClock.getAsLong() - start);
+  }
+
+  /** Loads one file; returns the bad row that stops the load, or null. */
+  private BadRow loadFile(Path file, ShardedInserter inserter, BadRows bad, Counter counter,
+      ProgressReporter progress) {
+    final String name = file.toString();
+    final CountingStream in;
+    try {
+      in = new CountingStream(Files.newInputStream(file));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + name + ": " + e.getMessage(), e);
+    }
+    counter.open(in);
+    try (Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8);
+         CSVParser parser = format().parse(reader)) {
+      final Iterator<CSVRecord> records = parser.iterator();
+      RowConverter converter = options.header() ? null
+          : RowConverter.inTableOrder(table.layout().columns());
+      while (true) {
+        // The iterator reads exactly one record ahead, so the line before it is known here.
+        final long line = parser.getCurrentLineNumber() + 1;
+        if (!records.hasNext()) {
+          break;
+        }
+        final List<String> fields = Arrays.asList(records.next().values());
+        if (fields.size() == 1 && fields.get(0) == null) {
+          continue; // a blank line
+        }
+        if (converter == null) {
+          converter = headerConverter(name, fields);
+          continue;
+        }
+        try {
+          final Object[] row = converter.convert(fields);
+          checkRoute(row);
+          inserter.insert(row);
+          counter.rows++;
+        } catch (BadValueException e) {
+          final BadRow badRow = new BadRow(name, line, e.getMessage());
+          bad.add(badRow);
+          if (!options.skipBad()) {
+            return badRow;
+          }
+        }
+        progress.update(counter.rows, counter.bytes());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + name + ": " + e.getMessage(), e);
+    } catch (IllegalStateException e) {
+      // commons-csv reports malformed CSV (an unclosed quote) as an unchecked IOException.
+      throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+    }
+    counter.close();
+    return null;
+  }
+
+  private RowConverter headerConverter(String file, List<String> header) {
+    try {
+      return RowConverter.forHeader(table.layout().columns(), header);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Rejects a row whose key no shard accepts, before any of it is written. */
+  private void checkRoute(Object[] row) throws BadValueException {
+    final ShardRouter router = table.router();
+    if (router == null) {
+      return;
+    }
+    final List<Object> key = new ArrayList<>();
+    for (int column : table.keyColumns()) {
+      key.add(row[column]);
+    }
+    final OptionalInt shard = router.shardOf(key);
+    if (shard.isEmpty()) {
+      final List<String> parts = new ArrayList<>();
+      for (int i = 0; i < key.size(); i++) {
+        parts.add(table.layout().columns().get(table.keyColumns().get(i)).name() + " = "
+            + key.get(i));
+      }
+      throw new BadValueException("no shard accepts key " + String.join(", ", parts));
+    }
+  }
+
+  private CSVFormat format() {
+    // ALL_NON_NULL tells an empty unquoted field (NULL) from a quoted one (""), and blank
+    // lines are kept so that line numbers can be counted; they are skipped above.
+    return CSVFormat.RFC4180.builder().setDelimiter(options.delimiter())
+        .setQuoteMode(QuoteMode.ALL_NON_NULL).setIgnoreEmptyLines(false).build();
+  }
+
+  private void truncate() {
+    for (int shard = 0; shard < table.shardCount(); shard++) {
+      final ShardSite site = table.site(shard);
+      final String name = site.qualifiedName().stream().map(site.dialect()::quoteIdentifier)
+          .collect(Collectors.joining("."));
+      try (Connection c = site.endpoint().connect(); Statement s = c.createStatement()) {
+        s.execute("TRUNCATE TABLE " + name);
+        if (!c.getAutoCommit()) {
+          c.commit();
+        }
+      } catch (SQLException e) {
+        throw new ShardException(site.name(),
+            site.endpoint().redact(String.valueOf(e.getMessage())), e);
+      }
+    }
+  }
+
+  /** Rows loaded, and bytes read of the files done and of the one being read. */
+  private static final class Counter {
+    long rows;
+    private long bytesDone;
+    private CountingStream current;
+
+    void open(CountingStream stream) {
+      current = stream;
+    }
+
+    void close() {
+      bytesDone += current.count;
+      current = null;
+    }
+
+    long bytes() {
+      return bytesDone + (current == null ? 0 : current.count);
+    }
+  }
+
+  /** An input stream that counts the bytes read through it. */
+  private static final class CountingStream extends FilterInputStream {
+    long count;
+
+    CountingStream(InputStream in) {
+      super(in);
+    }
+
+    @Override public int read() throws IOException {
+      final int b = super.read();
+      if (b >= 0) {
+        count++;
+      }
+      return b;
+    }
+
+    @Override public int read(byte[] b, int off, int len) throws IOException {
+      final int n = super.read(b, off, len);
+      if (n > 0) {
+        count += n;
+      }
+      return n;
+    }
+  }
+}

@@ -1,0 +1,2 @@
+/** The {@code shardset} command line and its subcommands. */
+package io.shardset.cli;
