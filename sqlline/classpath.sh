@@ -1,11 +1,13 @@
-# Builds the project when its sources changed and prints the runtime classpath of the
-# launchers. Sourced by the scripts in this folder.
+# Builds the project when its sources changed and prints the runtime classpath of one of its
+# modules (test-data for sqlline and the demo, cli for shardset). Sourced by the scripts in
+# this folder.
 shardset_classpath() {
   local root=$1
-  local stamp="$root/test-data/target/launcher.classpath"
+  local module=${2:-test-data}
+  local stamp="$root/$module/target/launcher.classpath"
   local newer=""
   if [ -f "$stamp" ]; then
-    newer=$(find "$root/pom.xml" "$root/calcite-adapter" "$root/test-data" \
+    newer=$(find "$root/pom.xml" "$root/calcite-adapter" "$root/test-data" "$root/cli" \
       \( -name '*.java' -o -name 'pom.xml' -o -name '*.sql' \) -newer "$stamp" \
       -not -path '*/target/*' -print -quit)
   fi
@@ -13,7 +15,7 @@ shardset_classpath() {
     echo "Building ShardSet (once, and again when sources change)..." >&2
     local log="$root/target-launcher-build.log"
     if ! { mvn -B -f "$root/pom.xml" -DskipTests install \
-        && mvn -B -f "$root/test-data/pom.xml" dependency:build-classpath \
+        && mvn -B -f "$root/$module/pom.xml" dependency:build-classpath \
           -Dmdep.outputFile="$stamp" -Dmdep.includeScope=runtime; } > "$log" 2>&1; then
       cat "$log" >&2
       echo "Build failed; the log above is also in $log" >&2
@@ -21,5 +23,5 @@ shardset_classpath() {
     fi
     rm -f "$log"
   fi
-  echo "$root/test-data/target/classes:$(cat "$stamp")"
+  echo "$root/$module/target/classes:$(cat "$stamp")"
 }
