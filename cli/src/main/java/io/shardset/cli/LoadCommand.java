@@ -13,10 +13,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.File;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -84,23 +85,25 @@ public final class LoadCommand implements Callable<Integer> {
   private CommandLine.Model.CommandSpec spec;
 
   @Override public Integer call() throws Exception {
-    final PrintStream out = System.out;
+    final PrintWriter out = spec.commandLine().getOut();
+    final PrintWriter err = spec.commandLine().getErr();
     final LoadOptions options = options();
     for (Path file : files) {
       if (!Files.isReadable(file)) {
-        System.err.println("cannot read " + file);
+        err.println("cannot read " + file);
         return 1;
       }
     }
     try (Connection connection = ShardSchemas.connect(model)) {
       final ShardTable shardTable = ShardSchemas.find(connection, schema).table(table);
-      final ProgressReporter progress = progress(System.err);
+      final ProgressReporter progress = progress(err);
       final LoadResult result = new CsvLoader(shardTable, options, System::nanoTime)
           .load(files, progress);
       result.summary().forEach(out::println);
+      out.flush();
       return result.completed() ? 0 : 1;
-    } catch (RuntimeException e) {
-      System.err.println("load failed: " + e.getMessage());
+    } catch (RuntimeException | SQLException e) {
+      err.println("load failed: " + e.getMessage());
       return 1;
     }
   }
@@ -125,7 +128,7 @@ public final class LoadCommand implements Callable<Integer> {
   }
 
   /** A bar on a terminal, a line every 5 s otherwise. */
-  private ProgressReporter progress(PrintStream err) {
+  private ProgressReporter progress(PrintWriter err) {
     long total = 0;
     for (Path file : files) {
       total += file.toFile().length();

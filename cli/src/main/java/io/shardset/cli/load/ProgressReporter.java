@@ -1,6 +1,6 @@
 package io.shardset.cli.load;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.LongSupplier;
@@ -14,7 +14,7 @@ public final class ProgressReporter {
   /** Redraw a bar at most this often, so that drawing does not slow the load. */
   private static final long BAR_INTERVAL_NANOS = 200_000_000L;
 
-  private final PrintStream out;
+  private final PrintWriter out;
   private final long totalBytes;
   private final LongSupplier nanoClock;
   private final boolean bar;
@@ -23,7 +23,7 @@ public final class ProgressReporter {
   private long lastShown;
   private boolean drawn;
 
-  private ProgressReporter(PrintStream out, long totalBytes, LongSupplier nanoClock, boolean bar,
+  private ProgressReporter(PrintWriter out, long totalBytes, LongSupplier nanoClock, boolean bar,
       long intervalNanos) {
     this.out = Objects.requireNonNull(out, "out");
     this.totalBytes = totalBytes;
@@ -35,12 +35,12 @@ public final class ProgressReporter {
   }
 
   /** A bar redrawn in place (with carriage returns), for a terminal. */
-  public static ProgressReporter bar(PrintStream out, long totalBytes, LongSupplier nanoClock) {
+  public static ProgressReporter bar(PrintWriter out, long totalBytes, LongSupplier nanoClock) {
     return new ProgressReporter(out, totalBytes, nanoClock, true, BAR_INTERVAL_NANOS);
   }
 
   /** A line every {@code intervalNanos}, for logs. */
-  public static ProgressReporter lines(PrintStream out, long totalBytes, LongSupplier nanoClock,
+  public static ProgressReporter lines(PrintWriter out, long totalBytes, LongSupplier nanoClock,
       long intervalNanos) {
     return new ProgressReporter(out, totalBytes, nanoClock, false, intervalNanos);
   }

@@ -71,8 +71,10 @@ public final class ValueConverter {
   }
 
   private BadValueException notA(String text) {
-    return new BadValueException("column " + column.name() + ": '" + text + "' is not a "
-        + typeName());
+    final String type = typeName();
+    final String article = "AEIOU".indexOf(type.charAt(0)) >= 0 ? "an " : "a ";
+    return new BadValueException("column " + column.name() + ": '" + text + "' is not "
+        + article + type);
   }
 
   private boolean bounded() {

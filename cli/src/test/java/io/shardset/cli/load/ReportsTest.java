@@ -2,9 +2,8 @@ package io.shardset.cli.load;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -12,12 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Tests {@link BadRows}, {@link ProgressReporter} and {@link LoadResult}'s summary. */
 class ReportsTest {
-  private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-  private final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+  private final StringWriter text = new StringWriter();
+  private final PrintWriter out = new PrintWriter(text, true);
   private final AtomicLong clock = new AtomicLong(1_000L);
 
   private String output() {
-    return bytes.toString(StandardCharsets.UTF_8);
+    return text.toString().replace(System.lineSeparator(), "\n");
   }
 
   @Test void badRowsAreCountedAndTheFirstListed() {

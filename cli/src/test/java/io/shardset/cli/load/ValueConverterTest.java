@@ -42,7 +42,7 @@ class ValueConverterTest {
   @Test void integers() throws BadValueException {
     assertEquals(42L, convert(ID, "42"));
     assertEquals(-7, convert(ITEMS, " -7 "));
-    assertEquals("column ITEMS: '2147483648' is not a INTEGER", reason(ITEMS, "2147483648"));
+    assertEquals("column ITEMS: '2147483648' is not an INTEGER", reason(ITEMS, "2147483648"));
     assertEquals("column ID: '4.5' is not a BIGINT", reason(ID, "4.5"));
   }
 
