@@ -22,6 +22,8 @@ shardset_classpath() {
       exit 1
     fi
     rm -f "$log"
+    # build-classpath leaves an unchanged file alone; the stamp must still say "built now".
+    touch "$stamp"
   fi
   echo "$root/$module/target/classes:$(cat "$stamp")"
 }
