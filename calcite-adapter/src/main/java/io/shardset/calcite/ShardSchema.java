@@ -23,9 +23,6 @@ import java.util.Map;
 
 /** A schema of sharded tables, built from a validated model and the shards' metadata. */
 public final class ShardSchema extends AbstractSchema {
-  /** Connections each shard's pool may hold; queries of one process share them. */
-  private static final int POOL_SIZE = 8;
-
   private final Map<String, Table> tables;
 
   private ShardSchema(Map<String, Table> tables) {
@@ -38,7 +35,8 @@ public final class ShardSchema extends AbstractSchema {
     for (ShardSpec shard : model.shards()) {
       endpoints.put(shard.name(),
           ShardPools.endpoint(new ShardConnectionSettings(shard.name(), shard.jdbcUrl(),
-              shard.jdbcUser(), shard.jdbcPassword(), shard.jdbcDriver(), POOL_SIZE)));
+              shard.jdbcUser(), shard.jdbcPassword(), shard.jdbcDriver(), shard.poolSize(),
+              shard.connectTimeoutMillis(), shard.statementTimeoutMillis())));
     }
     final Map<String, Table> tables = new LinkedHashMap<>();
     try (ShardConnections connections = new ShardConnections(endpoints)) {

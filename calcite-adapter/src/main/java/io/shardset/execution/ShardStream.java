@@ -76,9 +76,13 @@ final class ShardStream {
         return;
       }
       try {
-        configure(statement, request.parameters());
+        final long started = System.nanoTime();
+        final long statementTimeout = request.endpoint().statementTimeoutMillis();
+        configure(statement, request.parameters(), statementTimeout);
         try (ResultSet resultSet = statement.executeQuery()) {
           copyRows(resultSet);
+        } catch (SQLException e) {
+          throw explainTimeout(e, started, statementTimeout);
         }
       } finally {
         sink.unregister(statement);
@@ -86,21 +90,52 @@ final class ShardStream {
     }
   }
 
-  private void configure(PreparedStatement statement, List<@Nullable Object> parameters)
-      throws SQLException {
+  /**
+   * Sets the fetch size, the parameters and the statement's time limit: the time left of the
+   * query's timeout, or the shard's statement timeout where that is shorter, rounded up to the
+   * whole seconds JDBC counts in.
+   */
+  private void configure(PreparedStatement statement, List<@Nullable Object> parameters,
+      long statementTimeoutMillis) throws SQLException {
     statement.setFetchSize(options.fetchSize());
+    long limitMillis = 0;
     if (options.timeoutMillis() > 0) {
-      long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-      if (leftMillis <= 0) {
+      limitMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+      if (limitMillis <= 0) {
         throw new SQLTimeoutException("query timeout of " + options.timeoutMillis()
             + " ms elapsed before the statement started");
       }
-      long seconds = (leftMillis + 999) / 1000;
+    }
+    if (statementTimeoutMillis > 0 && (limitMillis == 0 || statementTimeoutMillis < limitMillis)) {
+      limitMillis = statementTimeoutMillis;
+    }
+    if (limitMillis > 0) {
+      long seconds = (limitMillis + 999) / 1000;
       statement.setQueryTimeout((int) Math.min(seconds, Integer.MAX_VALUE));
     }
     for (int i = 0; i < parameters.size(); i++) {
       statement.setObject(i + 1, parameters.get(i));
     }
+  }
+
+  /**
+   * Says which time limit ended a statement: drivers report their own timeout as a plain
+   * cancel (PostgreSQL: "canceling statement due to user request").
+   */
+  private SQLException explainTimeout(SQLException e, long startedNanos,
+      long statementTimeoutMillis) {
+    long now = System.nanoTime();
+    String limit;
+    if (options.timeoutMillis() > 0 && now - deadlineNanos >= 0) {
+      limit = "query timeout of " + options.timeoutMillis() + " ms";
+    } else if (statementTimeoutMillis > 0
+        && now - startedNanos >= TimeUnit.MILLISECONDS.toNanos(statementTimeoutMillis)) {
+      limit = "statement timeout of " + statementTimeoutMillis + " ms";
+    } else {
+      return e;
+    }
+    return new SQLTimeoutException(limit + " elapsed (" + e.getMessage() + ")", e.getSQLState(),
+        e.getErrorCode(), e);
   }
 
   private void copyRows(ResultSet resultSet) throws SQLException {
