@@ -40,6 +40,8 @@ final class ShardStream {
   private final ScanOptions options;
   /** {@link System#nanoTime()} at which the query times out; unused without timeout. */
   private final long deadlineNanos;
+  /** Whether the current request handed over rows. */
+  private boolean delivered;
 
   ShardStream(Sink sink, RowReader rowReader, ScanOptions options, long deadlineNanos) {
     this.sink = sink;
@@ -53,18 +55,53 @@ final class ShardStream {
    * scan closed; throws what the shard threw.
    */
   void run(ShardRequest request) throws SQLException {
+    delivered = false;
     try (Connection connection = request.endpoint().connect()) {
-      // PostgreSQL streams with a fetch size only inside a transaction.
-      boolean autoCommit = connection.getAutoCommit();
-      if (autoCommit) {
-        connection.setAutoCommit(false);
+      run(request, connection);
+    } catch (SQLException e) {
+      // A pooled connection the shard has dropped fails only when first used, so any failure
+      // before the first row counts as an unreachable shard.
+      if (request.fallbacks().isEmpty() || delivered) {
+        throw e;
       }
-      try {
-        execute(connection, request);
-      } finally {
-        if (autoCommit) {
-          endTransaction(connection, request.endpoint());
+      runFallback(request, e);
+    }
+  }
+
+  /**
+   * Runs a request on the first of its fallbacks that can be reached, once its own shard failed
+   * before handing over any row (after that, the fallback would repeat rows). Throws the first
+   * failure if no fallback can be reached either.
+   */
+  private void runFallback(ShardRequest request, SQLException failure) throws SQLException {
+    for (ShardRequest fallback : request.fallbacks()) {
+      LOG.debug("shard '{}' cannot be reached ({}); reading from shard '{}' instead",
+          request.endpoint().name(), request.endpoint().redact(failure.getMessage()),
+          fallback.endpoint().name());
+      try (Connection connection = fallback.endpoint().connect()) {
+        run(fallback, connection);
+        return;
+      } catch (SQLException | RuntimeException e) {
+        if (delivered) {
+          throw ShardException.of(fallback.endpoint(), e);
         }
+        failure.addSuppressed(ShardException.of(fallback.endpoint(), e));
+      }
+    }
+    throw failure;
+  }
+
+  private void run(ShardRequest request, Connection connection) throws SQLException {
+    // PostgreSQL streams with a fetch size only inside a transaction.
+    boolean autoCommit = connection.getAutoCommit();
+    if (autoCommit) {
+      connection.setAutoCommit(false);
+    }
+    try {
+      execute(connection, request);
+    } finally {
+      if (autoCommit) {
+        endTransaction(connection, request.endpoint());
       }
     }
   }
@@ -144,6 +181,7 @@ final class ShardStream {
     while (resultSet.next()) {
       batch.add(rowReader.read(resultSet));
       if (batch.size() == batchSize) {
+        delivered = true;
         if (!sink.offer(batch)) {
           return;
         }
@@ -151,6 +189,7 @@ final class ShardStream {
       }
     }
     if (!batch.isEmpty()) {
+      delivered = true;
       sink.offer(batch);
     }
   }
