@@ -13,11 +13,13 @@ import java.util.Objects;
 
 /**
  * Connections to the shards while a schema reads their metadata: opened on first use, one
- * per shard, all closed at the end.
+ * per shard, all closed at the end. A shard that cannot be reached is tried once: its failure
+ * is remembered, so that a schema of many tables does not wait for it once per table.
  */
 final class ShardConnections implements AutoCloseable {
   private final Map<String, ShardEndpoint> endpoints;
   private final Map<String, Connection> open = new HashMap<>();
+  private final Map<String, ShardException> failed = new HashMap<>();
 
   ShardConnections(Map<String, ShardEndpoint> endpoints) {
     this.endpoints = endpoints;
@@ -25,12 +27,19 @@ final class ShardConnections implements AutoCloseable {
 
   /** The connection to a shard. */
   Connection get(String shard) {
+    final ShardException failure = failed.get(shard);
+    if (failure != null) {
+      throw failure;
+    }
     return open.computeIfAbsent(shard, name -> {
       final ShardEndpoint endpoint = Objects.requireNonNull(endpoints.get(name), name);
       try {
         return endpoint.connect();
       } catch (SQLException e) {
-        throw new ShardException(name, endpoint.redact(String.valueOf(e.getMessage())), e);
+        final ShardException unreachable =
+            new ShardException(name, endpoint.redact(String.valueOf(e.getMessage())), e);
+        failed.put(name, unreachable);
+        throw unreachable;
       }
     });
   }

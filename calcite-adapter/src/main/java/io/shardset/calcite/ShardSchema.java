@@ -5,6 +5,7 @@ import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.ShardPools;
 import io.shardset.model.PhysicalTable;
 import io.shardset.model.RouterFactory;
+import io.shardset.model.ShardColumns;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
 import io.shardset.model.ShardingMethod;
@@ -23,28 +24,34 @@ import java.util.Map;
 
 /** A schema of sharded tables, built from a validated model and the shards' metadata. */
 public final class ShardSchema extends AbstractSchema {
-  /** Connections each shard's pool may hold; queries of one process share them. */
-  private static final int POOL_SIZE = 8;
-
   private final Map<String, Table> tables;
 
   private ShardSchema(Map<String, Table> tables) {
     this.tables = Map.copyOf(tables);
   }
 
-  /** Reads every table's layout from its shards, checks it, and builds the schema. */
+  /**
+   * Reads every table's layout from its shards, checks it, and builds the schema. A shard that
+   * cannot be reached contributes the layout an earlier connection read (see
+   * {@link ShardMetadata}).
+   */
   public static ShardSchema create(ShardSetModel model) {
     final Map<String, ShardEndpoint> endpoints = new LinkedHashMap<>();
     for (ShardSpec shard : model.shards()) {
       endpoints.put(shard.name(),
           ShardPools.endpoint(new ShardConnectionSettings(shard.name(), shard.jdbcUrl(),
-              shard.jdbcUser(), shard.jdbcPassword(), shard.jdbcDriver(), POOL_SIZE)));
+              shard.jdbcUser(), shard.jdbcPassword(), shard.jdbcDriver(), shard.poolSize(),
+              shard.connectTimeoutMillis(), shard.statementTimeoutMillis())));
     }
     final Map<String, Table> tables = new LinkedHashMap<>();
     try (ShardConnections connections = new ShardConnections(endpoints)) {
+      final ShardMetadata metadata = new ShardMetadata(model, connections);
       for (TableSpec spec : model.tables()) {
-        final TableLayout layout =
-            TableLayoutReader.read(model, spec, connections::get);
+        final List<ShardColumns> parts = new ArrayList<>();
+        for (String shard : spec.shards()) {
+          parts.add(metadata.columns(model.shard(shard), spec));
+        }
+        final TableLayout layout = TableLayoutReader.combine(model, spec, parts);
         final ShardRouter router = spec.method() == ShardingMethod.DUPLICATED
             ? null : RouterFactory.create(model, spec, layout);
         final List<ShardSite> sites = new ArrayList<>();
@@ -52,7 +59,7 @@ public final class ShardSchema extends AbstractSchema {
           final ShardSpec shard = model.shard(physical.shard());
           sites.add(
               new ShardSite(shard.name(), endpoints.get(shard.name()),
-                  connections.dialect(shard.name()), qualifiedName(shard, physical),
+                  metadata.dialect(shard), qualifiedName(shard, physical),
                   physical.columns()));
         }
         tables.put(spec.name(),

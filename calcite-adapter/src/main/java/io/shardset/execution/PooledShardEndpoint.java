@@ -8,18 +8,18 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /** A shard endpoint backed by its own HikariCP pool; created and owned by {@link ShardPools}. */
 final class PooledShardEndpoint implements ShardEndpoint {
-  static final long CONNECTION_TIMEOUT_MILLIS = TimeUnit.SECONDS.toMillis(10);
-
   private final String name;
+  private final long statementTimeoutMillis;
   private final Secrets secrets;
   private final HikariDataSource dataSource;
 
-  private PooledShardEndpoint(String name, Secrets secrets, HikariDataSource dataSource) {
+  private PooledShardEndpoint(String name, long statementTimeoutMillis, Secrets secrets,
+      HikariDataSource dataSource) {
     this.name = name;
+    this.statementTimeoutMillis = statementTimeoutMillis;
     this.secrets = secrets;
     this.dataSource = dataSource;
   }
@@ -29,7 +29,8 @@ final class PooledShardEndpoint implements ShardEndpoint {
       ScheduledExecutorService housekeeping) {
     Secrets secrets = Secrets.of(settings);
     try {
-      return new PooledShardEndpoint(settings.shardName(), secrets,
+      return new PooledShardEndpoint(settings.shardName(), settings.statementTimeoutMillis(),
+          secrets,
           new HikariDataSource(config(settings, housekeeping)));
     } catch (RuntimeException e) {
       // Hikari loads the driver eagerly; a wrong class or URL fails here, at connect time.
@@ -58,7 +59,12 @@ final class PooledShardEndpoint implements ShardEndpoint {
     config.setMinimumIdle(0);
     // A shard that is down must not break pool creation; its first query reports it.
     config.setInitializationFailTimeout(-1);
-    config.setConnectionTimeout(CONNECTION_TIMEOUT_MILLIS);
+    config.setConnectionTimeout(Math.max(settings.connectTimeoutMillis(),
+        ShardConnectionSettings.MIN_CONNECT_TIMEOUT_MILLIS));
+    // Hikari derives the driver's login timeout from the connection timeout, in whole seconds;
+    // validating a connection is bounded by it too.
+    config.setValidationTimeout(Math.max(settings.connectTimeoutMillis(),
+        ShardConnectionSettings.MIN_CONNECT_TIMEOUT_MILLIS));
     config.setScheduledExecutor(housekeeping);
     return config;
   }
@@ -80,6 +86,10 @@ final class PooledShardEndpoint implements ShardEndpoint {
           e.getMessage() + "; last connection failure: " + reason.getMessage(),
           e.getSQLState(), e.getErrorCode(), e);
     }
+  }
+
+  @Override public long statementTimeoutMillis() {
+    return statementTimeoutMillis;
   }
 
   @Override public String redact(String message) {

@@ -5,15 +5,25 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import java.util.Objects;
 
 /**
- * How to reach one shard: its name, JDBC URL and credentials, an optional driver class and the
- * size of its connection pool. Equal settings share one pool (see {@link ShardPools}).
+ * How to reach one shard: its name, JDBC URL and credentials, an optional driver class, the
+ * size of its connection pool, how long to wait for a connection and how long a statement may
+ * run. Equal settings share one pool (see {@link ShardPools}).
  *
  * <p>{@link #toString()} masks the password, also where the URL carries one.
+ *
+ * @param connectTimeoutMillis how long a query waits for a connection before the shard counts
+ *     as down; at least {@value #MIN_CONNECT_TIMEOUT_MILLIS} ms, HikariCP's minimum
+ * @param statementTimeoutMillis the longest any statement may run on the shard, 0 for no limit
  */
 public record ShardConnectionSettings(String shardName, String jdbcUrl, @Nullable String user,
-    @Nullable String password, @Nullable String driverClass, int maxPoolSize) {
+    @Nullable String password, @Nullable String driverClass, int maxPoolSize,
+    long connectTimeoutMillis, long statementTimeoutMillis) {
   /** Pool size when none is given. */
   public static final int DEFAULT_MAX_POOL_SIZE = 8;
+  /** Connect timeout when none is given. */
+  public static final long DEFAULT_CONNECT_TIMEOUT_MILLIS = 10_000;
+  /** The shortest connect timeout HikariCP accepts. */
+  public static final long MIN_CONNECT_TIMEOUT_MILLIS = 250;
 
   public ShardConnectionSettings {
     Objects.requireNonNull(shardName, "shardName");
@@ -25,6 +35,21 @@ public record ShardConnectionSettings(String shardName, String jdbcUrl, @Nullabl
       throw new IllegalArgumentException("maxPoolSize of shard '" + shardName
           + "' must be at least 1, got " + maxPoolSize);
     }
+    if (connectTimeoutMillis < 1) {
+      throw new IllegalArgumentException("connectTimeoutMillis of shard '" + shardName
+          + "' must be at least 1, got " + connectTimeoutMillis);
+    }
+    if (statementTimeoutMillis < 0) {
+      throw new IllegalArgumentException("statementTimeoutMillis of shard '" + shardName
+          + "' must not be negative, got " + statementTimeoutMillis);
+    }
+  }
+
+  /** Creates settings with the default timeouts and no statement timeout. */
+  public ShardConnectionSettings(String shardName, String jdbcUrl, @Nullable String user,
+      @Nullable String password, @Nullable String driverClass, int maxPoolSize) {
+    this(shardName, jdbcUrl, user, password, driverClass, maxPoolSize,
+        DEFAULT_CONNECT_TIMEOUT_MILLIS, 0);
   }
 
   /** Creates settings with the default pool size, {@value #DEFAULT_MAX_POOL_SIZE}. */
@@ -39,6 +64,8 @@ public record ShardConnectionSettings(String shardName, String jdbcUrl, @Nullabl
         + ", user=" + user
         + ", password=" + (password == null ? "null" : Secrets.MASK)
         + ", driverClass=" + driverClass
-        + ", maxPoolSize=" + maxPoolSize + "]";
+        + ", maxPoolSize=" + maxPoolSize
+        + ", connectTimeoutMillis=" + connectTimeoutMillis
+        + ", statementTimeoutMillis=" + statementTimeoutMillis + "]";
   }
 }

@@ -11,6 +11,11 @@ public interface ShardEndpoint {
   /** Returns a pooled connection to the shard; closing it returns it to the pool. */
   Connection connect() throws SQLException;
 
+  /** The longest any statement may run on the shard, in milliseconds; 0 for no limit. */
+  default long statementTimeoutMillis() {
+    return 0;
+  }
+
   /** Returns the message with this shard's secrets (password) removed. */
   String redact(String message);
 }

@@ -10,11 +10,13 @@ public final class ShardException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final String shardName;
+  private final String detail;
 
   /** Creates an exception; {@code detail} must already be free of secrets. */
   public ShardException(String shardName, String detail, Throwable cause) {
     super("shard '" + shardName + "' failed: " + detail, cause);
     this.shardName = Objects.requireNonNull(shardName, "shardName");
+    this.detail = Objects.requireNonNull(detail, "detail");
   }
 
   /**
@@ -30,5 +32,10 @@ public final class ShardException extends RuntimeException {
   /** Returns the name of the shard that failed. */
   public String shardName() {
     return shardName;
+  }
+
+  /** Returns what went wrong, without the shard's name. */
+  public String detail() {
+    return detail;
   }
 }

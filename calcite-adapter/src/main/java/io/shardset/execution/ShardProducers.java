@@ -36,6 +36,13 @@ final class ShardProducers {
   static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
   /**
+   * How often {@link #close()} cancels the statements still running while it waits. Drivers
+   * ignore a cancel that arrives before the statement executes (PgJDBC does), so one cancel can
+   * be lost to a producer that registered its statement but had not yet sent it.
+   */
+  static final long RECANCEL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  /**
    * The work of one producer: the requests it runs one after another, and the buffer that
    * receives their rows. The iterator is only used under the producers' lock, so lanes may share
    * it.
@@ -161,10 +168,11 @@ final class ShardProducers {
       long left = CLOSE_WAIT_NANOS;
       while (runningProducers > 0 && left > 0) {
         try {
-          producersDone.awaitNanos(left);
+          producersDone.awaitNanos(Math.min(left, RECANCEL_NANOS));
         } catch (InterruptedException e) {
           interrupted = true;
         }
+        cancelRunningStatements();
         left = deadline - System.nanoTime();
       }
       if (runningProducers > 0) {
@@ -239,7 +247,8 @@ final class ShardProducers {
             endpoint.redact(String.valueOf(cause.getMessage())));
         return;
       }
-      failure = ShardException.of(endpoint, cause);
+      // A fallback shard's failure names that shard already.
+      failure = cause instanceof ShardException named ? named : ShardException.of(endpoint, cause);
       shutDown();
     } finally {
       lock.unlock();
@@ -259,15 +268,20 @@ final class ShardProducers {
       }
       closed = true;
       openLanes.keySet().forEach(BoundedBuffer::close);
-      for (Statement statement : runningStatements) {
-        try {
-          statement.cancel();
-        } catch (SQLException | RuntimeException e) {
-          LOG.debug("canceling a shard statement failed", e);
-        }
-      }
+      cancelRunningStatements();
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** Cancels every registered statement; called under the lock. */
+  private void cancelRunningStatements() {
+    for (Statement statement : runningStatements) {
+      try {
+        statement.cancel();
+      } catch (SQLException | RuntimeException e) {
+        LOG.debug("canceling a shard statement failed", e);
+      }
     }
   }
 

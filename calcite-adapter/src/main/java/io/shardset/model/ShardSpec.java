@@ -14,11 +14,19 @@ import java.util.regex.Pattern;
  * @param jdbcCatalog the catalog holding the tables, or null
  * @param jdbcSchema the schema holding the tables, or null
  * @param shardspace the shardspace; {@code "default"} unless the model says otherwise
+ * @param poolSize the most connections the shard's pool holds
+ * @param connectTimeoutMillis how long a query waits for a connection to the shard
+ * @param statementTimeoutMillis the longest a shard statement may run, 0 for no limit
  */
 public record ShardSpec(String name, String jdbcUrl, String jdbcUser, String jdbcPassword,
-    String jdbcDriver, String jdbcCatalog, String jdbcSchema, String shardspace) {
+    String jdbcDriver, String jdbcCatalog, String jdbcSchema, String shardspace, int poolSize,
+    int connectTimeoutMillis, int statementTimeoutMillis) {
   /** The shardspace of shards whose model names none. */
   public static final String DEFAULT_SHARDSPACE = "default";
+  /** {@link #poolSize} when the model gives none. */
+  public static final int DEFAULT_POOL_SIZE = 8;
+  /** {@link #connectTimeoutMillis} when the model gives none. */
+  public static final int DEFAULT_CONNECT_TIMEOUT_MILLIS = 10_000;
 
   private static final Pattern URL_PASSWORD =
       Pattern.compile("(?i)(password=)[^&;]*");
@@ -27,6 +35,18 @@ public record ShardSpec(String name, String jdbcUrl, String jdbcUser, String jdb
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(jdbcUrl, "jdbcUrl");
     Objects.requireNonNull(shardspace, "shardspace");
+    if (poolSize < 1 || connectTimeoutMillis < 1 || statementTimeoutMillis < 0) {
+      throw new IllegalArgumentException("shard '" + name + "': poolSize " + poolSize
+          + " and connectTimeout " + connectTimeoutMillis + " must be positive, statementTimeout "
+          + statementTimeoutMillis + " must not be negative");
+    }
+  }
+
+  /** Creates a shard with the default pool size and timeouts. */
+  public ShardSpec(String name, String jdbcUrl, String jdbcUser, String jdbcPassword,
+      String jdbcDriver, String jdbcCatalog, String jdbcSchema, String shardspace) {
+    this(name, jdbcUrl, jdbcUser, jdbcPassword, jdbcDriver, jdbcCatalog, jdbcSchema, shardspace,
+        DEFAULT_POOL_SIZE, DEFAULT_CONNECT_TIMEOUT_MILLIS, 0);
   }
 
   /** Describes the shard without its password, also hiding one written into the URL. */
@@ -38,6 +58,9 @@ public record ShardSpec(String name, String jdbcUrl, String jdbcUser, String jdb
         + ", jdbcDriver=" + jdbcDriver
         + ", jdbcCatalog=" + jdbcCatalog
         + ", jdbcSchema=" + jdbcSchema
-        + ", shardspace=" + shardspace + "]";
+        + ", shardspace=" + shardspace
+        + ", poolSize=" + poolSize
+        + ", connectTimeoutMillis=" + connectTimeoutMillis
+        + ", statementTimeoutMillis=" + statementTimeoutMillis + "]";
   }
 }

@@ -30,10 +30,6 @@ final class ShardTableReader {
     this.shard = Objects.requireNonNull(shard, "shard");
   }
 
-  /** A physical table and its columns, in order, with logical names. */
-  record ShardColumns(PhysicalTable table, List<ColumnInfo> columns) {
-  }
-
   /** A table as {@link DatabaseMetaData#getTables} reports it. */
   private record TableName(String catalog, String schema, String name) {
     @Override public String toString() {

@@ -8,7 +8,8 @@ import java.util.Set;
 /** Reads the {@code shards} of a model operand. */
 final class ShardsParser {
   private static final List<String> KEYS = List.of("name", "jdbcUrl", "jdbcUser", "jdbcPassword",
-      "jdbcDriver", "jdbcCatalog", "jdbcSchema", "shardspace");
+      "jdbcDriver", "jdbcCatalog", "jdbcSchema", "shardspace", "poolSize", "connectTimeout",
+      "statementTimeout");
 
   private ShardsParser() {
   }
@@ -36,8 +37,16 @@ final class ShardsParser {
           new ShardSpec(name, shard.requiredName("jdbcUrl"), shard.string("jdbcUser"),
               shard.string("jdbcPassword"), shard.name("jdbcDriver"), shard.name("jdbcCatalog"),
               shard.name("jdbcSchema"),
-              shardspace == null ? ShardSpec.DEFAULT_SHARDSPACE : shardspace));
+              shardspace == null ? ShardSpec.DEFAULT_SHARDSPACE : shardspace,
+              orDefault(shard.positiveInt("poolSize"), ShardSpec.DEFAULT_POOL_SIZE),
+              orDefault(shard.positiveInt("connectTimeout"),
+                  ShardSpec.DEFAULT_CONNECT_TIMEOUT_MILLIS),
+              orDefault(shard.positiveInt("statementTimeout"), 0)));
     }
     return shards;
+  }
+
+  private static int orDefault(Integer value, int defaultValue) {
+    return value == null ? defaultValue : value;
   }
 }

@@ -46,30 +46,52 @@ public final class TableLayoutReader {
   public static TableLayout read(ShardSetModel model, TableSpec table,
       Function<String, Connection> connections) {
     Objects.requireNonNull(connections, "connections");
-    String schema = model.schema();
-    List<ShardTableReader.ShardColumns> shards = new ArrayList<>();
+    List<ShardColumns> shards = new ArrayList<>();
     for (String shard : table.shards()) {
-      ShardSpec spec = model.shard(shard);
       Connection connection =
           Objects.requireNonNull(connections.apply(shard), () -> "connection to " + shard);
       try {
-        shards.add(new ShardTableReader(schema, table, spec).read(connection));
+        shards.add(readShard(model, table, model.shard(shard), connection));
       } catch (SQLException e) {
-        throw new ModelException(schema, table.name(), null, "cannot read the metadata of"
-            + " shard '" + shard + "': " + e.getMessage(), e);
+        throw new ModelException(model.schema(), table.name(), null, "cannot read the metadata"
+            + " of shard '" + shard + "': " + e.getMessage(), e);
       }
     }
+    return combine(model, table, shards);
+  }
+
+  /**
+   * Reads a table's physical table and columns on one shard.
+   *
+   * @throws ModelException if the shard lacks the table or its columns clash
+   * @throws SQLException if the shard's metadata cannot be read
+   */
+  public static ShardColumns readShard(ShardSetModel model, TableSpec table, ShardSpec shard,
+      Connection connection) throws SQLException {
+    return new ShardTableReader(model.schema(), table, shard).read(connection);
+  }
+
+  /**
+   * Checks that the shards agree on a table's columns and that its shard key exists, and
+   * returns its layout.
+   *
+   * @param shards each of the table's shards' part, in the table's shard order
+   * @throws ModelException if the shards disagree or a shard key column does not exist
+   */
+  public static TableLayout combine(ShardSetModel model, TableSpec table,
+      List<ShardColumns> shards) {
+    String schema = model.schema();
     TableLayout layout = new TableLayout(merge(schema, table, shards),
-        shards.stream().map(ShardTableReader.ShardColumns::table).toList());
+        shards.stream().map(ShardColumns::table).toList());
     checkShardKey(schema, table, layout);
     return layout;
   }
 
   private static List<ColumnInfo> merge(String schema, TableSpec table,
-      List<ShardTableReader.ShardColumns> shards) {
-    ShardTableReader.ShardColumns first = shards.get(0);
+      List<ShardColumns> shards) {
+    ShardColumns first = shards.get(0);
     List<ColumnInfo> merged = new ArrayList<>(first.columns());
-    for (ShardTableReader.ShardColumns other : shards.subList(1, shards.size())) {
+    for (ShardColumns other : shards.subList(1, shards.size())) {
       if (other.columns().size() != merged.size()) {
         throw disagreement(schema, table, other, first, other.columns().size() + " columns ("
             + names(other.columns()) + ")", merged.size() + " (" + names(merged) + ")");
@@ -92,7 +114,7 @@ public final class TableLayoutReader {
   }
 
   private static ModelException disagreement(String schema, TableSpec table,
-      ShardTableReader.ShardColumns shard, ShardTableReader.ShardColumns first, String has,
+      ShardColumns shard, ShardColumns first, String has,
       String firstHas) {
     return new ModelException(schema, table.name(), "columns", "shard '"
         + shard.table().shard() + "' has " + has + " where shard '" + first.table().shard()

@@ -165,6 +165,7 @@ class ModelParserTest {
         "u", "pw", null, null, "public", "default");
     assertEquals("ShardSpec[name=s0, jdbcUrl=jdbc:postgresql://h/db?user=u&password=***"
         + "&ssl=true, jdbcUser=u, jdbcPassword=***, jdbcDriver=null, jdbcCatalog=null,"
-        + " jdbcSchema=public, shardspace=default]", shard.toString());
+        + " jdbcSchema=public, shardspace=default, poolSize=8, connectTimeoutMillis=10000,"
+        + " statementTimeoutMillis=0]", shard.toString());
   }
 }

@@ -46,7 +46,7 @@ final class ShardQueryFactory {
         spec.staticShards(), spec.condition(), table.router(),
         new ParameterBinder(parameterTypes(spec.pushed())),
         ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
-        spec.needsMerge() ? mergeOrder(spec.collation()) : null);
+        spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated());
   }
 
   /** The comparator under which every shard returns its rows, NULLs placed as the collation

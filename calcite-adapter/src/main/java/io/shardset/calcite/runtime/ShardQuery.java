@@ -48,12 +48,19 @@ public final class ShardQuery {
   private final RowReader reader;
   private final @Nullable Integer parallelism;
   private final @Nullable Comparator<@Nullable Object[]> mergeOrder;
+  private final boolean anyShardAnswers;
 
+  /**
+   * Creates a query.
+   *
+   * @param anyShardAnswers whether every shard holds the rows (a duplicated table), so that
+   *     when the target shard cannot be reached the others are tried in turn
+   */
   public ShardQuery(String tableName, List<String> shardNames, List<ShardEndpoint> endpoints,
       List<Text> texts, int[] textOfShard, @Nullable BitSet staticShards,
       KeyCondition condition, @Nullable ShardRouter router, ParameterBinder binder,
       RowReader reader, @Nullable Integer parallelism,
-      @Nullable Comparator<@Nullable Object[]> mergeOrder) {
+      @Nullable Comparator<@Nullable Object[]> mergeOrder, boolean anyShardAnswers) {
     this.tableName = Objects.requireNonNull(tableName, "tableName");
     this.shardNames = List.copyOf(shardNames);
     this.endpoints = List.copyOf(endpoints);
@@ -66,6 +73,7 @@ public final class ShardQuery {
     this.reader = Objects.requireNonNull(reader, "reader");
     this.parallelism = parallelism;
     this.mergeOrder = mergeOrder;
+    this.anyShardAnswers = anyShardAnswers;
   }
 
   /** The shards this execution reaches, from the query parameters when the plan kept them. */
@@ -93,12 +101,17 @@ public final class ShardQuery {
     final List<ShardRequest> requests = new ArrayList<>();
     for (int shard = targets.nextSetBit(0); shard >= 0;
          shard = targets.nextSetBit(shard + 1)) {
-      final Text text = texts.get(textOfShard[shard]);
-      final List<Object> values = new ArrayList<>();
-      for (int index : text.parameters()) {
-        values.add(binder.bind(index, root.get("?" + index)));
+      requests.add(request(root, shard));
+    }
+    if (anyShardAnswers && requests.size() == 1) {
+      final int target = targets.nextSetBit(0);
+      final List<ShardRequest> fallbacks = new ArrayList<>();
+      for (int shard = 0; shard < endpoints.size(); shard++) {
+        if (shard != target) {
+          fallbacks.add(request(root, shard));
+        }
       }
-      requests.add(new ShardRequest(endpoints.get(shard), text.sql(), values));
+      requests.set(0, requests.get(0).withFallbacks(fallbacks));
     }
     final ScanOptions defaults = ScanOptions.defaults(requests.size());
     final ScanOptions options = new ScanOptions(
@@ -109,6 +122,15 @@ public final class ShardQuery {
     return mergeOrder == null || requests.size() == 1
         ? ParallelScan.concat(requests, reader, options)
         : ParallelScan.merge(requests, reader, options, mergeOrder);
+  }
+
+  private ShardRequest request(DataContext root, int shard) {
+    final Text text = texts.get(textOfShard[shard]);
+    final List<Object> values = new ArrayList<>();
+    for (int index : text.parameters()) {
+      values.add(binder.bind(index, root.get("?" + index)));
+    }
+    return new ShardRequest(endpoints.get(shard), text.sql(), values);
   }
 
   /** The number of columns of each row. */
