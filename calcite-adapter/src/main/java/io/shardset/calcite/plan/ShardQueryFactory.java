@@ -17,6 +17,7 @@ import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,7 @@ final class ShardQueryFactory {
     final ShardTable table = spec.table();
     final List<RenderedSql> sqls = spec.sqls();
     final int[] textOfShard = new int[table.shardCount()];
+    Arrays.fill(textOfShard, -1); // shards that do not hold every joined table get no text
     final List<ShardQuery.Text> texts = new ArrayList<>();
     for (RenderedSql sql : sqls) {
       final int text = texts.size();

@@ -54,11 +54,16 @@ final class ShardSqlGenerator {
   static List<RenderedSql> render(ShardTable table, RelNode pushed) {
     final List<ShardTable> leaves = leafTables(pushed);
     final Map<Layout, BitSet> groups = new LinkedHashMap<>();
+    shards:
     for (int i = 0; i < table.shardCount(); i++) {
       final String shard = table.shardName(i);
       final List<PhysicalName> names = new ArrayList<>();
       for (ShardTable leaf : leaves) {
-        final ShardSite site = leaf.site(leaf.shardIndex(shard));
+        final int index = leaf.shardIndex(shard);
+        if (index < 0) {
+          continue shards; // a joined table is not on this shard: it can never be a target
+        }
+        final ShardSite site = leaf.site(index);
         names.add(new PhysicalName(site.qualifiedName(), site.physicalColumns()));
       }
       groups.computeIfAbsent(new Layout(table.site(i).dialect(), names), k -> new BitSet())

@@ -107,7 +107,7 @@ public final class ShardQuery {
       final int target = targets.nextSetBit(0);
       final List<ShardRequest> fallbacks = new ArrayList<>();
       for (int shard = 0; shard < endpoints.size(); shard++) {
-        if (shard != target) {
+        if (shard != target && textOfShard[shard] >= 0) {
           fallbacks.add(request(root, shard));
         }
       }
