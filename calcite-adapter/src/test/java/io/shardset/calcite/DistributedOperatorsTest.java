@@ -202,7 +202,7 @@ class DistributedOperatorsTest extends SalesDataTestBase {
     assertEquals(1, plannings.get());
   }
 
-  private static List<String> rows(String sql) throws SQLException {
+  private List<String> rows(String sql) throws SQLException {
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       return ShardFixture.rows(rs);
     }

@@ -91,7 +91,7 @@ class JoinPushdownTest extends SalesDataTestBase {
             + " ON c.CUSTOMER_ID = o.CUSTOMER_ID WHERE c.CUSTOMER_ID = 42"));
   }
 
-  private static List<String> rows(String sql) throws SQLException {
+  private List<String> rows(String sql) throws SQLException {
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       return ShardFixture.rows(rs);
     }
