@@ -24,6 +24,22 @@ abstract class SalesDataTestBase {
     return Backend.H2;
   }
 
+  /**
+   * The {@code sql} part of an EXPLAIN line for the backend: H2 shards receive
+   * {@code h2Sql}, PostgreSQL shards {@code postgresSql} (lower-case physical names, and no
+   * NULLS FIRST/LAST where its default placement is already Calcite's).
+   */
+  String explainSql(String h2Sql, String postgresSql) {
+    switch (backend()) {
+    case H2:
+      return "sql=[" + h2Sql + "]";
+    case POSTGRES:
+      return "sql=[" + postgresSql + "]";
+    default:
+      return "sql[s0, s1]=[" + h2Sql + "], sql[s2, s3]=[" + postgresSql + "]";
+    }
+  }
+
   @BeforeAll void setUpSalesData() throws SQLException {
     fixture = SalesData.fixture(backend());
     connection = ShardFixture.connect(SalesData.model(fixture));
