@@ -127,13 +127,23 @@ public final class ShardFixture implements AutoCloseable {
   /** Writes rows through ShardSet's routing to the shards, and to the oracle. */
   public void load(Connection connection, String table, List<Object[]> rows)
       throws SQLException {
+    load(connection, table, table, rows);
+  }
+
+  /**
+   * Writes rows through ShardSet's routing to the shards of a logical table, and to the
+   * oracle's table {@code oracleTable} (SQL text, quoted where it needs to be).
+   */
+  public void load(Connection connection, String table, String oracleTable,
+      List<Object[]> rows) throws SQLException {
     final ShardTable shardTable = schema(connection).table(table);
     try (ShardedInserter inserter = ShardedInserter.open(shardTable, 500)) {
       rows.forEach(inserter::insert);
     }
     final String marks = String.join(", ", Collections.nCopies(rows.get(0).length, "?"));
     try (PreparedStatement p =
-             oracle.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
+             oracle.prepareStatement(
+                 "INSERT INTO " + oracleTable + " VALUES (" + marks + ")")) {
       for (Object[] row : rows) {
         for (int i = 0; i < row.length; i++) {
           p.setObject(i + 1, row[i]);
