@@ -170,7 +170,10 @@ class DistributedOperatorsTest extends SalesDataTestBase {
                 + " ORDER BY \"AMOUNT\" DESC NULLS FIRST, \"ORDER_ID\" NULLS LAST"
                 + " FETCH NEXT 10 ROWS ONLY",
             "SELECT * FROM \"orders\" ORDER BY \"amount\" DESC, \"order_id\""
-                + " FETCH NEXT 10 ROWS ONLY") + ")\n",
+                + " FETCH NEXT 10 ROWS ONLY",
+            // MySQL's dialect: NULLs sort low there, so NULLS FIRST becomes "IS NULL DESC".
+            "SELECT * FROM `ORDERS` ORDER BY `AMOUNT` IS NULL DESC, `AMOUNT` DESC, `ORDER_ID`"
+                + " LIMIT 10") + ")\n",
         PlanTest.explain(connection,
             "SELECT * FROM ORDERS ORDER BY AMOUNT DESC, ORDER_ID LIMIT 10"));
     assertEquals("EnumerableAggregate(group=[{0}], EXPR$1=[$SUM0($1)])\n"

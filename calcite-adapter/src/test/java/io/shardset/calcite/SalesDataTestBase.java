@@ -27,16 +27,25 @@ abstract class SalesDataTestBase {
   /**
    * The {@code sql} part of an EXPLAIN line for the backend: H2 shards receive
    * {@code h2Sql}, PostgreSQL shards {@code postgresSql} (lower-case physical names, and no
-   * NULLS FIRST/LAST where its default placement is already Calcite's).
+   * NULLS FIRST/LAST where its default placement is already Calcite's), MariaDB shards
+   * {@code h2Sql} quoted with backticks.
    */
   String explainSql(String h2Sql, String postgresSql) {
+    return explainSql(h2Sql, postgresSql, h2Sql.replace('"', '`'));
+  }
+
+  /** As {@link #explainSql(String, String)}, with the MariaDB text given. */
+  String explainSql(String h2Sql, String postgresSql, String mariaDbSql) {
     switch (backend()) {
     case H2:
       return "sql=[" + h2Sql + "]";
     case POSTGRES:
       return "sql=[" + postgresSql + "]";
-    default:
+    case MIXED:
       return "sql[s0, s1]=[" + h2Sql + "], sql[s2, s3]=[" + postgresSql + "]";
+    default:
+      return "sql[s0, s1]=[" + h2Sql + "], sql[s2]=[" + postgresSql + "], sql[s3]=["
+          + mariaDbSql + "]";
     }
   }
 
