@@ -21,5 +21,7 @@ shardset_classpath() {
     fi
     rm -f "$log"
   fi
-  echo "$root/test-data/target/classes:$(cat "$stamp")"
+  # This checkout's own adapter classes first: the installed jar in the local Maven repository
+  # is shared with every other checkout of the same version, which may overwrite it.
+  echo "$root/test-data/target/classes:$root/calcite-adapter/target/classes:$(cat "$stamp")"
 }
