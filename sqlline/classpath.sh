@@ -25,5 +25,7 @@ shardset_classpath() {
     # build-classpath leaves an unchanged file alone; the stamp must still say "built now".
     touch "$stamp"
   fi
-  echo "$root/$module/target/classes:$(cat "$stamp")"
+  # This checkout's own classes first: the installed jars in the local Maven repository are
+  # shared with every other checkout of the same version, which may overwrite them.
+  echo "$root/$module/target/classes:$root/calcite-adapter/target/classes:$(cat "$stamp")"
 }

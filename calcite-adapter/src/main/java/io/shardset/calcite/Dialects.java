@@ -2,6 +2,8 @@ package io.shardset.calcite;
 
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlDialectFactoryImpl;
+import org.apache.calcite.sql.SqlDialects;
+import org.apache.calcite.sql.dialect.MysqlSqlDialect;
 
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
@@ -33,8 +35,22 @@ final class Dialects {
     if (cached != null) {
       return cached;
     }
-    final SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(metaData);
+    final SqlDialect dialect = create(metaData);
     final SqlDialect previous = CACHE.putIfAbsent(key, dialect);
     return previous == null ? dialect : previous;
+  }
+
+  /**
+   * Calcite's dialect for the database. MariaDB is MySQL's dialect: Calcite's factory does not
+   * know the name "MariaDB" and falls back to ANSI SQL, which MariaDB rejects (NULLS FIRST,
+   * FETCH NEXT, CAST AS BIGINT, character set prefixes on literals).
+   */
+  private static SqlDialect create(DatabaseMetaData metaData) throws SQLException {
+    if ("MariaDB".equalsIgnoreCase(metaData.getDatabaseProductName().trim())) {
+      return new MysqlSqlDialect(SqlDialects.createContext(metaData)
+          .withDatabaseProduct(SqlDialect.DatabaseProduct.MYSQL)
+          .withDataTypeSystem(MysqlSqlDialect.MYSQL_TYPE_SYSTEM));
+    }
+    return SqlDialectFactoryImpl.INSTANCE.create(metaData);
   }
 }

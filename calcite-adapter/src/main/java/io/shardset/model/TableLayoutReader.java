@@ -121,9 +121,30 @@ public final class TableLayoutReader {
         + "' has " + firstHas);
   }
 
+  /**
+   * Whether two shards' types hold the same values. Databases name some types differently
+   * (PostgreSQL reports DECIMAL columns as NUMERIC and DOUBLE as FLOAT8, i.e. DOUBLE, where
+   * H2 says DECIMAL and DOUBLE; drivers report BOOLEAN as BIT), so a mixed model compares
+   * families, not codes.
+   */
   private static boolean compatible(int type, int otherType) {
-    return type == otherType
-        || CHARACTER_TYPES.contains(type) && CHARACTER_TYPES.contains(otherType);
+    return family(type) == family(otherType);
+  }
+
+  private static int family(int type) {
+    if (CHARACTER_TYPES.contains(type)) {
+      return Types.VARCHAR;
+    }
+    switch (type) {
+    case Types.NUMERIC:
+      return Types.DECIMAL;
+    case Types.FLOAT:
+      return Types.DOUBLE;
+    case Types.BIT:
+      return Types.BOOLEAN;
+    default:
+      return type;
+    }
   }
 
   /** The first column's type, wide enough for both columns' values. */

@@ -165,18 +165,28 @@ class DistributedOperatorsTest extends SalesDataTestBase {
   @Test void explainShowsWhatIsPushedAndWhatIsMergedAbove() throws SQLException {
     assertEquals("EnumerableLimit(fetch=[10])\n"
             + "  EnumerableShardScan(table=[[S, ORDERS]], shards=[4 of 4: s0, s1, s2, s3],"
-            + " merge=[sorted [3 DESC, 0]], sql=[SELECT * FROM \"ORDERS\""
-            + " ORDER BY \"AMOUNT\" DESC NULLS FIRST, \"ORDER_ID\" NULLS LAST"
-            + " FETCH NEXT 10 ROWS ONLY])\n",
+            + " merge=[sorted [3 DESC, 0]], "
+            + explainSql("SELECT * FROM \"ORDERS\""
+                + " ORDER BY \"AMOUNT\" DESC NULLS FIRST, \"ORDER_ID\" NULLS LAST"
+                + " FETCH NEXT 10 ROWS ONLY",
+            "SELECT * FROM \"orders\" ORDER BY \"amount\" DESC, \"order_id\""
+                + " FETCH NEXT 10 ROWS ONLY",
+            // MySQL's dialect: NULLs sort low there, so NULLS FIRST becomes "IS NULL DESC".
+            "SELECT * FROM `ORDERS` ORDER BY `AMOUNT` IS NULL DESC, `AMOUNT` DESC, `ORDER_ID`"
+                + " LIMIT 10") + ")\n",
         PlanTest.explain(connection,
             "SELECT * FROM ORDERS ORDER BY AMOUNT DESC, ORDER_ID LIMIT 10"));
     assertEquals("EnumerableAggregate(group=[{0}], EXPR$1=[$SUM0($1)])\n"
-            + "  EnumerableShardScan(table=[[S, ORDERS]], shards=[4 of 4: s0, s1, s2, s3],"
-            + " sql=[SELECT \"STATUS\", COUNT(*) FROM \"ORDERS\" GROUP BY \"STATUS\"])\n",
+            + "  EnumerableShardScan(table=[[S, ORDERS]], shards=[4 of 4: s0, s1, s2, s3], "
+            + explainSql("SELECT \"STATUS\", COUNT(*) FROM \"ORDERS\" GROUP BY \"STATUS\"",
+            "SELECT \"status\", COUNT(*) FROM \"orders\""
+                + " GROUP BY \"status\"") + ")\n",
         PlanTest.explain(connection, "SELECT STATUS, COUNT(*) FROM ORDERS GROUP BY STATUS"));
-    assertEquals("EnumerableShardScan(table=[[S, ORDERS]], shards=[4 of 4: s0, s1, s2, s3],"
-            + " sql=[SELECT \"CUSTOMER_ID\", COUNT(*) FROM \"ORDERS\""
-            + " GROUP BY \"CUSTOMER_ID\"])\n",
+    assertEquals("EnumerableShardScan(table=[[S, ORDERS]], shards=[4 of 4: s0, s1, s2, s3], "
+            + explainSql("SELECT \"CUSTOMER_ID\", COUNT(*) FROM \"ORDERS\""
+                + " GROUP BY \"CUSTOMER_ID\"",
+            "SELECT \"customer_id\", COUNT(*) FROM \"orders\""
+                + " GROUP BY \"customer_id\"") + ")\n",
         PlanTest.explain(connection,
             "SELECT CUSTOMER_ID, COUNT(*) FROM ORDERS GROUP BY CUSTOMER_ID"));
   }
@@ -202,7 +212,7 @@ class DistributedOperatorsTest extends SalesDataTestBase {
     assertEquals(1, plannings.get());
   }
 
-  private static List<String> rows(String sql) throws SQLException {
+  private List<String> rows(String sql) throws SQLException {
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       return ShardFixture.rows(rs);
     }

@@ -97,7 +97,7 @@ class ExecutionResourcesTest extends SalesDataTestBase {
   }
 
   /** Connections ShardSet's own shard pools have handed out and not yet taken back. */
-  private static int checkedOutConnections() throws SQLException {
+  private int checkedOutConnections() throws SQLException {
     final ShardTable orders = ShardFixture.schema(connection).table("ORDERS");
     int active = 0;
     for (int i = 0; i < orders.shardCount(); i++) {

@@ -1,6 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.model.ModelException;
+import io.shardset.testing.Backend;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
@@ -28,8 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ModelConnectTest {
   private static ShardFixture fixture;
 
-  @BeforeAll static void setUp() {
-    fixture = SalesData.fixture();
+  @BeforeAll static void setUp() throws SQLException {
+    fixture = SalesData.fixture(Backend.H2);
   }
 
   @AfterAll static void tearDown() throws SQLException {

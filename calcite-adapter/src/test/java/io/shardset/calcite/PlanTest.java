@@ -67,7 +67,7 @@ class PlanTest extends SalesDataTestBase {
     }
   }
 
-  private static String explain(String sql) throws SQLException {
+  private String explain(String sql) throws SQLException {
     return explain(connection, sql);
   }
 }

@@ -199,14 +199,14 @@ class PruningTest extends SalesDataTestBase {
     return shards;
   }
 
-  private static void assertReached(Set<String> expected, String sql) throws SQLException {
+  private void assertReached(Set<String> expected, String sql) throws SQLException {
     try (PreparedStatement p = connection.prepareStatement(sql)) {
       assertEquals(new TreeSet<>(expected), reached(p), sql);
     }
   }
 
   /** Runs a statement to the end and returns the shards that received a query. */
-  private static Set<String> reached(PreparedStatement p) throws SQLException {
+  private Set<String> reached(PreparedStatement p) throws SQLException {
     fixture.shards().resetCounters();
     try (ResultSet rs = p.executeQuery()) {
       while (rs.next()) {

@@ -106,7 +106,7 @@ class ResultEqualityTest extends SalesDataTestBase {
         .isEmpty());
   }
 
-  private static List<String> shardSetRows(String sql) throws SQLException {
+  private List<String> shardSetRows(String sql) throws SQLException {
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       return ShardFixture.rows(rs);
     }

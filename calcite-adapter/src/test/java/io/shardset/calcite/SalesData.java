@@ -1,5 +1,6 @@
 package io.shardset.calcite;
 
+import io.shardset.testing.Backend;
 import io.shardset.testing.ShardFixture;
 
 import java.math.BigDecimal;
@@ -22,7 +23,8 @@ final class SalesData {
       "CREATE TABLE ORDERS (ORDER_ID BIGINT PRIMARY KEY, CUSTOMER_ID BIGINT NOT NULL,"
           + " ORDER_DATE DATE NOT NULL, AMOUNT DECIMAL(12, 2) NOT NULL, STATUS VARCHAR(10))",
       "CREATE TABLE EVENTS (EVENT_ID INTEGER PRIMARY KEY, EVENT_DAY DATE NOT NULL,"
-          + " KIND VARCHAR(10) NOT NULL, WEIGHT INTEGER)",
+          + " KIND VARCHAR(10) NOT NULL, WEIGHT INTEGER, VERIFIED BOOLEAN,"
+          + " SCORE DOUBLE PRECISION)",
       "CREATE TABLE LEDGER (ENTRY_ID BIGINT PRIMARY KEY, POSTED TIMESTAMP NOT NULL,"
           + " AMOUNT DECIMAL(12, 2) NOT NULL)",
       "CREATE TABLE ACCOUNTS (ACCOUNT_ID INTEGER PRIMARY KEY, REGION VARCHAR(8),"
@@ -63,9 +65,9 @@ final class SalesData {
   private SalesData() {
   }
 
-  /** A fixture with the tables, and a model over it. */
-  static ShardFixture fixture() {
-    return ShardFixture.h2(4, DDL);
+  /** A fixture with the tables on a backend, and a model over it. */
+  static ShardFixture fixture(Backend backend) throws SQLException {
+    return ShardFixture.create(backend, 4, DDL);
   }
 
   static String model(ShardFixture fixture) {
@@ -93,12 +95,16 @@ final class SalesData {
     final List<Object[]> events = new ArrayList<>();
     for (int id = 1; id <= 600; id++) {
       events.add(new Object[] {id, LocalDate.of(2018, 6, 1).plusDays(r.nextInt(1800)),
-          r.nextBoolean() ? "click" : "view", r.nextInt(6) == 0 ? null : r.nextInt(100)});
+          r.nextBoolean() ? "click" : "view", r.nextInt(6) == 0 ? null : r.nextInt(100),
+          verified(id), score(id)});
     }
     // Exactly on the range boundaries.
-    events.add(new Object[] {601, LocalDate.of(2020, 1, 1), "click", 1});
-    events.add(new Object[] {602, LocalDate.of(2019, 12, 31), "view", 2});
-    events.add(new Object[] {603, LocalDate.of(2022, 1, 1), "view", 3});
+    events.add(new Object[] {601, LocalDate.of(2020, 1, 1), "click", 1, verified(601),
+        score(601)});
+    events.add(new Object[] {602, LocalDate.of(2019, 12, 31), "view", 2, verified(602),
+        score(602)});
+    events.add(new Object[] {603, LocalDate.of(2022, 1, 1), "view", 3, verified(603),
+        score(603)});
     fixture.load(connection, "EVENTS", events);
     final List<Object[]> ledger = new ArrayList<>();
     for (long id = 0; id < 4000; id += 7) {
@@ -125,5 +131,16 @@ final class SalesData {
         new Object[] {"DE", "Germany", "EU"}, new Object[] {"GB", "United Kingdom", "UK"},
         new Object[] {"US", "United States", "US"}, new Object[] {"JP", "Japan", "APAC"},
         new Object[] {"BR", "Brazil", "LATAM"}, new Object[] {"ZA", "South Africa", "MEA"}));
+  }
+
+  /** Derived from the id rather than drawn, so that the other columns' values stay as they
+   * were before these columns existed. */
+  private static Boolean verified(int id) {
+    return id % 3 == 0 ? null : id % 2 == 0;
+  }
+
+  /** Quarters only: sums of them are exact in binary floating point, whatever the order. */
+  private static Double score(int id) {
+    return id % 7 == 0 ? null : id * 0.25;
   }
 }

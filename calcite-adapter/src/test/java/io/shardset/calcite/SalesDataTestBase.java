@@ -1,26 +1,66 @@
 package io.shardset.calcite;
 
+import io.shardset.testing.Backend;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 
-/** Base of tests that query the loaded {@link SalesData} over four shards. */
+/**
+ * Base of tests that query the loaded {@link SalesData} over four shards. The shards are H2;
+ * a subclass that overrides {@link #backend()} runs the same tests over other databases.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class SalesDataTestBase {
-  static ShardFixture fixture;
-  static Connection connection;
+  ShardFixture fixture;
+  Connection connection;
 
-  @BeforeAll static void setUpSalesData() throws SQLException {
-    fixture = SalesData.fixture();
+  /** The databases the shards and the oracle live on. */
+  Backend backend() {
+    return Backend.H2;
+  }
+
+  /**
+   * The {@code sql} part of an EXPLAIN line for the backend: H2 shards receive
+   * {@code h2Sql}, PostgreSQL shards {@code postgresSql} (lower-case physical names, and no
+   * NULLS FIRST/LAST where its default placement is already Calcite's), MariaDB shards
+   * {@code h2Sql} quoted with backticks.
+   */
+  String explainSql(String h2Sql, String postgresSql) {
+    return explainSql(h2Sql, postgresSql, h2Sql.replace('"', '`'));
+  }
+
+  /** As {@link #explainSql(String, String)}, with the MariaDB text given. */
+  String explainSql(String h2Sql, String postgresSql, String mariaDbSql) {
+    switch (backend()) {
+    case H2:
+      return "sql=[" + h2Sql + "]";
+    case POSTGRES:
+      return "sql=[" + postgresSql + "]";
+    case MIXED:
+      return "sql[s0, s1]=[" + h2Sql + "], sql[s2, s3]=[" + postgresSql + "]";
+    default:
+      return "sql[s0, s1]=[" + h2Sql + "], sql[s2]=[" + postgresSql + "], sql[s3]=["
+          + mariaDbSql + "]";
+    }
+  }
+
+  @BeforeAll void setUpSalesData() throws SQLException {
+    fixture = SalesData.fixture(backend());
     connection = ShardFixture.connect(SalesData.model(fixture));
     SalesData.load(fixture, connection);
   }
 
-  @AfterAll static void tearDownSalesData() throws SQLException {
-    connection.close();
-    fixture.close();
+  @AfterAll void tearDownSalesData() throws SQLException {
+    if (connection != null) {
+      connection.close();
+    }
+    if (fixture != null) {
+      fixture.close();
+    }
   }
 }

@@ -1,7 +1,5 @@
 package io.shardset.testing;
 
-import org.junit.jupiter.api.Assumptions;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -31,24 +29,7 @@ public final class PostgresServer {
 
   /** Skips (or, when required, fails) the calling test if the server cannot be reached. */
   public static void require() {
-    final String problem = unreachable();
-    if (problem == null) {
-      return;
-    }
-    final String message = "PostgreSQL at " + SERVER + " is not reachable (" + problem + ")";
-    if ("1".equals(System.getenv("SHARDSET_REQUIRE_PG"))) {
-      throw new AssertionError(message + "; SHARDSET_REQUIRE_PG=1 requires it");
-    }
-    System.err.println("SKIPPED: " + message);
-    Assumptions.abort(message);
-  }
-
-  private static String unreachable() {
-    try (Connection c = admin()) {
-      return c.isValid(5) ? null : "connection not valid";
-    } catch (SQLException e) {
-      return e.getMessage();
-    }
+    LocalServers.require("PostgreSQL at " + SERVER, "SHARDSET_REQUIRE_PG", PostgresServer::admin);
   }
 
   /** A connection to the server's {@code postgres} database, for creating and dropping. */

@@ -26,8 +26,9 @@ import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A set of counted H2 shards plus one unsharded H2 database (the oracle) holding the same
- * tables and rows, and helpers to query both and compare.
+ * A set of counted shards (H2, PostgreSQL or both, see {@link Backend}) plus one unsharded
+ * database (the oracle) holding the same tables and rows, and helpers to query both and
+ * compare.
  */
 public final class ShardFixture implements AutoCloseable {
   /** The schema name the fixture's models use. */
@@ -35,34 +36,54 @@ public final class ShardFixture implements AutoCloseable {
   private static final AtomicInteger GROUPS = new AtomicInteger();
 
   private final String group;
+  private final Backend.Databases databases;
   private final CountingShards shards;
   private final Connection oracle;
 
-  private ShardFixture(String group, CountingShards shards, Connection oracle) {
+  private ShardFixture(String group, Backend.Databases databases, CountingShards shards,
+      Connection oracle) {
     this.group = group;
+    this.databases = databases;
     this.shards = shards;
     this.oracle = oracle;
   }
 
-  /** Creates {@code count} shards {@code s0..} and an oracle, each with the tables of
+  /** Creates {@code count} H2 shards {@code s0..} and an H2 oracle, each with the tables of
    * {@code ddl}. */
   public static ShardFixture h2(int count, String... ddl) {
-    final String group = "fx" + GROUPS.incrementAndGet();
-    final CountingShards shards = CountingShards.h2(count);
-    shards.executeOnAll(ddl);
-    CountingDriver.register(group, shards);
     try {
-      final Connection oracle =
-          DriverManager.getConnection("jdbc:h2:mem:" + group + "_oracle;DB_CLOSE_DELAY=-1",
-              "sa", "");
+      return create(Backend.H2, count, ddl);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Creates {@code count} shards {@code s0..} and an oracle on a backend, each with the tables
+   * of {@code ddl}; skips the calling test if the backend's server cannot be reached.
+   */
+  public static ShardFixture create(Backend backend, int count, String... ddl)
+      throws SQLException {
+    final String group = "fx" + GROUPS.incrementAndGet();
+    final Backend.Databases databases = backend.create(group, count);
+    Connection oracle = null;
+    try {
+      final CountingShards shards = CountingShards.of(databases.shards());
+      shards.executeOnAll(ddl);
+      oracle = databases.connectOracle();
       try (Statement s = oracle.createStatement()) {
         for (String sql : ddl) {
           s.execute(sql);
         }
       }
-      return new ShardFixture(group, shards, oracle);
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
+      CountingDriver.register(group, shards);
+      return new ShardFixture(group, databases, shards, oracle);
+    } catch (SQLException | RuntimeException e) {
+      if (oracle != null) {
+        oracle.close();
+      }
+      databases.close();
+      throw e;
     }
   }
 
@@ -106,13 +127,23 @@ public final class ShardFixture implements AutoCloseable {
   /** Writes rows through ShardSet's routing to the shards, and to the oracle. */
   public void load(Connection connection, String table, List<Object[]> rows)
       throws SQLException {
+    load(connection, table, table, rows);
+  }
+
+  /**
+   * Writes rows through ShardSet's routing to the shards of a logical table, and to the
+   * oracle's table {@code oracleTable} (SQL text, quoted where it needs to be).
+   */
+  public void load(Connection connection, String table, String oracleTable,
+      List<Object[]> rows) throws SQLException {
     final ShardTable shardTable = schema(connection).table(table);
     try (ShardedInserter inserter = ShardedInserter.open(shardTable, 500)) {
       rows.forEach(inserter::insert);
     }
     final String marks = String.join(", ", Collections.nCopies(rows.get(0).length, "?"));
     try (PreparedStatement p =
-             oracle.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
+             oracle.prepareStatement(
+                 "INSERT INTO " + oracleTable + " VALUES (" + marks + ")")) {
       for (Object[] row : rows) {
         for (int i = 0; i < row.length; i++) {
           p.setObject(i + 1, row[i]);
@@ -181,10 +212,8 @@ public final class ShardFixture implements AutoCloseable {
 
   @Override public void close() throws SQLException {
     CountingDriver.unregister(group);
-    try (Statement s = oracle.createStatement()) {
-      s.execute("SHUTDOWN");
-    }
     oracle.close();
     shards.close();
+    databases.close();
   }
 }

@@ -101,7 +101,11 @@ public final class DemoDatabase implements Callable<Integer> {
 
   private static void createTables(ShardSpec shard) throws SQLException, IOException {
     try (Connection c = connect(shard); Statement s = c.createStatement()) {
-      s.execute("DROP ALL OBJECTS");
+      // Only the demo's own tables, and in portable SQL: a shard may be a PostgreSQL
+      // database that holds other things too.
+      for (String table : DemoData.tables()) {
+        s.execute("DROP TABLE IF EXISTS " + table);
+      }
       for (String ddl : statements()) {
         s.execute(ddl);
       }

@@ -14,27 +14,32 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
  * <p>A merge is only right when every shard orders rows exactly as the merge's comparator
  * does. Numbers, dates, timestamps and booleans order alike everywhere; text orders by the
  * database's collation, which matches Java's code-point order only on H2 (and on PostgreSQL
- * with the "C" collation, which ShardSet does not assume). Shards of different kinds of
- * database are never merged. When this says no, the sort runs above the scan instead.
+ * with the "C" collation, which ShardSet does not assume), so text keys are merged only when
+ * every shard is H2. Non-text keys are merged across kinds of database (H2 and PostgreSQL
+ * shards in one model): each shard's SQL places NULLs explicitly in its own dialect, and the
+ * values themselves order alike. When this says no, the sort runs above the scan instead.
  */
 final class MergePolicy {
   private MergePolicy() {
   }
 
   static boolean canMerge(ShardScanSpec spec, RelCollation collation) {
-    final ShardTable table = spec.table();
-    final SqlDialect dialect = table.site(0).dialect();
-    for (int i = 1; i < table.shardCount(); i++) {
-      if (table.site(i).dialect() != dialect) {
-        return false;
-      }
-    }
-    final boolean binaryText = dialect.getDatabaseProduct() == SqlDialect.DatabaseProduct.H2
-        || dialect.getClass().getSimpleName().startsWith("H2");
+    final boolean binaryText = allH2(spec.table());
     for (RelFieldCollation field : collation.getFieldCollations()) {
       final RelDataType type =
           spec.pushed().getRowType().getFieldList().get(field.getFieldIndex()).getType();
       if (SqlTypeFamily.CHARACTER.contains(type) && !binaryText) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean allH2(ShardTable table) {
+    for (int i = 0; i < table.shardCount(); i++) {
+      final SqlDialect dialect = table.site(i).dialect();
+      if (dialect.getDatabaseProduct() != SqlDialect.DatabaseProduct.H2
+          && !dialect.getClass().getSimpleName().startsWith("H2")) {
         return false;
       }
     }
