@@ -1,7 +1,5 @@
 package io.shardset.calcite;
 
-import io.shardset.testing.ShardFixture;
-
 import org.apache.calcite.runtime.Hook;
 
 import org.junit.jupiter.api.Test;
@@ -12,9 +10,6 @@ import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -210,17 +205,5 @@ class DistributedOperatorsTest extends SalesDataTestBase {
       }
     }
     assertEquals(1, plannings.get());
-  }
-
-  private List<String> rows(String sql) throws SQLException {
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      return ShardFixture.rows(rs);
-    }
-  }
-
-  private static List<String> sorted(List<String> rows) {
-    final List<String> copy = new ArrayList<>(rows);
-    Collections.sort(copy);
-    return copy;
   }
 }

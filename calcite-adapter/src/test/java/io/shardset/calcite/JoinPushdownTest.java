@@ -1,16 +1,10 @@
 package io.shardset.calcite;
 
-import io.shardset.testing.ShardFixture;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 
@@ -96,17 +90,5 @@ class JoinPushdownTest extends SalesDataTestBase {
                 + " \"t0\".\"CUSTOMER_ID\" = \"t2\".\"CUSTOMER_ID\"") + ")\n",
         PlanTest.explain(connection, "SELECT c.NAME, o.ORDER_ID FROM CUSTOMERS c JOIN ORDERS o"
             + " ON c.CUSTOMER_ID = o.CUSTOMER_ID WHERE c.CUSTOMER_ID = 42"));
-  }
-
-  private List<String> rows(String sql) throws SQLException {
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      return ShardFixture.rows(rs);
-    }
-  }
-
-  private static List<String> sorted(List<String> rows) {
-    final List<String> copy = new ArrayList<>(rows);
-    Collections.sort(copy);
-    return copy;
   }
 }

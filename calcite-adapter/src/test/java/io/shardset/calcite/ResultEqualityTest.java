@@ -1,17 +1,10 @@
 package io.shardset.calcite;
 
-import io.shardset.testing.ShardFixture;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -86,7 +79,7 @@ class ResultEqualityTest extends SalesDataTestBase {
           + " WHERE a.ACCOUNT_ID < 40"})
   void sameRowsAsUnsharded(String sql) throws SQLException {
     final List<String> expected = sorted(fixture.oracleRows(sql));
-    final List<String> actual = sorted(shardSetRows(sql));
+    final List<String> actual = sorted(rows(sql));
     assertEquals(expected, actual, sql);
   }
 
@@ -95,26 +88,14 @@ class ResultEqualityTest extends SalesDataTestBase {
         + " ORDER BY AMOUNT DESC, ORDER_ID LIMIT 10";
     final List<String> expected = fixture.oracleRows(sql);
     assertEquals(10, expected.size());
-    assertEquals(expected, shardSetRows(sql));
+    assertEquals(expected, rows(sql));
   }
 
   @Test void queriesSeeRows() throws SQLException {
     // The equality checks are only meaningful if the data set has rows where they look.
-    assertEquals(List.of("2000"), shardSetRows("SELECT COUNT(*) FROM ORDERS"));
-    assertFalse(shardSetRows("SELECT * FROM ACCOUNTS WHERE REGION IS NULL").isEmpty());
-    assertFalse(shardSetRows("SELECT * FROM EVENTS WHERE EVENT_DAY = DATE '2020-01-01'")
+    assertEquals(List.of("2000"), rows("SELECT COUNT(*) FROM ORDERS"));
+    assertFalse(rows("SELECT * FROM ACCOUNTS WHERE REGION IS NULL").isEmpty());
+    assertFalse(rows("SELECT * FROM EVENTS WHERE EVENT_DAY = DATE '2020-01-01'")
         .isEmpty());
-  }
-
-  private List<String> shardSetRows(String sql) throws SQLException {
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      return ShardFixture.rows(rs);
-    }
-  }
-
-  private static List<String> sorted(List<String> rows) {
-    final List<String> copy = new ArrayList<>(rows);
-    Collections.sort(copy);
-    return copy;
   }
 }

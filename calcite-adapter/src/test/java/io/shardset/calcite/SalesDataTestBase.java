@@ -8,7 +8,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * Base of tests that query the loaded {@link SalesData} over four shards. The shards are H2;
@@ -53,6 +58,20 @@ abstract class SalesDataTestBase {
     fixture = SalesData.fixture(backend());
     connection = ShardFixture.connect(SalesData.model(fixture));
     SalesData.load(fixture, connection);
+  }
+
+  /** The rows of a query through ShardSet, each as a canonical string. */
+  List<String> rows(String sql) throws SQLException {
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      return ShardFixture.rows(rs);
+    }
+  }
+
+  /** The rows in sorted order, for comparing results whose order SQL leaves open. */
+  static List<String> sorted(List<String> rows) {
+    final List<String> copy = new ArrayList<>(rows);
+    Collections.sort(copy);
+    return copy;
   }
 
   @AfterAll void tearDownSalesData() throws SQLException {
