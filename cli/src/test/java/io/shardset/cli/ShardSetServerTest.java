@@ -229,6 +229,26 @@ class ShardSetServerTest {
     assertEquals("", out.toString());
   }
 
+  @Test void aPortInUseIsNamed() throws Exception {
+    server = ShardSetServer.start(loopback(Driver.Serialization.PROTOBUF));
+    final ServerSettings again = ServerSettings.loopback(shards.modelFile(), server.port(),
+        Driver.Serialization.PROTOBUF);
+    final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ShardSetServer.start(again));
+    assertEquals("cannot listen on 127.0.0.1:" + server.port() + ": Failed to bind to /"
+        + "127.0.0.1:" + server.port(), e.getMessage());
+  }
+
+  @Test void serializationIsProtobufOrJson() {
+    final StringWriter err = new StringWriter();
+    final CommandLine cli = ShardSetCli.commandLine();
+    cli.setErr(new PrintWriter(err, true));
+    assertEquals(2, cli.execute("server", "--model", shards.modelFile().toString(),
+        "--serialization", "xml"));
+    assertEquals("Invalid value for option '--serialization': serialization must be protobuf"
+        + " or json: 'xml'", err.toString().lines().findFirst().orElse(""));
+  }
+
   @Test void concurrentClientsGetTheirRowsAndReturnEveryShardConnection() throws Exception {
     server = ShardSetServer.start(loopback(Driver.Serialization.PROTOBUF));
     final List<String> expected;

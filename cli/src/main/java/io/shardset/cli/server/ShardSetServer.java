@@ -44,7 +44,8 @@ public final class ShardSetServer implements AutoCloseable {
    * the first client, and starts listening.
    *
    * @throws IllegalArgumentException if the settings cannot be served: a missing file, an
-   *     unknown address, or no authentication on an address other hosts can reach
+   *     unknown address, no authentication on an address other hosts can reach, or a port
+   *     in use
    * @throws SQLException if the model cannot be opened
    */
   public static ShardSetServer start(ServerSettings settings) throws SQLException {
@@ -76,7 +77,15 @@ public final class ShardSetServer implements AutoCloseable {
           settings.roles().toArray(new String[0]));
     }
     final HttpServer http = builder.build();
-    http.start();
+    try {
+      http.start();
+    } catch (RuntimeException e) {
+      // Jetty's BindException arrives wrapped, and the half-started server keeps its threads.
+      http.stop();
+      final Throwable cause = e.getCause() != null ? e.getCause() : e;
+      throw new IllegalArgumentException("cannot listen on " + settings.bind() + ":"
+          + settings.port() + ": " + cause.getMessage(), e);
+    }
     return new ShardSetServer(settings, address, http);
   }
 
