@@ -93,17 +93,22 @@ final class H2Shards implements AutoCloseable {
 
   /** The rows of a query on one shard, each as its values joined by "|". */
   List<String> rows(int shard, String sql) throws SQLException {
-    final List<String> rows = new ArrayList<>();
     try (Statement s = keepAlive.get(shard).createStatement();
          ResultSet rs = s.executeQuery(sql)) {
-      final ResultSetMetaData md = rs.getMetaData();
-      while (rs.next()) {
-        final StringJoiner row = new StringJoiner("|");
-        for (int i = 1; i <= md.getColumnCount(); i++) {
-          row.add(String.valueOf(rs.getObject(i)));
-        }
-        rows.add(row.toString());
+      return rows(rs);
+    }
+  }
+
+  /** The remaining rows of a result set, each as its values joined by "|". */
+  static List<String> rows(ResultSet rs) throws SQLException {
+    final List<String> rows = new ArrayList<>();
+    final ResultSetMetaData md = rs.getMetaData();
+    while (rs.next()) {
+      final StringJoiner row = new StringJoiner("|");
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        row.add(String.valueOf(rs.getObject(i)));
       }
+      rows.add(row.toString());
     }
     return rows;
   }

@@ -1,0 +1,101 @@
+package io.shardset.cli;
+
+import io.shardset.cli.server.ServerSettings;
+import io.shardset.cli.server.ShardSetServer;
+
+import org.apache.calcite.avatica.remote.Driver;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code shardset server}: serves a model to remote JDBC clients until the process stops. */
+@Command(name = "server", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+        "Serves a ShardSet model over Avatica's HTTP protocol to remote JDBC clients: the"
+            + " Avatica remote driver, sqlline, BI tools. Stops on SIGTERM or Ctrl-C.",
+        "Clients connect with jdbc:avatica:remote:url=http://HOST:PORT;serialization=protobuf"
+            + " (and ;authentication=BASIC;avatica_user=NAME;avatica_password=PASSWORD with"
+            + " --users)."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:stopped",
+        "1:could not start (model, address, users file)",
+        "2:wrong command line"})
+public final class ServerCommand implements Callable<Integer> {
+  @Option(names = "--model", required = true, paramLabel = "FILE",
+      description = "The model file (JSON).")
+  private Path model;
+
+  @Option(names = "--port", defaultValue = "8765", paramLabel = "N",
+      description = "The port (default: ${DEFAULT-VALUE}); 0 for any free port.")
+  private int port;
+
+  @Option(names = "--bind", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+      description = "The address to listen on (default: ${DEFAULT-VALUE}). Any address other"
+          + " than a loopback one needs --users.")
+  private String bind;
+
+  @Option(names = "--serialization", defaultValue = "PROTOBUF", paramLabel = "FORMAT",
+      converter = SerializationConverter.class,
+      description = "protobuf or json (default: protobuf); clients must name the same.")
+  private Driver.Serialization serialization;
+
+  @Option(names = "--users", paramLabel = "FILE",
+      description = "Require HTTP BASIC authentication by the users of this Jetty realm"
+          + " properties file, one 'name: password,role' line each.")
+  private Path users;
+
+  @Option(names = "--role", paramLabel = "ROLE", defaultValue = "users", split = ",",
+      description = "The roles of which a user needs one (default: ${DEFAULT-VALUE}).")
+  private List<String> roles = new ArrayList<>();
+
+  @CommandLine.Spec
+  private CommandLine.Model.CommandSpec spec;
+
+  @Override public Integer call() throws InterruptedException {
+    final PrintWriter out = spec.commandLine().getOut();
+    final PrintWriter err = spec.commandLine().getErr();
+    final ShardSetServer server;
+    try {
+      server = ShardSetServer.start(settings());
+    } catch (IllegalArgumentException | SQLException e) {
+      err.println("server failed to start: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    Runtime.getRuntime().addShutdownHook(
+        new Thread(server::shutdown, "shardset-server-shutdown"));
+    out.println("Serving " + model + " at " + server.jdbcUrl());
+    out.flush();
+    server.join();
+    return 0;
+  }
+
+  private ServerSettings settings() {
+    final ServerSettings plain = ServerSettings.loopback(model, port, serialization)
+        .withBind(bind);
+    return users == null ? plain : plain.withUsers(users, roles);
+  }
+
+  /** Reads the serialization in any case. */
+  static final class SerializationConverter
+      implements CommandLine.ITypeConverter<Driver.Serialization> {
+    @Override public Driver.Serialization convert(String value) {
+      for (Driver.Serialization s : Driver.Serialization.values()) {
+        if (s.name().equalsIgnoreCase(value)) {
+          return s;
+        }
+      }
+      throw new CommandLine.TypeConversionException(
+          "serialization must be protobuf or json: '" + value + "'");
+    }
+  }
+}

@@ -1,0 +1,142 @@
+package io.shardset.cli.server;
+
+import io.shardset.execution.ShardPools;
+
+import org.apache.calcite.avatica.remote.LocalService;
+import org.apache.calcite.avatica.server.HttpServer;
+import org.apache.calcite.avatica.server.ServerCustomizer;
+
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * An Avatica HTTP server in this process that gives remote JDBC clients (the Avatica remote
+ * driver, sqlline, BI tools) connections to one ShardSet model.
+ */
+public final class ShardSetServer implements AutoCloseable {
+  /** The model goes in the properties, which a client cannot override (see ShardSetMeta). */
+  private static final String URL = "jdbc:calcite:";
+
+  private final ServerSettings settings;
+  private final InetAddress address;
+  private final HttpServer http;
+
+  private ShardSetServer(ServerSettings settings, InetAddress address, HttpServer http) {
+    this.settings = settings;
+    this.address = address;
+    this.http = http;
+  }
+
+  /**
+   * Checks the settings, opens the model once so that a broken model fails here rather than in
+   * the first client, and starts listening.
+   *
+   * @throws IllegalArgumentException if the settings cannot be served: a missing file, an
+   *     unknown address, no authentication on an address other hosts can reach, or a port
+   *     in use
+   * @throws SQLException if the model cannot be opened
+   */
+  public static ShardSetServer start(ServerSettings settings) throws SQLException {
+    Objects.requireNonNull(settings, "settings");
+    final InetAddress address = address(settings.bind());
+    if (settings.users() == null && !address.isLoopbackAddress()) {
+      throw new IllegalArgumentException("refusing to serve on " + settings.bind()
+          + " without authentication: only a loopback address may go without --users"
+          + " (a realm properties file of 'name: password,role' lines)");
+    }
+    if (!Files.isReadable(settings.model())) {
+      throw new IllegalArgumentException("cannot read the model file " + settings.model());
+    }
+    if (settings.users() != null && !Files.isReadable(settings.users())) {
+      throw new IllegalArgumentException("cannot read the users file " + settings.users());
+    }
+    final Properties info = new Properties();
+    // In the properties, not the URL: URLs split on ';', which H2 URLs contain.
+    info.setProperty("model", settings.model().toAbsolutePath().toString());
+    try (Connection check = DriverManager.getConnection(URL, info)) {
+      check.getMetaData();
+    }
+    final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
+        .withHandler(new LocalService(new ShardSetMeta(URL, info)), settings.serialization())
+        .withPort(settings.port())
+        .withServerCustomizers(List.of(bindTo(settings.bind())), Server.class);
+    if (settings.users() != null) {
+      builder.withBasicAuthentication(settings.users().toAbsolutePath().toString(),
+          settings.roles().toArray(new String[0]));
+    }
+    final HttpServer http = builder.build();
+    try {
+      http.start();
+    } catch (RuntimeException e) {
+      // Jetty's BindException arrives wrapped, and the half-started server keeps its threads.
+      http.stop();
+      final Throwable cause = e.getCause() != null ? e.getCause() : e;
+      throw new IllegalArgumentException("cannot listen on " + settings.bind() + ":"
+          + settings.port() + ": " + cause.getMessage(), e);
+    }
+    return new ShardSetServer(settings, address, http);
+  }
+
+  private static InetAddress address(String bind) {
+    try {
+      return InetAddress.getByName(bind);
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("unknown bind address: " + bind);
+    }
+  }
+
+  /** Avatica's builder has no bind address; its one connector gets it before starting. */
+  private static ServerCustomizer<Server> bindTo(String host) {
+    return server -> {
+      for (Connector connector : server.getConnectors()) {
+        ((ServerConnector) connector).setHost(host);
+      }
+    };
+  }
+
+  /** The port it listens on, the free one it was given when asked for port 0. */
+  public int port() {
+    return http.getPort();
+  }
+
+  /** The JDBC URL a client on this host connects with (credentials not included). */
+  public String jdbcUrl() {
+    final String host = address.isAnyLocalAddress() ? "127.0.0.1"
+        : address.getHostAddress().contains(":") ? "[" + address.getHostAddress() + "]"
+        : address.getHostAddress();
+    return "jdbc:avatica:remote:url=http://" + host + ":" + port() + ";serialization="
+        + settings.serialization().name().toLowerCase(Locale.ROOT)
+        + (settings.users() != null ? ";authentication=BASIC" : "");
+  }
+
+  /** Waits until the server stops. */
+  public void join() throws InterruptedException {
+    http.join();
+  }
+
+  /** Stops listening. Shard pools stay open for other users of the model in this process. */
+  @Override public void close() {
+    http.stop();
+  }
+
+  /** Stops listening and closes every shard pool of the process: the end of a server process. */
+  public void shutdown() {
+    try {
+      close();
+    } finally {
+      ShardPools.closeAll();
+    }
+  }
+}
