@@ -56,8 +56,17 @@ abstract class SalesDataTestBase {
 
   @BeforeAll void setUpSalesData() throws SQLException {
     fixture = SalesData.fixture(backend());
-    connection = ShardFixture.connect(SalesData.model(fixture));
-    SalesData.load(fixture, connection);
+    final String model = SalesData.model(fixture);
+    try (Connection loading = ShardFixture.connect(model)) {
+      SalesData.load(fixture, loading);
+    }
+    connection = open(model);
+  }
+
+  /** Opens the connection the tests query through: in-process by default; a subclass may
+   * reach the same model another way (through a server, say). */
+  Connection open(String model) throws SQLException {
+    return ShardFixture.connect(model);
   }
 
   /** The rows of a query through ShardSet, each as a canonical string. */

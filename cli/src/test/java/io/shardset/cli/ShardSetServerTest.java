@@ -41,6 +41,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Serves a model of in-memory H2 shards over Avatica and queries it with the remote driver. */
@@ -151,6 +152,21 @@ class ShardSetServerTest {
         assertEquals(List.of("ID:-5:BIGINT NOT NULL:0", "CUSTOMER_ID:-5:BIGINT NOT NULL:0",
             "ORDER_DATE:91:DATE NOT NULL:0", "TOTAL:3:DECIMAL(12, 2) NOT NULL:0"), columns);
       }
+      try (ResultSet rs = md.getSchemas()) {
+        final List<String> schemas = new ArrayList<>();
+        while (rs.next()) {
+          schemas.add(rs.getString("TABLE_SCHEM"));
+        }
+        assertEquals(List.of("S", "metadata"), schemas);
+      }
+      try (ResultSet rs = md.getTypeInfo()) {
+        final List<String> types = new ArrayList<>();
+        while (rs.next()) {
+          types.add(rs.getString("TYPE_NAME"));
+        }
+        assertTrue(types.containsAll(List.of("BIGINT", "DECIMAL", "VARCHAR", "DATE")),
+            types::toString);
+      }
     }
   }
 
@@ -258,7 +274,7 @@ class ShardSetServerTest {
         expected.add(sql + " -> " + query(local, sql));
       }
     }
-    final int clients = 12;
+    final int clients = 32;
     final ExecutorService pool = Executors.newFixedThreadPool(clients);
     try {
       final List<Future<List<String>>> results = new ArrayList<>();

@@ -13,6 +13,9 @@ import java.util.Set;
  */
 public final class ClientProperties {
   /** Session-only Calcite properties a client may set when the server does not. */
+  /** The SQL conformance of remote connections that do not choose one. */
+  public static final String DEFAULT_CONFORMANCE = "LENIENT";
+
   public static final Set<String> ALLOWED = Set.of("timeZone", "locale", "lex",
       "caseSensitive", "quoting", "quotedCasing", "unquotedCasing", "conformance");
 
@@ -37,6 +40,9 @@ public final class ClientProperties {
     for (String name : server.stringPropertyNames()) {
       result.setProperty(name, server.getProperty(name));
     }
+    // BI tools write GROUP BY 1 and ORDER BY aliases, which Calcite's default conformance
+    // rejects; a client may still ask for another one.
+    result.putIfAbsent("conformance", DEFAULT_CONFORMANCE);
     return result;
   }
 }

@@ -28,11 +28,18 @@ class ClientPropertiesTest {
         "lex", "MYSQL", "timeZone", "UTC", "user", "alice", "password", "secret",
         "fun", "oracle", "caseSensitive", "false");
     assertEquals(Map.of("model", "/srv/model.json", "lex", "JAVA", "timeZone", "UTC",
-        "caseSensitive", "false"), sorted(ClientProperties.restrict(server, client)));
+        "caseSensitive", "false", "conformance", "LENIENT"),
+        sorted(ClientProperties.restrict(server, client)));
   }
 
-  @Test void noClientPropertiesGiveTheServerOnes() {
-    assertEquals(Map.of("model", "/srv/model.json"),
+  @Test void aClientMayChooseItsConformance() {
+    assertEquals(Map.of("model", "/srv/model.json", "conformance", "DEFAULT"),
+        sorted(ClientProperties.restrict(properties("model", "/srv/model.json"),
+            properties("conformance", "DEFAULT"))));
+  }
+
+  @Test void noClientPropertiesGiveTheServerOnesAndLenientSql() {
+    assertEquals(Map.of("model", "/srv/model.json", "conformance", "LENIENT"),
         sorted(ClientProperties.restrict(properties("model", "/srv/model.json"),
             new Properties())));
   }
