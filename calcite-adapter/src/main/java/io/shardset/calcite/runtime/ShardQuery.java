@@ -119,9 +119,11 @@ public final class ShardQuery {
         defaults.batchSize(), defaults.bufferBatches(), defaults.fetchSize(),
         remainingMillis(root), cancelFlag(root));
     // Sorted shard streams are merged in order; anything else is concatenated as it comes.
-    return mergeOrder == null || requests.size() == 1
+    final Enumerator<Object[]> rows = mergeOrder == null || requests.size() == 1
         ? ParallelScan.concat(requests, reader, options)
         : ParallelScan.merge(requests, reader, options, mergeOrder);
+    return LoggingEnumerator.wrap(rows, tableName + ": " + targets.cardinality() + " of "
+        + endpoints.size() + " shards " + names(targets));
   }
 
   private ShardRequest request(DataContext root, int shard) {
@@ -136,6 +138,12 @@ public final class ShardQuery {
   /** The number of columns of each row. */
   public int columnCount() {
     return reader.columns().size();
+  }
+
+  private List<String> names(BitSet shards) {
+    final List<String> names = new ArrayList<>();
+    shards.stream().forEach(i -> names.add(shardNames.get(i)));
+    return names;
   }
 
   /** The shard names, in the table's shard order. */
