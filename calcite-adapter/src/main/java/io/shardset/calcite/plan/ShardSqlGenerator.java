@@ -24,10 +24,11 @@ import java.util.Map;
 /**
  * Renders the work pushed into a shard scan as SQL in each shard's own dialect.
  *
- * <p>The pushed tree is written over the logical table; for each shard it is re-rooted on a
- * scan of that shard's physical table (its name and its column names, which may differ in
- * case) and given to Calcite's {@link RelToSqlConverter}. Shards that share a dialect and a
- * physical table share one text, so the work does not grow with the number of shards.
+ * <p>The pushed tree is written over logical tables (one, or several for a join run inside
+ * the shards); for each shard every table scan is re-rooted on that shard's physical table
+ * (its name and its column names, which may differ in case) and the tree is given to
+ * Calcite's {@link RelToSqlConverter}. Shards that share a dialect and physical names share
+ * one text, so the work does not grow with the number of shards.
  */
 final class ShardSqlGenerator {
   private ShardSqlGenerator() {
