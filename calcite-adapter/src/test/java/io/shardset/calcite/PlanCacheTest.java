@@ -2,7 +2,10 @@ package io.shardset.calcite;
 
 import io.shardset.calcite.jdbc.PlanCache;
 import io.shardset.calcite.jdbc.ShardSetDriver;
+import io.shardset.testing.ShardFixture;
 
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.runtime.Hook;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -19,6 +22,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import static io.shardset.testing.ExpectedPlacement.shardOfLong;
 
@@ -61,7 +65,7 @@ class PlanCacheTest extends SalesDataTestBase {
       for (int i = 0; i < 3; i++) {
         try (PreparedStatement p = connection.prepareStatement(sql);
              ResultSet rs = p.executeQuery()) {
-          assertEquals(expected, sorted(io.shardset.testing.ShardFixture.rows(rs)));
+          assertEquals(expected, sorted(ShardFixture.rows(rs)));
         }
         assertEquals(expected, sorted(rows(sql)));
       }
@@ -110,12 +114,52 @@ class PlanCacheTest extends SalesDataTestBase {
         "SELECT COUNT(*) FROM CUSTOMERS WHERE NAME LIKE 'A%'",
         "SELECT COUNT(*) FROM CUSTOMERS WHERE NAME LIKE 'B%'",
     };
+    assertRightAndPlanned(6, sqls);
+  }
+
+  @Test void literalsNotFittingTheColumnTypeKeepTheirOwnPlan() throws SQLException {
+    // 3000000000 is no INTEGER and 'EUROPEAN1' is longer than VARCHAR(8): as parameters they
+    // would not compare as the literals do, so each such statement is planned as written.
+    final String[] sqls = {
+        "SELECT ACCOUNT_ID FROM ACCOUNTS WHERE ACCOUNT_ID = 3000000000",
+        "SELECT ACCOUNT_ID FROM ACCOUNTS WHERE REGION = 'EUROPEAN1'",
+        "SELECT ACCOUNT_ID FROM ACCOUNTS WHERE ACCOUNT_ID = 3",
+    };
+    // Two parameterized plans, the first two statements' own plans; the third reuses the first
+    // parameterized plan.
+    assertRightAndPlanned(4, sqls);
+  }
+
+  @Test void statementsWithParametersAreCachedByTextOnly() throws SQLException {
+    final String sql = "SELECT CUSTOMER_ID FROM CUSTOMERS WHERE CUSTOMER_ID = ? AND REGION = 'EU'";
     try (Hook.Closeable ignored = countJavaPlans()) {
-      for (String sql : sqls) {
-        assertEquals(fixture.oracleRows(sql), rows(sql), sql);
+      for (long id : new long[] {42, 7}) {
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+          assertEquals(1, p.getParameterMetaData().getParameterCount());
+          p.setLong(1, id);
+          assertEquals(hash(id), reached(p));
+          try (ResultSet rs = p.executeQuery()) {
+            assertEquals(fixture.oracleRows(sql.replace("?", Long.toString(id))),
+                ShardFixture.rows(rs));
+          }
+        }
       }
     }
-    assertEquals(6, javaPlans.get());
+    assertEquals(1, javaPlans.get());
+  }
+
+  @Test void anotherConnectionPlansForItself() throws SQLException {
+    final String sql = "SELECT COUNT(*) FROM ORDERS WHERE CUSTOMER_ID = 9";
+    try (Hook.Closeable ignored = countJavaPlans()) {
+      assertEquals(fixture.oracleRows(sql), rows(sql));
+      try (Connection other = open(SalesData.model(fixture));
+           Statement s = other.createStatement();
+           ResultSet rs = s.executeQuery(sql)) {
+        assertEquals(fixture.oracleRows(sql), ShardFixture.rows(rs));
+      }
+      assertEquals(fixture.oracleRows(sql), rows(sql));
+    }
+    assertEquals(2, javaPlans.get());
   }
 
   @Test void boundedPerConnectionAndInvalidated() throws SQLException {
@@ -129,8 +173,8 @@ class PlanCacheTest extends SalesDataTestBase {
           rs.next();
         }
       }
-      final org.apache.calcite.jdbc.CalciteSchema root = org.apache.calcite.jdbc.CalciteSchema
-          .from(c.unwrap(org.apache.calcite.jdbc.CalciteConnection.class).getRootSchema());
+      final CalciteSchema root =
+          CalciteSchema.from(c.unwrap(CalciteConnection.class).getRootSchema());
       assertEquals(2, small.size(root));
       assertEquals(3, small.plans());
       small.invalidate(c);
@@ -144,8 +188,19 @@ class PlanCacheTest extends SalesDataTestBase {
     }
   }
 
+  /** Runs each statement, checks its rows against the oracle, and checks how many plans
+   * they took together. */
+  private void assertRightAndPlanned(int plans, String... sqls) throws SQLException {
+    try (Hook.Closeable ignored = countJavaPlans()) {
+      for (String sql : sqls) {
+        assertEquals(fixture.oracleRows(sql), rows(sql), sql);
+      }
+    }
+    assertEquals(plans, javaPlans.get());
+  }
+
   private Hook.Closeable countJavaPlans() {
-    final java.util.function.Consumer<Object> count = o -> javaPlans.incrementAndGet();
+    final Consumer<Object> count = o -> javaPlans.incrementAndGet();
     return Hook.JAVA_PLAN.addThread(count);
   }
 

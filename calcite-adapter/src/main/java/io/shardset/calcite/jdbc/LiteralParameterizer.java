@@ -34,6 +34,10 @@ final class LiteralParameterizer {
       SqlKind.NOT_EQUALS, SqlKind.LESS_THAN, SqlKind.LESS_THAN_OR_EQUAL,
       SqlKind.GREATER_THAN, SqlKind.GREATER_THAN_OR_EQUAL);
 
+  /** Calcite's default {@code inSubQueryThreshold}: longer IN lists become a join with a
+   * VALUES of literals, a shape parameters cannot take. */
+  private static final int IN_LIST_LIMIT = 20;
+
   private LiteralParameterizer() {
   }
 
@@ -150,6 +154,7 @@ final class LiteralParameterizer {
       } else if ((call.getKind() == SqlKind.IN || call.getKind() == SqlKind.NOT_IN)
           && operands.size() == 2 && operands.get(0) instanceof SqlIdentifier
           && operands.get(1) instanceof SqlNodeList list
+          && list.size() < IN_LIST_LIMIT
           && list.stream().allMatch(LiteralParameterizer::replaceable)
           && sameKind(list)) {
         list.forEach(n -> literals.add((SqlLiteral) n));

@@ -57,9 +57,12 @@ final class LiteralValues {
           return null;
         }
       }
-      if (value instanceof String s
-          && (sqlType == Types.VARCHAR || sqlType == Types.CHAR)) {
-        return s;
+      if (value instanceof String s) {
+        // A literal longer than a VARCHAR column, or not exactly as long as a CHAR column,
+        // compares with padding or truncation rules a parameter need not share.
+        final boolean fits = sqlType == Types.VARCHAR ? s.length() <= parameter.precision
+            : sqlType == Types.CHAR && s.length() == parameter.precision;
+        return fits ? s : null;
       }
       return null;
     } catch (ArithmeticException e) {

@@ -34,15 +34,26 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
     final LiteralParameterizer.ParameterizedSql normalized =
         LiteralParameterizer.parameterize(sql, parsed);
     if (!normalized.values().isEmpty()) {
-      final CalciteSignature<T> shared =
-          cached(context, normalized.sql(), elementType, maxRowCount);
-      final @Nullable Object[] values = LiteralValues.convert(normalized.values(),
-          shared.parameters);
-      if (values != null) {
+      final @Nullable CalciteSignature<T> shared = sharedOrNull(context, normalized.sql(),
+          elementType, maxRowCount);
+      final @Nullable Object @Nullable [] values = shared == null ? null
+          : LiteralValues.convert(normalized.values(), shared.parameters);
+      if (shared != null && values != null) {
         return new BoundSignature<>(sql, shared, values);
       }
     }
     return cached(context, sql, elementType, maxRowCount);
+  }
+
+  /** The plan of the parameterized text, or null if that text does not prepare although the
+   * literal one may (the statement is then prepared as written, and any error is its own). */
+  private <T> @Nullable CalciteSignature<T> sharedOrNull(Context context, String sql,
+      Type elementType, long maxRowCount) {
+    try {
+      return cached(context, sql, elementType, maxRowCount);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   @SuppressWarnings("unchecked")
