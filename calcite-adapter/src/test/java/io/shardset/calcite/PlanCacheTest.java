@@ -27,6 +27,7 @@ import java.util.function.Consumer;
 import static io.shardset.testing.ExpectedPlacement.shardOfLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The plan cache of {@code jdbc:shardset:} connections: repeated and literal-only-different
@@ -160,6 +161,20 @@ class PlanCacheTest extends SalesDataTestBase {
       assertEquals(fixture.oracleRows(sql), rows(sql));
     }
     assertEquals(2, javaPlans.get());
+  }
+
+  @Test void errorsAreCalcitesOwn() throws SQLException {
+    final String sql = "SELECT NOPE FROM CUSTOMERS WHERE CUSTOMER_ID = 1";
+    final String uncached;
+    try (Connection plain = ShardFixture.connect(SalesData.model(fixture))) {
+      uncached = assertThrows(SQLException.class, () -> plain.prepareStatement(sql))
+          .getMessage();
+    }
+    for (int i = 0; i < 2; i++) {
+      assertEquals(uncached,
+          assertThrows(SQLException.class, () -> connection.prepareStatement(sql)).getMessage());
+    }
+    assertEquals("Error while preparing statement [" + sql + "]", uncached);
   }
 
   @Test void boundedPerConnectionAndInvalidated() throws SQLException {

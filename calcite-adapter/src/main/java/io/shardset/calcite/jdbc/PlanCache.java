@@ -6,6 +6,7 @@ import org.apache.calcite.jdbc.CalciteSchema;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
+import com.google.common.util.concurrent.ExecutionError;
 import com.google.common.util.concurrent.UncheckedExecutionException;
 
 import java.sql.Connection;
@@ -103,11 +104,15 @@ public final class PlanCache {
         plans.incrementAndGet();
         return planner.get();
       });
-    } catch (ExecutionException | UncheckedExecutionException e) {
+    } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
+      // Calcite's own exception, so that the statement fails as it does uncached.
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
       }
-      throw new IllegalStateException(e.getCause());
+      if (e.getCause() instanceof Error r) {
+        throw r;
+      }
+      throw new IllegalStateException("planning failed: " + key.sql(), e.getCause());
     }
   }
 
