@@ -131,6 +131,17 @@ class PlanCacheTest extends SalesDataTestBase {
     assertRightAndPlanned(4, sqls);
   }
 
+  @Test void signedLiteralsKeepTheirSign() throws SQLException {
+    // Were the sign lost, the first would read 5 < ACCOUNT_ID < 4 and return nothing.
+    assertRightAndPlanned(1,
+        "SELECT ACCOUNT_ID FROM ACCOUNTS WHERE ACCOUNT_ID > -5 AND ACCOUNT_ID < 4"
+            + " ORDER BY ACCOUNT_ID",
+        "SELECT ACCOUNT_ID FROM ACCOUNTS WHERE ACCOUNT_ID > 1 AND ACCOUNT_ID < 7"
+            + " ORDER BY ACCOUNT_ID");
+    assertEquals(List.of("1", "2", "3"),
+        sorted(rows("SELECT ACCOUNT_ID FROM ACCOUNTS WHERE ACCOUNT_ID > -5 AND ACCOUNT_ID < 4")));
+  }
+
   @Test void statementsWithParametersAreCachedByTextOnly() throws SQLException {
     final String sql = "SELECT CUSTOMER_ID FROM CUSTOMERS WHERE CUSTOMER_ID = ? AND REGION = 'EU'";
     try (Hook.Closeable ignored = countJavaPlans()) {
