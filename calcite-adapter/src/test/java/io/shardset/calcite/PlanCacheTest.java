@@ -102,6 +102,12 @@ class PlanCacheTest extends SalesDataTestBase {
       try (PreparedStatement p = connection.prepareStatement(sqls[1])) {
         assertEquals(hash(42, 7), reached(p));
       }
+      try (PreparedStatement p = connection.prepareStatement(sqls[2])) {
+        assertEquals(Set.of("s0"), reached(p));
+      }
+      try (PreparedStatement p = connection.prepareStatement(sqls[3])) {
+        assertEquals(Set.of("s1"), reached(p));
+      }
     }
     assertEquals(2, javaPlans.get());
   }
