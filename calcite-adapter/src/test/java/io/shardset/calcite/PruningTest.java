@@ -204,15 +204,4 @@ class PruningTest extends SalesDataTestBase {
       assertEquals(new TreeSet<>(expected), reached(p), sql);
     }
   }
-
-  /** Runs a statement to the end and returns the shards that received a query. */
-  private Set<String> reached(PreparedStatement p) throws SQLException {
-    fixture.shards().resetCounters();
-    try (ResultSet rs = p.executeQuery()) {
-      while (rs.next()) {
-        rs.getObject(1);
-      }
-    }
-    return new TreeSet<>(fixture.shardsReached());
-  }
 }

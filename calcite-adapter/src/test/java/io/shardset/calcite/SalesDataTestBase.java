@@ -8,12 +8,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Base of tests that query the loaded {@link SalesData} over four shards. The shards are H2;
@@ -74,6 +77,17 @@ abstract class SalesDataTestBase {
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       return ShardFixture.rows(rs);
     }
+  }
+
+  /** Runs a statement to the end and returns the shards that received a query. */
+  Set<String> reached(PreparedStatement p) throws SQLException {
+    fixture.shards().resetCounters();
+    try (ResultSet rs = p.executeQuery()) {
+      while (rs.next()) {
+        rs.getObject(1);
+      }
+    }
+    return new TreeSet<>(fixture.shardsReached());
   }
 
   /** The rows in sorted order, for comparing results whose order SQL leaves open. */

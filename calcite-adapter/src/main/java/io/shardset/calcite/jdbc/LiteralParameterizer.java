@@ -1,0 +1,177 @@
+package io.shardset.calcite.jdbc;
+
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.SqlParserUtil;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Finds the literals of a parsed query that can become {@code ?} parameters without changing
+ * the plan's meaning, and rewrites the query text accordingly (see {@link PlanCache} for the
+ * positions chosen and why).
+ */
+final class LiteralParameterizer {
+  private static final Set<SqlKind> COMPARISONS = EnumSet.of(SqlKind.EQUALS,
+      SqlKind.NOT_EQUALS, SqlKind.LESS_THAN, SqlKind.LESS_THAN_OR_EQUAL,
+      SqlKind.GREATER_THAN, SqlKind.GREATER_THAN_OR_EQUAL);
+
+  /** Calcite's default {@code inSubQueryThreshold}: longer IN lists become a join with a
+   * VALUES of literals, a shape parameters cannot take. */
+  private static final int IN_LIST_LIMIT = 20;
+
+  private LiteralParameterizer() {
+  }
+
+  /**
+   * The text with the replaceable literals of {@code query} (parsed from {@code sql}) replaced
+   * by {@code ?}, and their values in text order; {@code sql} itself and no values if the
+   * query has {@code ?} parameters of its own or nothing to replace.
+   */
+  static ParameterizedSql parameterize(String sql, SqlNode query) {
+    final Collector collector = new Collector();
+    query.accept(collector);
+    if (collector.hasDynamicParams || collector.literals.isEmpty()) {
+      return new ParameterizedSql(sql, List.of());
+    }
+    final List<SqlLiteral> literals = new ArrayList<>(collector.literals);
+    literals.sort(Comparator.comparingInt(l -> start(sql, l.getParserPosition())));
+    final StringBuilder text = new StringBuilder();
+    final List<Object> values = new ArrayList<>();
+    int copied = 0;
+    for (SqlLiteral literal : literals) {
+      final SqlParserPos pos = literal.getParserPosition();
+      final int start = start(sql, pos);
+      final int end = SqlParserUtil.lineColToIndex(sql, pos.getEndLineNum(),
+          pos.getEndColumnNum()) + 1;
+      if (start < copied) {
+        // Overlapping positions would mean the parser's positions are not what we think.
+        return new ParameterizedSql(sql, List.of());
+      }
+      if (start < 0 || end > sql.length() || !spells(sql.substring(start, end), literal)) {
+        return new ParameterizedSql(sql, List.of());
+      }
+      text.append(sql, copied, start).append('?');
+      copied = end;
+      values.add(value(literal));
+    }
+    text.append(sql.substring(copied));
+    return new ParameterizedSql(text.toString(), values);
+  }
+
+  private static int start(String sql, SqlParserPos pos) {
+    return SqlParserUtil.lineColToIndex(sql, pos.getLineNum(), pos.getColumnNum());
+  }
+
+  /** Whether the text at a literal's position is that literal (a sign outside the position,
+   * say, would make replacing it wrong). */
+  private static boolean spells(String text, SqlLiteral literal) {
+    if (literal instanceof SqlNumericLiteral) {
+      try {
+        return new BigDecimal(text.trim()).compareTo((BigDecimal) value(literal)) == 0;
+      } catch (NumberFormatException e) {
+        return false;
+      }
+    }
+    return text.startsWith("'") && text.endsWith("'") && text.length() >= 2;
+  }
+
+  private static Object value(SqlLiteral literal) {
+    if (literal instanceof SqlNumericLiteral n) {
+      return n.getValueAs(BigDecimal.class);
+    }
+    return ((SqlCharStringLiteral) literal).getValueAs(String.class);
+  }
+
+  /** Whether a literal can stand as a parameter: an exact integer or a plain string. */
+  private static boolean replaceable(@Nullable SqlNode node) {
+    if (node instanceof SqlNumericLiteral n) {
+      return n.isExact() && n.getScale() != null && n.getScale() == 0;
+    }
+    // A charset or collation prefix (_UTF16'x') is part of the type; keep such literals.
+    return node instanceof SqlCharStringLiteral c && c.getNlsString().getCharsetName() == null
+        && c.getNlsString().getCollation() == null;
+  }
+
+  /** Walks a query, collecting replaceable literals inside WHERE clauses. */
+  private static final class Collector extends SqlBasicVisitor<Void> {
+    final List<SqlLiteral> literals = new ArrayList<>();
+    boolean hasDynamicParams;
+    private int whereDepth;
+
+    @Override public Void visit(SqlDynamicParam param) {
+      hasDynamicParams = true;
+      return null;
+    }
+
+    @Override public Void visit(SqlCall call) {
+      if (call instanceof SqlSelect select) {
+        final int saved = whereDepth;
+        for (SqlNode operand : select.getOperandList()) {
+          if (operand != null) {
+            // Only the WHERE clause of this SELECT: a nested SELECT decides for itself.
+            whereDepth = operand == select.getWhere() ? 1 : 0;
+            operand.accept(this);
+          }
+        }
+        whereDepth = saved;
+        return null;
+      }
+      if (whereDepth > 0 && call instanceof SqlBasicCall) {
+        collect(call);
+      }
+      return super.visit(call);
+    }
+
+    private void collect(SqlCall call) {
+      final List<SqlNode> operands = call.getOperandList();
+      if (COMPARISONS.contains(call.getKind()) && operands.size() == 2) {
+        final SqlNode left = operands.get(0);
+        final SqlNode right = operands.get(1);
+        if (left instanceof SqlIdentifier && replaceable(right)) {
+          literals.add((SqlLiteral) right);
+        } else if (right instanceof SqlIdentifier && replaceable(left)) {
+          literals.add((SqlLiteral) left);
+        }
+      } else if ((call.getKind() == SqlKind.IN || call.getKind() == SqlKind.NOT_IN)
+          && operands.size() == 2 && operands.get(0) instanceof SqlIdentifier
+          && operands.get(1) instanceof SqlNodeList list
+          && list.size() < IN_LIST_LIMIT
+          && list.stream().allMatch(LiteralParameterizer::replaceable)
+          && sameKind(list)) {
+        list.forEach(n -> literals.add((SqlLiteral) n));
+      }
+    }
+
+    private static boolean sameKind(SqlNodeList list) {
+      return list.stream().allMatch(n -> n instanceof SqlNumericLiteral)
+          || list.stream().allMatch(n -> n instanceof SqlCharStringLiteral);
+    }
+  }
+
+  /** A query text with {@code ?} where literals were, and the literals' values in order. */
+  record ParameterizedSql(String sql, List<Object> values) {
+    ParameterizedSql {
+      java.util.Objects.requireNonNull(sql, "sql");
+      values = List.copyOf(values);
+    }
+  }
+}

@@ -1,0 +1,153 @@
+package io.shardset.calcite.jdbc;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
+import org.apache.calcite.jdbc.CalciteSchema;
+
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import com.google.common.util.concurrent.ExecutionError;
+import com.google.common.util.concurrent.UncheckedExecutionException;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Cache of prepared plans ({@link CalciteSignature}s) keyed by normalized SQL text, so that a
+ * statement prepared again, or differing only in literals, is not parsed, planned and compiled
+ * again.
+ *
+ * <h2>Where it hooks in</h2>
+ * Calcite 1.42 has no plan cache: {@code CalciteConnectionImpl.parseQuery} asks the driver's
+ * {@code CalcitePrepare} to {@code prepareSql} every statement, for {@code prepareStatement},
+ * {@code Statement.executeQuery} and Avatica's {@code JdbcMeta} alike. The hook is therefore
+ * {@link PlanCachingPrepare}, a {@code CalcitePrepareImpl} overriding {@code prepareSql}, installed
+ * by {@link ShardSetDriver} ({@code jdbc:shardset:}, otherwise identical to
+ * {@code jdbc:calcite:}). {@code jdbc:calcite:} keeps working uncached: Calcite registers its own
+ * driver for that prefix and its prepare factory is fixed at construction. An Avatica server
+ * gets the cache by giving {@code JdbcMeta} a {@code jdbc:shardset:} URL.
+ *
+ * <h2>Scope and keys</h2>
+ * A plan refers to its connection's schema objects (the ShardSet schema is built per
+ * connection, and plans stash per-shard SQL built from it), so plans are cached per root schema
+ * of a connection, held weakly: a closed connection's plans go with it. Within a root schema the
+ * key is the normalized text, the default schema path, the element type and the maximum row
+ * count. Only queries are cached; DDL and DML run at prepare time and EXPLAIN is cheap, so they
+ * always go to Calcite.
+ *
+ * <h2>Literal parameterization</h2>
+ * {@link LiteralParameterizer} replaces a literal by {@code ?} only where that cannot change the
+ * plan's meaning: an exact integer or character-string literal compared ({@code = <> < <= > >=})
+ * with a column, or every element of a column's {@code IN}/{@code NOT IN} list, in a WHERE
+ * clause. Everything else stays literal and part of the key: LIMIT/OFFSET, GROUP BY ordinals,
+ * select-list and HAVING literals, LIKE patterns, decimals (a parameter would take the column's
+ * scale), dates and timestamps. Statements that already carry {@code ?} parameters are only
+ * cached by exact text. The cached plan is the plan of the normalized text, so its shard scans
+ * see {@code ?N} and prune at execution by the values bound for this statement
+ * ({@code ShardQuery.targets}), never by the values of the statement that was planned first.
+ * The literal values are bound by wrapping the plan's bindable with a data context that answers
+ * {@code ?N}; a value that does not fit the parameter's inferred type exactly (an integer too
+ * large for an INTEGER column) makes the statement fall back to its exact text.
+ *
+ * <h2>Bounds and invalidation</h2>
+ * Each root schema keeps at most {@code maximumSize} plans, least recently used evicted first.
+ * A connection reads its model once, when it opens, so a changed model reaches only new
+ * connections, whose root schemas start with empty caches; {@link #invalidate(CalciteSchema)}
+ * and {@link #invalidateAll()} drop plans explicitly (after adding tables to a live connection's
+ * schema, say). Thread-local planner hooks ({@code Hook.PROGRAM}, ...) are not part of the key.
+ */
+public final class PlanCache {
+  /** Plans kept per connection unless a size is given. */
+  public static final int DEFAULT_MAXIMUM_SIZE = 1000;
+
+  private final int maximumSize;
+  private final Cache<CalciteSchema, Cache<Key, CalciteSignature<?>>> byRoot =
+      CacheBuilder.newBuilder().weakKeys().build();
+  private final AtomicLong plans = new AtomicLong();
+  private final AtomicLong hits = new AtomicLong();
+
+  /** Identity of a cached plan within one root schema. */
+  record Key(String sql, List<String> defaultSchemaPath, String elementType, long maxRowCount) {
+    Key {
+      Objects.requireNonNull(sql, "sql");
+      defaultSchemaPath = List.copyOf(defaultSchemaPath);
+      Objects.requireNonNull(elementType, "elementType");
+    }
+  }
+
+  /** Creates a cache keeping at most {@code maximumSize} plans per connection. */
+  public PlanCache(int maximumSize) {
+    if (maximumSize < 1) {
+      throw new IllegalArgumentException("plan cache maximumSize must be positive: "
+          + maximumSize);
+    }
+    this.maximumSize = maximumSize;
+  }
+
+  /** The cached plan for {@code key}, planned by {@code planner} if absent. */
+  CalciteSignature<?> get(CalciteSchema root, Key key, Supplier<CalciteSignature<?>> planner) {
+    final Cache<Key, CalciteSignature<?>> plansOfRoot;
+    try {
+      plansOfRoot = byRoot.get(root,
+          () -> CacheBuilder.newBuilder().maximumSize(maximumSize).build());
+      final CalciteSignature<?> cached = plansOfRoot.getIfPresent(key);
+      if (cached != null) {
+        hits.incrementAndGet();
+        return cached;
+      }
+      return plansOfRoot.get(key, () -> {
+        plans.incrementAndGet();
+        return planner.get();
+      });
+    } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
+      // Calcite's own exception, so that the statement fails as it does uncached.
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error r) {
+        throw r;
+      }
+      throw new IllegalStateException("planning failed: " + key.sql(), e.getCause());
+    }
+  }
+
+  /** How many plans this cache has asked Calcite for. */
+  public long plans() {
+    return plans.get();
+  }
+
+  /** How many prepares a cached plan answered. */
+  public long hits() {
+    return hits.get();
+  }
+
+  /** How many plans are cached for {@code root}. */
+  public long size(CalciteSchema root) {
+    final Cache<Key, CalciteSignature<?>> plansOfRoot = byRoot.getIfPresent(root);
+    if (plansOfRoot == null) {
+      return 0;
+    }
+    plansOfRoot.cleanUp();
+    return plansOfRoot.size();
+  }
+
+  /** Drops the plans of one connection's root schema. */
+  public void invalidate(CalciteSchema root) {
+    byRoot.invalidate(root);
+  }
+
+  /** Drops the plans of a {@code jdbc:shardset:} connection. */
+  public void invalidate(Connection connection) throws SQLException {
+    invalidate(CalciteSchema.from(connection.unwrap(CalciteConnection.class).getRootSchema()));
+  }
+
+  /** Drops every plan. */
+  public void invalidateAll() {
+    byRoot.invalidateAll();
+  }
+}

@@ -1,0 +1,92 @@
+package io.shardset.calcite.jdbc;
+
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserImplFactory;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.lang.reflect.Type;
+import java.util.Objects;
+
+/**
+ * {@link CalcitePrepareImpl} that answers {@code prepareSql} from a {@link PlanCache}, planning
+ * only on a miss; see {@link PlanCache} for the design.
+ */
+final class PlanCachingPrepare extends CalcitePrepareImpl {
+  private final PlanCache cache;
+
+  PlanCachingPrepare(PlanCache cache) {
+    this.cache = Objects.requireNonNull(cache, "cache");
+  }
+
+  @Override public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query,
+      Type elementType, long maxRowCount) {
+    final String sql = query.sql;
+    final SqlNode parsed = sql == null ? null : parseQuery(context, sql);
+    if (sql == null || parsed == null) {
+      return super.prepareSql(context, query, elementType, maxRowCount);
+    }
+    final LiteralParameterizer.ParameterizedSql normalized =
+        LiteralParameterizer.parameterize(sql, parsed);
+    if (!normalized.values().isEmpty()) {
+      final @Nullable CalciteSignature<T> shared = sharedOrNull(context, normalized.sql(),
+          elementType, maxRowCount);
+      final @Nullable Object @Nullable [] values = shared == null ? null
+          : LiteralValues.convert(normalized.values(), shared.parameters);
+      if (shared != null && values != null) {
+        return new BoundSignature<>(sql, shared, values);
+      }
+    }
+    return cached(context, sql, elementType, maxRowCount);
+  }
+
+  /** The plan of the parameterized text, or null if that text does not prepare although the
+   * literal one may (the statement is then prepared as written, and any error is its own). */
+  private <T> @Nullable CalciteSignature<T> sharedOrNull(Context context, String sql,
+      Type elementType, long maxRowCount) {
+    try {
+      return cached(context, sql, elementType, maxRowCount);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T> CalciteSignature<T> cached(Context context, String sql, Type elementType,
+      long maxRowCount) {
+    // The connection's own root schema: getRootSchema() is a fresh snapshot per prepare.
+    final PlanCache.Key key = new PlanCache.Key(sql, context.getDefaultSchemaPath(),
+        elementType.getTypeName(), maxRowCount);
+    return (CalciteSignature<T>) cache.get(context.getMutableRootSchema(), key,
+        () -> super.prepareSql(context, Query.of(sql), elementType, maxRowCount));
+  }
+
+  /** The statement parsed as Calcite will parse it, or null if it is not a query (DDL and DML
+   * act at prepare time; EXPLAIN is left to Calcite) or does not parse (Calcite reports it). */
+  private @Nullable SqlNode parseQuery(Context context, String sql) {
+    final CalciteConnectionConfig config = context.config();
+    SqlParser.Config parserConfig = parserConfig()
+        .withQuotedCasing(config.quotedCasing())
+        .withUnquotedCasing(config.unquotedCasing())
+        .withQuoting(config.quoting())
+        .withConformance(config.conformance())
+        .withCaseSensitive(config.caseSensitive());
+    final SqlParserImplFactory parserFactory =
+        config.parserFactory(SqlParserImplFactory.class, null);
+    if (parserFactory != null) {
+      parserConfig = parserConfig.withParserFactory(parserFactory);
+    }
+    final SqlNode node;
+    try {
+      node = createParser(sql, parserConfig).parseStmt();
+    } catch (SqlParseException e) {
+      return null;
+    }
+    return node.getKind().belongsTo(SqlKind.QUERY) ? node : null;
+  }
+}

@@ -1,0 +1,246 @@
+package io.shardset.calcite;
+
+import io.shardset.calcite.jdbc.PlanCache;
+import io.shardset.calcite.jdbc.ShardSetDriver;
+import io.shardset.testing.ShardFixture;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.runtime.Hook;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import static io.shardset.testing.ExpectedPlacement.shardOfLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The plan cache of {@code jdbc:shardset:} connections: repeated and literal-only-different
+ * statements are planned once, and every execution prunes by its own values.
+ */
+class PlanCacheTest extends SalesDataTestBase {
+  /** The default chunk count: 120 per shard. */
+  private static final int CHUNKS = 480;
+
+  private final AtomicInteger javaPlans = new AtomicInteger();
+
+  @Override Connection open(String model) throws SQLException {
+    return DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX, info(model));
+  }
+
+  private static Properties info(String model) {
+    final Properties info = new Properties();
+    info.setProperty("model", "inline:" + model);
+    return info;
+  }
+
+  @BeforeEach void dropPlans() throws SQLException {
+    cache().invalidate(connection);
+    javaPlans.set(0);
+  }
+
+  private PlanCache cache() throws SQLException {
+    return ((ShardSetDriver) DriverManager.getDriver(ShardSetDriver.CONNECT_STRING_PREFIX))
+        .planCache();
+  }
+
+  @Test void repeatedTextIsPlannedOnce() throws SQLException {
+    final String sql = "SELECT REGION, COUNT(*) AS N FROM CUSTOMERS GROUP BY REGION";
+    final List<String> expected = sorted(fixture.oracleRows(sql));
+    try (Hook.Closeable ignored = countJavaPlans()) {
+      for (int i = 0; i < 3; i++) {
+        try (PreparedStatement p = connection.prepareStatement(sql);
+             ResultSet rs = p.executeQuery()) {
+          assertEquals(expected, sorted(ShardFixture.rows(rs)));
+        }
+        assertEquals(expected, sorted(rows(sql)));
+      }
+    }
+    assertEquals(1, javaPlans.get());
+  }
+
+  @Test void keyLiteralsShareOnePlanAndEachPrunesToItsOwnShard() throws SQLException {
+    try (Hook.Closeable ignored = countJavaPlans()) {
+      for (long id : new long[] {42, 7, 300, 42}) {
+        final String sql = "SELECT CUSTOMER_ID, NAME FROM CUSTOMERS WHERE CUSTOMER_ID = " + id;
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+          assertEquals(0, p.getParameterMetaData().getParameterCount(), sql);
+          assertEquals(hash(id), reached(p), sql);
+        }
+        assertEquals(fixture.oracleRows(sql), rows(sql), sql);
+      }
+    }
+    assertEquals(1, javaPlans.get());
+  }
+
+  @Test void inListsAndStringsSharePlansAndStayRight() throws SQLException {
+    final String[] sqls = {
+        "SELECT ORDER_ID FROM ORDERS WHERE CUSTOMER_ID IN (1, 150) ORDER BY ORDER_ID",
+        "SELECT ORDER_ID FROM ORDERS WHERE CUSTOMER_ID IN (42, 7) ORDER BY ORDER_ID",
+        "SELECT ACCOUNT_ID FROM ACCOUNTS WHERE REGION = 'EU' ORDER BY ACCOUNT_ID",
+        "SELECT ACCOUNT_ID FROM ACCOUNTS WHERE REGION = 'US' ORDER BY ACCOUNT_ID",
+    };
+    try (Hook.Closeable ignored = countJavaPlans()) {
+      for (String sql : sqls) {
+        assertEquals(fixture.oracleRows(sql), rows(sql), sql);
+      }
+      try (PreparedStatement p = connection.prepareStatement(sqls[1])) {
+        assertEquals(hash(42, 7), reached(p));
+      }
+      try (PreparedStatement p = connection.prepareStatement(sqls[2])) {
+        assertEquals(Set.of("s0"), reached(p));
+      }
+      try (PreparedStatement p = connection.prepareStatement(sqls[3])) {
+        assertEquals(Set.of("s1"), reached(p));
+      }
+    }
+    assertEquals(2, javaPlans.get());
+  }
+
+  @Test void literalsThatShapeThePlanAreNotParameterized() throws SQLException {
+    final String[] sqls = {
+        "SELECT CUSTOMER_ID FROM CUSTOMERS ORDER BY CUSTOMER_ID LIMIT 3",
+        "SELECT CUSTOMER_ID FROM CUSTOMERS ORDER BY CUSTOMER_ID LIMIT 4",
+        "SELECT CUSTOMER_ID, 1 FROM CUSTOMERS WHERE CUSTOMER_ID = 5",
+        "SELECT CUSTOMER_ID, 2 FROM CUSTOMERS WHERE CUSTOMER_ID = 5",
+        "SELECT COUNT(*) FROM CUSTOMERS WHERE NAME LIKE 'A%'",
+        "SELECT COUNT(*) FROM CUSTOMERS WHERE NAME LIKE 'B%'",
+    };
+    assertRightAndPlanned(6, sqls);
+  }
+
+  @Test void literalsNotFittingTheColumnTypeKeepTheirOwnPlan() throws SQLException {
+    // 3000000000 is no INTEGER and 'EUROPEAN1' is longer than VARCHAR(8): as parameters they
+    // would not compare as the literals do, so each such statement is planned as written.
+    final String[] sqls = {
+        "SELECT ACCOUNT_ID FROM ACCOUNTS WHERE ACCOUNT_ID = 3000000000",
+        "SELECT ACCOUNT_ID FROM ACCOUNTS WHERE REGION = 'EUROPEAN1'",
+        "SELECT ACCOUNT_ID FROM ACCOUNTS WHERE ACCOUNT_ID = 3",
+    };
+    // Two parameterized plans, the first two statements' own plans; the third reuses the first
+    // parameterized plan.
+    assertRightAndPlanned(4, sqls);
+  }
+
+  @Test void signedLiteralsKeepTheirSign() throws SQLException {
+    // Were the sign lost, the first would read 5 < ACCOUNT_ID < 4 and return nothing.
+    assertRightAndPlanned(1,
+        "SELECT ACCOUNT_ID FROM ACCOUNTS WHERE ACCOUNT_ID > -5 AND ACCOUNT_ID < 4"
+            + " ORDER BY ACCOUNT_ID",
+        "SELECT ACCOUNT_ID FROM ACCOUNTS WHERE ACCOUNT_ID > 1 AND ACCOUNT_ID < 7"
+            + " ORDER BY ACCOUNT_ID");
+    assertEquals(List.of("1", "2", "3"),
+        sorted(rows("SELECT ACCOUNT_ID FROM ACCOUNTS WHERE ACCOUNT_ID > -5 AND ACCOUNT_ID < 4")));
+  }
+
+  @Test void statementsWithParametersAreCachedByTextOnly() throws SQLException {
+    final String sql = "SELECT CUSTOMER_ID FROM CUSTOMERS WHERE CUSTOMER_ID = ? AND REGION = 'EU'";
+    try (Hook.Closeable ignored = countJavaPlans()) {
+      for (long id : new long[] {42, 7}) {
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+          assertEquals(1, p.getParameterMetaData().getParameterCount());
+          p.setLong(1, id);
+          assertEquals(hash(id), reached(p));
+          try (ResultSet rs = p.executeQuery()) {
+            assertEquals(fixture.oracleRows(sql.replace("?", Long.toString(id))),
+                ShardFixture.rows(rs));
+          }
+        }
+      }
+    }
+    assertEquals(1, javaPlans.get());
+  }
+
+  @Test void anotherConnectionPlansForItself() throws SQLException {
+    final String sql = "SELECT COUNT(*) FROM ORDERS WHERE CUSTOMER_ID = 9";
+    try (Hook.Closeable ignored = countJavaPlans()) {
+      assertEquals(fixture.oracleRows(sql), rows(sql));
+      try (Connection other = open(SalesData.model(fixture));
+           Statement s = other.createStatement();
+           ResultSet rs = s.executeQuery(sql)) {
+        assertEquals(fixture.oracleRows(sql), ShardFixture.rows(rs));
+      }
+      assertEquals(fixture.oracleRows(sql), rows(sql));
+    }
+    assertEquals(2, javaPlans.get());
+  }
+
+  @Test void errorsAreCalcitesOwn() throws SQLException {
+    final String sql = "SELECT NOPE FROM CUSTOMERS WHERE CUSTOMER_ID = 1";
+    final String uncached;
+    try (Connection plain = ShardFixture.connect(SalesData.model(fixture))) {
+      uncached = assertThrows(SQLException.class, () -> plain.prepareStatement(sql))
+          .getMessage();
+    }
+    for (int i = 0; i < 2; i++) {
+      assertEquals(uncached,
+          assertThrows(SQLException.class, () -> connection.prepareStatement(sql)).getMessage());
+    }
+    assertEquals("Error while preparing statement [" + sql + "]", uncached);
+  }
+
+  @Test void boundedPerConnectionAndInvalidated() throws SQLException {
+    final PlanCache small = new PlanCache(2);
+    final ShardSetDriver driver = new ShardSetDriver(small);
+    try (Connection c = driver.connect(ShardSetDriver.CONNECT_STRING_PREFIX,
+        info(SalesData.model(fixture)))) {
+      for (String table : new String[] {"CUSTOMERS", "ORDERS", "ACCOUNTS"}) {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+          rs.next();
+        }
+      }
+      final CalciteSchema root =
+          CalciteSchema.from(c.unwrap(CalciteConnection.class).getRootSchema());
+      assertEquals(2, small.size(root));
+      assertEquals(3, small.plans());
+      small.invalidate(c);
+      assertEquals(0, small.size(root));
+      try (Statement s = c.createStatement();
+           ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM ORDERS")) {
+        rs.next();
+      }
+      assertEquals(4, small.plans());
+      assertEquals(0, small.hits());
+    }
+  }
+
+  /** Runs each statement, checks its rows against the oracle, and checks how many plans
+   * they took together. */
+  private void assertRightAndPlanned(int plans, String... sqls) throws SQLException {
+    try (Hook.Closeable ignored = countJavaPlans()) {
+      for (String sql : sqls) {
+        assertEquals(fixture.oracleRows(sql), rows(sql), sql);
+      }
+    }
+    assertEquals(plans, javaPlans.get());
+  }
+
+  private Hook.Closeable countJavaPlans() {
+    final Consumer<Object> count = o -> javaPlans.incrementAndGet();
+    return Hook.JAVA_PLAN.addThread(count);
+  }
+
+  private static Set<String> hash(long... ids) {
+    final Set<String> shards = new TreeSet<>();
+    for (long id : ids) {
+      shards.add("s" + shardOfLong(id, CHUNKS, 4));
+    }
+    return shards;
+  }
+}
