@@ -27,7 +27,8 @@ import java.util.Properties;
  */
 public final class ShardSetServer implements AutoCloseable {
   /** The model goes in the properties, which a client cannot override (see ShardSetMeta). */
-  private static final String URL = "jdbc:calcite:";
+  /** ShardSet's driver: Calcite's, with a plan cache (Avatica prepares on every call). */
+  private static final String URL = "jdbc:shardset:";
 
   private final ServerSettings settings;
   private final InetAddress address;
