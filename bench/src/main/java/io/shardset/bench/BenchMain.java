@@ -40,6 +40,11 @@ public final class BenchMain {
         + " (co-located on CUSTOMER_ID), %,d PRODUCTS (duplicated); %d embedded H2 file shards"
         + " and one unsharded H2 file", data.orders(), data.customers(), data.orders() * 2,
         BenchData.PRODUCTS, BenchDatabase.SHARDS));
+    report.setting("systems: L one unsharded H2 database, plain JDBC; D plain JDBC to the shard"
+        + " ShardSet's router names; N Calcite's JDBC adapter, a JdbcSchema per shard and"
+        + " UNION ALL views; X ShardSet (jdbc:calcite: with its model)");
+    report.setting("statements are prepared once, outside the measured time; w8 prepares a"
+        + " new point query text each time on tiny in-memory H2 shards");
     report.setting("rounds: point w1 " + describe(3 * scale, 10 * scale, 200)
         + "; w3, w4 " + describe(2, 5 * scale, 2) + "; w8 " + describe(2, 5 * scale, 4)
         + "; systems take turns within each round");
