@@ -1,0 +1,71 @@
+package io.shardset.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+
+/** The Calcite models of the benchmark: ShardSet's (X) and Calcite's JDBC adapter's (N). */
+public final class Models {
+  /** The logical schema every model defines. */
+  public static final String SCHEMA = "BENCH";
+  /** The tables of the data set, with how ShardSet spreads them. */
+  private static final String SHARDSET_TABLES = "["
+      + "{\"name\": \"ORDERS\", \"method\": \"consistent-hash\", \"shardKey\": [\"CUSTOMER_ID\"]},"
+      + "{\"name\": \"ORDER_LINES\", \"method\": \"consistent-hash\","
+      + " \"shardKey\": [\"CUSTOMER_ID\"]},"
+      + "{\"name\": \"PRODUCTS\", \"method\": \"duplicated\"}]";
+
+  private Models() {
+  }
+
+  /**
+   * The H2 URL of a database file (without its .mv.db suffix). H2 by default answers a query
+   * repeated on unchanged data from its previous result; that would measure a cache, not the
+   * query, so it is turned off.
+   */
+  public static String h2Url(Path file) {
+    return "jdbc:h2:" + file.toAbsolutePath() + ";OPTIMIZE_REUSE_RESULTS=FALSE";
+  }
+
+  /** ShardSet's model over the given shard URLs, named s0, s1, ... */
+  public static String shardSet(List<String> shardUrls, int poolSize) {
+    final StringJoiner shards = new StringJoiner(",\n");
+    for (int i = 0; i < shardUrls.size(); i++) {
+      shards.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + shardUrls.get(i)
+          + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\", \"poolSize\": " + poolSize + "}");
+    }
+    return "{\"version\": \"1.0\", \"defaultSchema\": \"" + SCHEMA + "\", \"schemas\": [{"
+        + "\"name\": \"" + SCHEMA + "\", \"type\": \"custom\","
+        + " \"factory\": \"io.shardset.calcite.ShardSchemaFactory\","
+        + " \"operand\": {\"shards\": [\n" + shards + "],\n\"tables\": " + SHARDSET_TABLES
+        + "}}]}";
+  }
+
+  /**
+   * What a Calcite user writes by hand: one JDBC schema per shard (S0, S1, ...) and, in the
+   * default schema, each table as a view that is the UNION ALL of the shards' tables (a
+   * duplicated table is read from the first shard).
+   */
+  public static String unionAll(List<String> shardUrls) {
+    final List<String> schemas = new ArrayList<>();
+    for (int i = 0; i < shardUrls.size(); i++) {
+      schemas.add("{\"name\": \"S" + i + "\", \"type\": \"jdbc\", \"jdbcUrl\": \""
+          + shardUrls.get(i) + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\","
+          + " \"jdbcSchema\": \"PUBLIC\"}");
+    }
+    final StringJoiner views = new StringJoiner(",\n");
+    for (String table : List.of("ORDERS", "ORDER_LINES")) {
+      final StringJoiner union = new StringJoiner(" UNION ALL ");
+      for (int i = 0; i < shardUrls.size(); i++) {
+        union.add("SELECT * FROM \\\"S" + i + "\\\".\\\"" + table + "\\\"");
+      }
+      views.add("{\"name\": \"" + table + "\", \"type\": \"view\", \"sql\": \"" + union + "\"}");
+    }
+    views.add("{\"name\": \"PRODUCTS\", \"type\": \"view\","
+        + " \"sql\": \"SELECT * FROM \\\"S0\\\".\\\"PRODUCTS\\\"\"}");
+    schemas.add("{\"name\": \"" + SCHEMA + "\", \"tables\": [\n" + views + "]}");
+    return "{\"version\": \"1.0\", \"defaultSchema\": \"" + SCHEMA + "\", \"schemas\": [\n"
+        + String.join(",\n", schemas) + "]}";
+  }
+}
