@@ -150,6 +150,13 @@ class DistributedOperatorsTest extends SalesDataTestBase {
     for (String shard : fixture.shards().names()) {
       assertTrue(fixture.shards().rowsRead(shard) <= 10, shard);
     }
+    // Two sort keys and a limit equal to the planner's default row estimate.
+    fixture.shards().resetCounters();
+    assertEquals(100, rows("SELECT ORDER_ID, CUSTOMER_ID, AMOUNT FROM ORDERS"
+        + " ORDER BY AMOUNT DESC, ORDER_ID LIMIT 100").size());
+    for (String shard : fixture.shards().names()) {
+      assertTrue(fixture.shards().rowsRead(shard) <= 100, shard);
+    }
     fixture.shards().resetCounters();
     rows("SELECT ORDER_ID FROM ORDERS ORDER BY ORDER_ID LIMIT 5 OFFSET 20");
     for (String shard : fixture.shards().names()) {
@@ -174,13 +181,13 @@ class DistributedOperatorsTest extends SalesDataTestBase {
     assertEquals("EnumerableAggregate(group=[{0}], EXPR$1=[$SUM0($1)])\n"
             + "  EnumerableShardScan(table=[[S, ORDERS]], shards=[4 of 4: s0, s1, s2, s3], "
             + explainSql("SELECT \"STATUS\", COUNT(*) FROM \"ORDERS\" GROUP BY \"STATUS\"",
-            "SELECT \"status\", COUNT(*) FROM \"orders\""
+            "SELECT \"status\" AS \"STATUS\", COUNT(*) FROM \"orders\""
                 + " GROUP BY \"status\"") + ")\n",
         PlanTest.explain(connection, "SELECT STATUS, COUNT(*) FROM ORDERS GROUP BY STATUS"));
     assertEquals("EnumerableShardScan(table=[[S, ORDERS]], shards=[4 of 4: s0, s1, s2, s3], "
             + explainSql("SELECT \"CUSTOMER_ID\", COUNT(*) FROM \"ORDERS\""
                 + " GROUP BY \"CUSTOMER_ID\"",
-            "SELECT \"customer_id\", COUNT(*) FROM \"orders\""
+            "SELECT \"customer_id\" AS \"CUSTOMER_ID\", COUNT(*) FROM \"orders\""
                 + " GROUP BY \"customer_id\"") + ")\n",
         PlanTest.explain(connection,
             "SELECT CUSTOMER_ID, COUNT(*) FROM ORDERS GROUP BY CUSTOMER_ID"));
