@@ -45,7 +45,7 @@ final class ShardQueryFactory {
       endpoints.add(table.site(i).endpoint());
     }
     return new ShardQuery(table.qualifiedName(), names, endpoints, texts, textOfShard,
-        spec.staticShards(), spec.condition(), table.router(),
+        spec.selection().staticShards(), spec.condition(), table.router(),
         new ParameterBinder(parameterTypes(spec.pushed())),
         ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
         spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated());

@@ -211,9 +211,4 @@ public final class ShardScanSpec {
   @Override public String toString() {
     return canonicalPushed;
   }
-
-  /** The target shards as indexes into the table's shards, for a static selection. */
-  @Nullable BitSet staticShards() {
-    return selection.staticShards();
-  }
 }
