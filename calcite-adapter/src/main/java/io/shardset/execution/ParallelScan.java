@@ -20,6 +20,10 @@ import java.util.List;
  * once for the scan. They share one buffer, so a concatenation holds at most about
  * {@code (bufferBatches + parallelism) * batchSize} rows.
  *
+ * <p>A concatenation of one request (a query pruned to one shard) reads that shard on the
+ * consumer's thread, without producer or buffer: there is nothing to overlap, and the hand-over
+ * between threads would cost more than the rest of a point query's work.
+ *
  * <p>{@link #merge} cannot emit its first row before it has the first row of every shard, so it
  * runs every request at once, one producer each, and ignores {@link ScanOptions#parallelism()}:
  * with fewer statements than shards it would wait forever for a shard that never started. Each
@@ -47,6 +51,9 @@ public final class ParallelScan {
   /** Returns an enumerator over the rows of all requests, in no particular order. */
   public static Enumerator<@Nullable Object[]> concat(List<ShardRequest> requests,
       RowReader reader, ScanOptions options) {
+    if (requests.size() == 1) {
+      return new DirectScanEnumerator(requests.get(0), reader, options);
+    }
     return new ScanEnumerator(requests, reader, options);
   }
 

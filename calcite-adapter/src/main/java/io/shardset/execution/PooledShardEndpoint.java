@@ -4,6 +4,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -15,6 +17,8 @@ final class PooledShardEndpoint implements ShardEndpoint {
   private final long statementTimeoutMillis;
   private final Secrets secrets;
   private final HikariDataSource dataSource;
+  /** Learnt from the driver of the first connection; see {@link #streamsInTransactionOnly()}. */
+  private volatile @Nullable Boolean streamsInTransactionOnly;
 
   private PooledShardEndpoint(String name, long statementTimeoutMillis, Secrets secrets,
       HikariDataSource dataSource) {
@@ -75,7 +79,11 @@ final class PooledShardEndpoint implements ShardEndpoint {
 
   @Override public Connection connect() throws SQLException {
     try {
-      return dataSource.getConnection();
+      Connection connection = dataSource.getConnection();
+      if (streamsInTransactionOnly == null) {
+        streamsInTransactionOnly = streamsInTransactionOnly(connection);
+      }
+      return connection;
     } catch (SQLTransientConnectionException e) {
       // The pool's timeout message only counts connections; the reason is in its cause.
       Throwable reason = e.getCause();
@@ -90,6 +98,20 @@ final class PooledShardEndpoint implements ShardEndpoint {
 
   @Override public long statementTimeoutMillis() {
     return statementTimeoutMillis;
+  }
+
+  /** Known once a connection was made, which every statement does first. */
+  @Override public boolean streamsInTransactionOnly() {
+    return Boolean.TRUE.equals(streamsInTransactionOnly);
+  }
+
+  /**
+   * PgJDBC ignores the fetch size in autocommit mode and reads the whole result; the driver, not
+   * the database, decides, so the driver's name is what tells.
+   */
+  private static boolean streamsInTransactionOnly(Connection connection) throws SQLException {
+    String driver = connection.getMetaData().getDriverName();
+    return driver != null && driver.startsWith("PostgreSQL");
   }
 
   @Override public String redact(String message) {

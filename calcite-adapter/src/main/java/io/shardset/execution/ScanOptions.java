@@ -17,9 +17,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * @param timeoutMillis time left for the query when the scan is created, 0 for none; each shard
  *     statement gets the time left when it starts, rounded up to whole seconds
  * @param cancelFlag Calcite's DataContext cancel flag, or null
+ * @param fewRowsExpected whether the query fixes the shard key to a few values, so that each
+ *     shard most likely returns fewer than {@code fetchSize} rows; a shard whose driver streams
+ *     only inside a transaction is then first asked for at most {@code fetchSize + 1} rows
+ *     without one (see {@link ShardEndpoint#streamsInTransactionOnly()})
  */
 public record ScanOptions(int parallelism, int batchSize, int bufferBatches, int fetchSize,
-    long timeoutMillis, @Nullable AtomicBoolean cancelFlag) {
+    long timeoutMillis, @Nullable AtomicBoolean cancelFlag, boolean fewRowsExpected) {
   /** Upper limit of {@link #defaults}' parallelism. */
   public static final int DEFAULT_MAX_PARALLELISM = 16;
   public static final int DEFAULT_BATCH_SIZE = 256;
@@ -38,27 +42,32 @@ public record ScanOptions(int parallelism, int batchSize, int bufferBatches, int
   public static ScanOptions defaults(int targetShards) {
     int parallelism = Math.max(1, Math.min(targetShards, DEFAULT_MAX_PARALLELISM));
     return new ScanOptions(parallelism, DEFAULT_BATCH_SIZE, DEFAULT_BUFFER_BATCHES,
-        DEFAULT_FETCH_SIZE, 0, null);
+        DEFAULT_FETCH_SIZE, 0, null, false);
   }
 
   public ScanOptions withParallelism(int parallelism) {
     return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
-        cancelFlag);
+        cancelFlag, fewRowsExpected);
   }
 
   public ScanOptions withBatching(int batchSize, int bufferBatches) {
     return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
-        cancelFlag);
+        cancelFlag, fewRowsExpected);
   }
 
   public ScanOptions withTimeoutMillis(long timeoutMillis) {
     return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
-        cancelFlag);
+        cancelFlag, fewRowsExpected);
   }
 
   public ScanOptions withCancelFlag(@Nullable AtomicBoolean cancelFlag) {
     return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
-        cancelFlag);
+        cancelFlag, fewRowsExpected);
+  }
+
+  public ScanOptions withFewRowsExpected(boolean fewRowsExpected) {
+    return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
+        cancelFlag, fewRowsExpected);
   }
 
   /** Returns whether the cancel flag is set. */

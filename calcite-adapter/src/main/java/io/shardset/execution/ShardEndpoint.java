@@ -16,6 +16,15 @@ public interface ShardEndpoint {
     return 0;
   }
 
+  /**
+   * Whether the shard's driver streams a result (honours the fetch size) only inside a
+   * transaction, as PostgreSQL's does; a scan then turns autocommit off while it reads, which
+   * costs a round trip to end the transaction.
+   */
+  default boolean streamsInTransactionOnly() {
+    return false;
+  }
+
   /** Returns the message with this shard's secrets (password) removed. */
   String redact(String message);
 }

@@ -197,7 +197,7 @@ final class ShardProducers {
       while ((request = nextRequest(lane)) != null) {
         try {
           stream.run(request);
-        } catch (SQLException | RuntimeException e) {
+        } catch (RuntimeException e) {
           fail(request.endpoint(), e);
         } catch (Error e) {
           fail(request.endpoint(), e);

@@ -23,6 +23,12 @@ public sealed interface KeyCondition {
   /** Whether evaluating needs parameter values. */
   boolean hasParams();
 
+  /**
+   * The key columns this condition fixes to finitely many values (by equality or IN), so that a
+   * query under it reads only the rows of those keys: a few rows, in the common case.
+   */
+  BitSet fixedColumns();
+
   /** A predicate that says nothing about the key: every shard. */
   record Any() implements KeyCondition {
     @Override public BitSet shards(ShardRouter router, IntFunction<Object> params) {
@@ -31,6 +37,10 @@ public sealed interface KeyCondition {
 
     @Override public boolean hasParams() {
       return false;
+    }
+
+    @Override public BitSet fixedColumns() {
+      return new BitSet();
     }
   }
 
@@ -49,6 +59,12 @@ public sealed interface KeyCondition {
 
     @Override public boolean hasParams() {
       return terms.stream().anyMatch(KeyCondition::hasParams);
+    }
+
+    @Override public BitSet fixedColumns() {
+      BitSet fixed = new BitSet();
+      terms.forEach(term -> fixed.or(term.fixedColumns()));
+      return fixed;
     }
   }
 
@@ -69,6 +85,15 @@ public sealed interface KeyCondition {
     @Override public boolean hasParams() {
       return terms.stream().anyMatch(KeyCondition::hasParams);
     }
+
+    @Override public BitSet fixedColumns() {
+      if (terms.isEmpty()) {
+        return new BitSet();
+      }
+      BitSet fixed = terms.get(0).fixedColumns();
+      terms.forEach(term -> fixed.and(term.fixedColumns()));
+      return fixed;
+    }
   }
 
   /** Key column {@code keyColumn} lies in a domain of values normalized for its type. */
@@ -84,6 +109,14 @@ public sealed interface KeyCondition {
 
     @Override public boolean hasParams() {
       return false;
+    }
+
+    @Override public BitSet fixedColumns() {
+      BitSet fixed = new BitSet();
+      if (domain.finitePoints().isPresent()) {
+        fixed.set(keyColumn);
+      }
+      return fixed;
     }
   }
 
@@ -106,6 +139,14 @@ public sealed interface KeyCondition {
 
     @Override public boolean hasParams() {
       return operand instanceof Param;
+    }
+
+    @Override public BitSet fixedColumns() {
+      BitSet fixed = new BitSet();
+      if (op == Op.EQ) {
+        fixed.set(keyColumn);
+      }
+      return fixed;
     }
   }
 

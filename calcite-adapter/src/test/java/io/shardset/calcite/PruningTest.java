@@ -1,5 +1,7 @@
 package io.shardset.calcite;
 
+import io.shardset.testing.Backend;
+
 
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +46,43 @@ class PruningTest extends SalesDataTestBase {
     // Through a projection and an alias.
     assertReached(hash(7), "SELECT K FROM (SELECT CUSTOMER_ID AS K, NAME FROM CUSTOMERS)"
         + " WHERE K = 7");
+  }
+
+  /**
+   * A query that fixes the shard key reads its shards without a transaction, even where the
+   * driver streams only inside one (PostgreSQL): it expects few rows. A scan of the whole table
+   * streams in a transaction on PostgreSQL shards, and in autocommit mode on the others.
+   */
+  @Test void keyFixedQueriesReadWithoutATransaction() throws SQLException {
+    final Set<Boolean> scanModes = switch (backend()) {
+      case H2 -> Set.of(true);
+      case POSTGRES -> Set.of(false);
+      default -> Set.of(false, true); // some shards are PostgreSQL, some not
+    };
+    assertEquals(Set.of(true), autoCommitAtShards(
+        "SELECT * FROM ORDERS WHERE CUSTOMER_ID IN (3, 150)"));
+    assertEquals(scanModes, autoCommitAtShards("SELECT * FROM ORDERS"));
+    try (PreparedStatement p = connection.prepareStatement(
+        "SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID = ?")) {
+      p.setLong(1, 42);
+      reached(p);
+      assertEquals(Set.of(true), autoCommitAtShards());
+    }
+  }
+
+  private Set<Boolean> autoCommitAtShards(String sql) throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(sql)) {
+      reached(p);
+    }
+    return autoCommitAtShards();
+  }
+
+  private Set<Boolean> autoCommitAtShards() {
+    final Set<Boolean> modes = new TreeSet<>();
+    for (String shard : fixture.shards().names()) {
+      fixture.shards().executions(shard).forEach(e -> modes.add(e.autoCommit()));
+    }
+    return modes;
   }
 
   @Test void keyPredicateOnOneSideOfAJoinPrunesBothSides() throws SQLException {

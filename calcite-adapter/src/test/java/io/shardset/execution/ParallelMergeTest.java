@@ -341,7 +341,7 @@ class ParallelMergeTest extends ShardScanTestBase {
         BY_ID));
     // 1.5 s left rounds up to 2 s.
     for (String shard : SHARDS) {
-      assertEquals(List.of(new CountingShards.Execution(sql, List.of(), 1000, 2, false)),
+      assertEquals(List.of(new CountingShards.Execution(sql, List.of(), 1000, 2, true)),
           shards.executions(shard), shard);
     }
   }

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.shardset.routing.KeyCondition.Op;
 import java.math.BigDecimal;
+import java.util.BitSet;
 import java.util.List;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
@@ -174,5 +175,25 @@ class KeyConditionTest {
 
   private static BigDecimal bd(int value) {
     return BigDecimal.valueOf(value);
+  }
+
+  @Test void fixedColumnsAreThoseEqualityOrAFiniteDomainPins() {
+    assertEquals(bits(), any().fixedColumns());
+    assertEquals(bits(0), eqParam(0, 1).fixedColumns());
+    assertEquals(bits(), compare(0, Op.GE, literal(3)).fixedColumns());
+    assertEquals(bits(1), restrict(1, KeyDomain.points(List.of(1, 2, 3))).fixedColumns());
+    assertEquals(bits(), restrict(1, KeyDomain.range(1, true, 5, false)).fixedColumns());
+    // AND fixes what any term fixes; OR only what every branch fixes.
+    assertEquals(bits(0, 1), and(eq(0, 1), eqParam(1, 0)).fixedColumns());
+    assertEquals(bits(0), or(and(eq(0, 1), eq(1, 2)), eq(0, 3)).fixedColumns());
+    assertEquals(bits(), or(eq(0, 1), compare(0, Op.LT, literal(3))).fixedColumns());
+  }
+
+  private static BitSet bits(int... columns) {
+    BitSet bits = new BitSet();
+    for (int column : columns) {
+      bits.set(column);
+    }
+    return bits;
   }
 }

@@ -351,6 +351,10 @@ public final class CountingShards implements AutoCloseable {
       return proxy(Connection.class, new ConnectionHandler(shard, connection));
     }
 
+    @Override public boolean streamsInTransactionOnly() {
+      return shard.pooled.streamsInTransactionOnly();
+    }
+
     @Override public String redact(String message) {
       return shard.pooled.redact(message);
     }

@@ -4,6 +4,8 @@ import io.shardset.calcite.ColumnTypes;
 import io.shardset.calcite.ShardTable;
 import io.shardset.calcite.runtime.ParameterBinder;
 import io.shardset.calcite.runtime.ShardQuery;
+import io.shardset.routing.KeyCondition;
+import io.shardset.routing.ShardRouter;
 import io.shardset.execution.RowComparator;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.SortKey;
@@ -48,7 +50,15 @@ final class ShardQueryFactory {
         spec.selection().staticShards(), spec.condition(), table.router(),
         new ParameterBinder(parameterTypes(spec.pushed())),
         ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
-        spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated());
+        spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated(),
+        fixesShardKey(table, spec.condition()));
+  }
+
+  /** Whether the condition fixes every shard key column to a few values (= or IN). */
+  private static boolean fixesShardKey(ShardTable table, KeyCondition condition) {
+    final ShardRouter router = table.router();
+    return router != null
+        && condition.fixedColumns().cardinality() == router.keyTypes().size();
   }
 
   /** The comparator under which every shard returns its rows, NULLs placed as the collation

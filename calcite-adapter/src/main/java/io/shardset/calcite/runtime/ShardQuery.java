@@ -49,18 +49,22 @@ public final class ShardQuery {
   private final @Nullable Integer parallelism;
   private final @Nullable Comparator<@Nullable Object[]> mergeOrder;
   private final boolean anyShardAnswers;
+  private final boolean fewRowsExpected;
 
   /**
    * Creates a query.
    *
    * @param anyShardAnswers whether every shard holds the rows (a duplicated table), so that
    *     when the target shard cannot be reached the others are tried in turn
+   * @param fewRowsExpected whether the condition fixes the shard key to a few values, so that
+   *     each shard most likely returns few rows (see {@link ScanOptions#fewRowsExpected()})
    */
   public ShardQuery(String tableName, List<String> shardNames, List<ShardEndpoint> endpoints,
       List<Text> texts, int[] textOfShard, @Nullable BitSet staticShards,
       KeyCondition condition, @Nullable ShardRouter router, ParameterBinder binder,
       RowReader reader, @Nullable Integer parallelism,
-      @Nullable Comparator<@Nullable Object[]> mergeOrder, boolean anyShardAnswers) {
+      @Nullable Comparator<@Nullable Object[]> mergeOrder, boolean anyShardAnswers,
+      boolean fewRowsExpected) {
     this.tableName = Objects.requireNonNull(tableName, "tableName");
     this.shardNames = List.copyOf(shardNames);
     this.endpoints = List.copyOf(endpoints);
@@ -74,6 +78,7 @@ public final class ShardQuery {
     this.parallelism = parallelism;
     this.mergeOrder = mergeOrder;
     this.anyShardAnswers = anyShardAnswers;
+    this.fewRowsExpected = fewRowsExpected;
   }
 
   /** The shards this execution reaches, from the query parameters when the plan kept them. */
@@ -117,12 +122,12 @@ public final class ShardQuery {
     final ScanOptions options = new ScanOptions(
         parallelism == null ? defaults.parallelism() : Math.min(parallelism, requests.size()),
         defaults.batchSize(), defaults.bufferBatches(), defaults.fetchSize(),
-        remainingMillis(root), cancelFlag(root));
+        remainingMillis(root), cancelFlag(root), fewRowsExpected);
     // Sorted shard streams are merged in order; anything else is concatenated as it comes.
     final Enumerator<Object[]> rows = mergeOrder == null || requests.size() == 1
         ? ParallelScan.concat(requests, reader, options)
         : ParallelScan.merge(requests, reader, options, mergeOrder);
-    return LoggingEnumerator.wrap(rows, tableName + ": " + targets.cardinality() + " of "
+    return LoggingEnumerator.wrap(rows, () -> tableName + ": " + targets.cardinality() + " of "
         + endpoints.size() + " shards " + names(targets));
   }
 

@@ -1,0 +1,349 @@
+package io.shardset.execution;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The rows of one shard request, read one at a time: a pooled connection, the executed statement
+ * and its result set, all released by {@link #close()}.
+ *
+ * <p>Opening tries the request's own shard and, while no row has been read, its fallbacks in
+ * turn (the copies of a duplicated table), so that an unreachable shard costs no rows.
+ *
+ * <p>Not thread-safe, except that the running statement may be canceled from another thread
+ * through the {@link Registry} it was announced to.
+ */
+final class ShardCursor implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ShardCursor.class);
+
+  /** Learns which statement runs, so that a scan can cancel it from another thread. */
+  interface Registry {
+    /** Records a statement as running; false if the scan closed and it must not run. */
+    boolean register(Statement statement);
+
+    /** Forgets a statement before it is closed, so that it is never canceled afterwards. */
+    void unregister(Statement statement);
+  }
+
+  private final ShardRequest request;
+  private final ShardEndpoint endpoint;
+  private final RowReader rowReader;
+  private final ScanOptions options;
+  private final long deadlineNanos;
+  private final long startedNanos;
+  // A streaming cursor holds the connection, statement and result set until closed; one that
+  // read every row at once holds only the rows.
+  private final @Nullable Connection connection;
+  private final boolean endTransaction;
+  private final @Nullable PreparedStatement statement;
+  private final @Nullable ResultSet resultSet;
+  private final @Nullable Registry registry;
+  private final @Nullable Iterator<@Nullable Object[]> rows;
+  private boolean closed;
+
+  private ShardCursor(ShardRequest request, RowReader rowReader, ScanOptions options,
+      long deadlineNanos, long startedNanos, @Nullable Connection connection,
+      boolean endTransaction, @Nullable PreparedStatement statement,
+      @Nullable ResultSet resultSet, @Nullable Registry registry,
+      @Nullable Iterator<@Nullable Object[]> rows) {
+    this.request = request;
+    this.endpoint = request.endpoint();
+    this.rowReader = rowReader;
+    this.options = options;
+    this.deadlineNanos = deadlineNanos;
+    this.startedNanos = startedNanos;
+    this.connection = connection;
+    this.endTransaction = endTransaction;
+    this.statement = statement;
+    this.resultSet = resultSet;
+    this.registry = registry;
+    this.rows = rows;
+  }
+
+  /**
+   * Runs a request, on its fallbacks if its own shard fails before returning rows. Returns null
+   * if the registry refused the statement (the scan closed).
+   *
+   * @param deadlineNanos {@link System#nanoTime()} at which the query times out; unused when
+   *     {@code options} have no timeout
+   * @throws ShardException naming the shard that failed (the request's own when no fallback
+   *     could be reached either, with the fallbacks' failures suppressed)
+   */
+  static @Nullable ShardCursor open(ShardRequest request, RowReader rowReader, Registry registry,
+      ScanOptions options, long deadlineNanos) {
+    try {
+      return openOn(request, rowReader, registry, options, deadlineNanos);
+    } catch (SQLException | RuntimeException e) {
+      if (request.fallbacks().isEmpty()) {
+        throw ShardException.of(request.endpoint(), e);
+      }
+      return openFallback(request, e, rowReader, registry, options, deadlineNanos);
+    }
+  }
+
+  private static @Nullable ShardCursor openFallback(ShardRequest request, Exception failure,
+      RowReader rowReader, Registry registry, ScanOptions options, long deadlineNanos) {
+    ShardException first = ShardException.of(request.endpoint(), failure);
+    for (ShardRequest fallback : request.fallbacks()) {
+      LOG.debug("shard '{}' cannot be reached ({}); reading from shard '{}' instead",
+          request.endpoint().name(), first.detail(), fallback.endpoint().name());
+      try {
+        return openOn(fallback, rowReader, registry, options, deadlineNanos);
+      } catch (SQLException | RuntimeException e) {
+        first.addSuppressed(ShardException.of(fallback.endpoint(), e));
+      }
+    }
+    throw first;
+  }
+
+  private static @Nullable ShardCursor openOn(ShardRequest request, RowReader rowReader,
+      Registry registry, ScanOptions options, long deadlineNanos) throws SQLException {
+    ShardEndpoint endpoint = request.endpoint();
+    Connection connection = endpoint.connect();
+    boolean endTransaction = false;
+    try {
+      boolean autoCommit = connection.getAutoCommit();
+      if (endpoint.streamsInTransactionOnly() && autoCommit) {
+        if (options.fewRowsExpected() && options.fetchSize() > 0) {
+          Outcome few = readFew(request, connection, rowReader, registry, options,
+              deadlineNanos);
+          if (!few.tooMany()) {
+            connection.close();
+            return few.cursor();
+          }
+          // More rows than one fetch: read them again, streaming. Nothing was handed over, so
+          // the rows of the first run are simply dropped.
+        }
+        connection.setAutoCommit(false);
+        endTransaction = true;
+      }
+      return stream(request, connection, endTransaction, rowReader, registry, options,
+          deadlineNanos);
+    } catch (SQLException | RuntimeException | Error e) {
+      release(endpoint, connection, endTransaction, null, null, e);
+      throw e;
+    }
+  }
+
+  /**
+   * What {@link #readFew} found: more rows than it reads, or a cursor over every row, or null
+   * when the scan closed.
+   */
+  private record Outcome(boolean tooMany, @Nullable ShardCursor cursor) {
+    static final Outcome TOO_MANY = new Outcome(true, null);
+    static final Outcome CLOSED = new Outcome(false, null);
+  }
+
+  /**
+   * Reads at most {@code fetchSize + 1} rows in autocommit mode, which costs no transaction and
+   * so one round trip less than streaming; the driver holds them all, which the limit bounds.
+   */
+  private static Outcome readFew(ShardRequest request, Connection connection,
+      RowReader rowReader, Registry registry, ScanOptions options, long deadlineNanos)
+      throws SQLException {
+    int limit = options.fetchSize();
+    try (PreparedStatement statement = prepare(request, connection)) {
+      if (!registry.register(statement)) {
+        return Outcome.CLOSED;
+      }
+      try {
+        long started = System.nanoTime();
+        long statementTimeout = request.endpoint().statementTimeoutMillis();
+        configure(statement, request.parameters(), options, deadlineNanos, statementTimeout);
+        statement.setMaxRows(limit + 1);
+        List<@Nullable Object[]> rows = new ArrayList<>();
+        try (ResultSet resultSet = statement.executeQuery()) {
+          while (resultSet.next()) {
+            if (rows.size() == limit) {
+              return Outcome.TOO_MANY;
+            }
+            rows.add(rowReader.read(resultSet));
+          }
+        } catch (SQLException e) {
+          throw explainTimeout(e, options, deadlineNanos, started, statementTimeout);
+        }
+        return new Outcome(false, new ShardCursor(request, rowReader, options, deadlineNanos, started,
+            null, false, null, null, null, rows.iterator()));
+      } finally {
+        registry.unregister(statement);
+      }
+    }
+  }
+
+  /** Executes the request and returns a cursor over its streaming result set. */
+  private static @Nullable ShardCursor stream(ShardRequest request, Connection connection,
+      boolean endTransaction, RowReader rowReader, Registry registry, ScanOptions options,
+      long deadlineNanos) throws SQLException {
+    PreparedStatement statement = prepare(request, connection);
+    boolean registered = false;
+    try {
+      if (!registry.register(statement)) {
+        release(request.endpoint(), connection, endTransaction, statement, null, null);
+        return null;
+      }
+      registered = true;
+      long started = System.nanoTime();
+      long statementTimeout = request.endpoint().statementTimeoutMillis();
+      configure(statement, request.parameters(), options, deadlineNanos, statementTimeout);
+      ResultSet resultSet;
+      try {
+        resultSet = statement.executeQuery();
+      } catch (SQLException e) {
+        throw explainTimeout(e, options, deadlineNanos, started, statementTimeout);
+      }
+      return new ShardCursor(request, rowReader, options, deadlineNanos, started, connection,
+          endTransaction, statement, resultSet, registry, null);
+    } catch (SQLException | RuntimeException | Error e) {
+      if (registered) {
+        registry.unregister(statement);
+      }
+      closeQuietly(request.endpoint(), statement, e);
+      throw e;
+    }
+  }
+
+  private static PreparedStatement prepare(ShardRequest request, Connection connection)
+      throws SQLException {
+    return connection.prepareStatement(request.sql(), ResultSet.TYPE_FORWARD_ONLY,
+        ResultSet.CONCUR_READ_ONLY);
+  }
+
+  /** The request this cursor reads (a fallback's, when the request's own shard failed). */
+  ShardRequest request() {
+    return request;
+  }
+
+  /**
+   * Returns the next row, or null after the last.
+   *
+   * @throws ShardException naming the shard when reading fails
+   */
+  @Nullable Object @Nullable [] next() {
+    if (rows != null) {
+      return rows.hasNext() ? rows.next() : null;
+    }
+    try {
+      ResultSet open = Objects.requireNonNull(resultSet, "resultSet");
+      return open.next() ? rowReader.read(open) : null;
+    } catch (SQLException e) {
+      throw ShardException.of(endpoint, explainTimeout(e, options, deadlineNanos, startedNanos,
+          endpoint.statementTimeoutMillis()));
+    } catch (RuntimeException e) {
+      throw ShardException.of(endpoint, e);
+    }
+  }
+
+  /** Closes the result set and statement, ends the read transaction, returns the connection. */
+  @Override public void close() {
+    if (!closed && connection != null) {
+      release(endpoint, connection, endTransaction, statement, registry, null);
+    }
+    closed = true;
+  }
+
+  private static void closeQuietly(ShardEndpoint endpoint, Statement statement,
+      Throwable pending) {
+    try {
+      statement.close();
+    } catch (SQLException | RuntimeException e) {
+      pending.addSuppressed(e);
+    }
+  }
+
+  /**
+   * Releases what a request holds, in order; failures are logged (the pool resets or evicts the
+   * connection) or, when {@code pending} is the failure that ends the request, added to it.
+   */
+  private static void release(ShardEndpoint endpoint, Connection connection,
+      boolean endTransaction, @Nullable PreparedStatement statement,
+      @Nullable Registry registry, @Nullable Throwable pending) {
+    try {
+      if (statement != null) {
+        if (registry != null) {
+          registry.unregister(statement);
+        }
+        statement.close();
+      }
+      if (endTransaction) {
+        connection.rollback();
+        connection.setAutoCommit(true);
+      }
+    } catch (SQLException | RuntimeException e) {
+      LOG.debug("ending the read on shard '{}' failed: {}", endpoint.name(),
+          endpoint.redact(String.valueOf(e.getMessage())));
+    } finally {
+      try {
+        connection.close();
+      } catch (SQLException | RuntimeException e) {
+        if (pending != null) {
+          pending.addSuppressed(e);
+        } else {
+          LOG.debug("returning a connection of shard '{}' failed", endpoint.name(), e);
+        }
+      }
+    }
+  }
+
+  /**
+   * Sets the fetch size, the parameters and the statement's time limit: the time left of the
+   * query's timeout, or the shard's statement timeout where that is shorter, rounded up to the
+   * whole seconds JDBC counts in.
+   */
+  private static void configure(PreparedStatement statement, List<@Nullable Object> parameters,
+      ScanOptions options, long deadlineNanos, long statementTimeoutMillis)
+      throws SQLException {
+    statement.setFetchSize(options.fetchSize());
+    long limitMillis = 0;
+    if (options.timeoutMillis() > 0) {
+      limitMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+      if (limitMillis <= 0) {
+        throw new SQLTimeoutException("query timeout of " + options.timeoutMillis()
+            + " ms elapsed before the statement started");
+      }
+    }
+    if (statementTimeoutMillis > 0 && (limitMillis == 0 || statementTimeoutMillis < limitMillis)) {
+      limitMillis = statementTimeoutMillis;
+    }
+    if (limitMillis > 0) {
+      long seconds = (limitMillis + 999) / 1000;
+      statement.setQueryTimeout((int) Math.min(seconds, Integer.MAX_VALUE));
+    }
+    for (int i = 0; i < parameters.size(); i++) {
+      statement.setObject(i + 1, parameters.get(i));
+    }
+  }
+
+  /**
+   * Says which time limit ended a statement: drivers report their own timeout as a plain
+   * cancel (PostgreSQL: "canceling statement due to user request").
+   */
+  private static SQLException explainTimeout(SQLException e, ScanOptions options,
+      long deadlineNanos, long startedNanos, long statementTimeoutMillis) {
+    long now = System.nanoTime();
+    String limit;
+    if (options.timeoutMillis() > 0 && now - deadlineNanos >= 0) {
+      limit = "query timeout of " + options.timeoutMillis() + " ms";
+    } else if (statementTimeoutMillis > 0
+        && now - startedNanos >= TimeUnit.MILLISECONDS.toNanos(statementTimeoutMillis)) {
+      limit = "statement timeout of " + statementTimeoutMillis + " ms";
+    } else {
+      return e;
+    }
+    return new SQLTimeoutException(limit + " elapsed (" + e.getMessage() + ")", e.getSQLState(),
+        e.getErrorCode(), e);
+  }
+}
