@@ -1,6 +1,7 @@
 package io.shardset.bench.shardingsphere;
 
 import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFactory;
+import org.apache.shardingsphere.infra.autogen.version.ShardingSphereVersion;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +36,11 @@ public final class ShardingSphereSystem implements AutoCloseable {
     } catch (IOException e) {
       throw new SQLException("cannot read the ShardingSphere configuration", e);
     }
+  }
+
+  /** The version of ShardingSphere on the class path. */
+  public static String version() {
+    return ShardingSphereVersion.VERSION;
   }
 
   /** The logical data source: every connection sees ORDERS, ORDER_LINES and PRODUCTS. */
