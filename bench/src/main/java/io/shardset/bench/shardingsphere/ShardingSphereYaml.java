@@ -1,8 +1,10 @@
 package io.shardset.bench.shardingsphere;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.StringJoiner;
+import java.util.function.Function;
 
 /**
  * The ShardingSphere-JDBC configuration of the benchmark's tables over a list of shards, as
@@ -40,6 +42,7 @@ public final class ShardingSphereYaml {
     if (shardUrls.isEmpty()) {
       throw new IllegalArgumentException("no shards");
     }
+    final Function<String, String> name = physicalSpelling(shardUrls.get(0));
     final StringBuilder b = new StringBuilder("databaseName: " + DATABASE + "\n");
     b.append("dataSources:\n");
     final StringJoiner names = new StringJoiner(",");
@@ -53,7 +56,8 @@ public final class ShardingSphereYaml {
           .append("    maximumPoolSize: ").append(poolSize).append('\n');
     }
     b.append("rules:\n- !SHARDING\n  tables:\n");
-    for (String table : SHARDED) {
+    for (String logical : SHARDED) {
+      final String table = name.apply(logical);
       final StringJoiner nodes = new StringJoiner(",");
       for (int i = 0; i < shardUrls.size(); i++) {
         nodes.add(dataSourceName(i) + "." + table);
@@ -61,11 +65,12 @@ public final class ShardingSphereYaml {
       b.append("    ").append(table).append(":\n")
           .append("      actualDataNodes: ").append(nodes).append('\n')
           .append("      databaseStrategy:\n        standard:\n")
-          .append("          shardingColumn: ").append(SHARD_KEY).append('\n')
+          .append("          shardingColumn: ").append(name.apply(SHARD_KEY)).append('\n')
           .append("          shardingAlgorithmName: chunk\n")
           .append("      tableStrategy:\n        none:\n");
     }
-    b.append("  bindingTables:\n    - ").append(String.join(",", SHARDED)).append('\n')
+    b.append("  bindingTables:\n    - ")
+        .append(String.join(",", SHARDED.stream().map(name).toList())).append('\n')
         .append("  shardingAlgorithms:\n    chunk:\n      type: CLASS_BASED\n      props:\n")
         .append("        strategy: STANDARD\n")
         .append("        algorithmClassName: ").append(ChunkShardingAlgorithm.class.getName())
@@ -74,8 +79,20 @@ public final class ShardingSphereYaml {
         .append(quoted(names.toString())).append('\n')
         .append("        ").append(ChunkShardingAlgorithm.CHUNKS).append(": ")
         .append(defaultChunks(shardUrls.size())).append('\n');
-    b.append("- !BROADCAST\n  tables:\n    - ").append(BROADCAST).append('\n');
+    b.append("- !BROADCAST\n  tables:\n    - ").append(name.apply(BROADCAST)).append('\n');
     return b.toString();
+  }
+
+  /**
+   * How the shards spell the benchmark's unquoted names. ShardingSphere looks the configured
+   * tables up in the shards' metadata as spelled, and the same DDL makes ORDERS on H2 but
+   * orders on PostgreSQL, which folds unquoted names to lower case. Queries may still spell
+   * them either way: ShardingSphere matches them to the configured tables ignoring case.
+   */
+  static Function<String, String> physicalSpelling(String url) {
+    return url.startsWith("jdbc:postgresql:")
+        ? text -> text.toLowerCase(Locale.ROOT)
+        : Function.identity();
   }
 
   /**

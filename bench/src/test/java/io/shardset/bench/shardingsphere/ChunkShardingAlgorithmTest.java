@@ -1,21 +1,11 @@
 package io.shardset.bench.shardingsphere;
 
-import io.shardset.bench.BenchData;
-import io.shardset.bench.Models;
-import io.shardset.calcite.ShardSchema;
 import io.shardset.routing.ShardRouter;
 
-import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.shardingsphere.sharding.api.sharding.standard.PreciseShardingValue;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
@@ -71,30 +61,8 @@ class ChunkShardingAlgorithmTest {
 
   /** The ORDERS router of ShardSet opened on the benchmark's own model over empty shards. */
   private static ShardRouter shardSetRouter() throws Exception {
-    final List<String> urls = new ArrayList<>();
-    for (String name : NAMES) {
-      final String url = "jdbc:h2:mem:chunk-algorithm-" + name + ";DB_CLOSE_DELAY=-1";
-      try (Connection c = DriverManager.getConnection(url, "sa", "");
-           Statement s = c.createStatement()) {
-        for (String ddl : BenchData.DDL) {
-          s.execute(ddl);
-        }
-      }
-      urls.add(url);
-    }
-    final Path model = Files.createTempFile("shardset-bench", ".json");
-    try {
-      Files.writeString(model, Models.shardSet(urls, 1));
-      final Properties info = new Properties();
-      info.setProperty("model", model.toString());
-      try (Connection c = DriverManager.getConnection("jdbc:calcite:", info)) {
-        return c.unwrap(CalciteConnection.class).getRootSchema().subSchemas()
-            .get(Models.SCHEMA).unwrap(ShardSchema.class).table("ORDERS").router();
-      } catch (SQLException e) {
-        throw new IllegalStateException("cannot open ShardSet over " + urls, e);
-      }
-    } finally {
-      Files.delete(model);
+    try (Connection c = MemShards.shardSet(MemShards.create("chunk-algorithm"))) {
+      return MemShards.schema(c).table("ORDERS").router();
     }
   }
 }
