@@ -42,7 +42,8 @@ public final class BenchMain {
         BenchData.PRODUCTS, BenchDatabase.SHARDS));
     report.setting("systems: L one unsharded H2 database, plain JDBC; D plain JDBC to the shard"
         + " ShardSet's router names; N Calcite's JDBC adapter, a JdbcSchema per shard and"
-        + " UNION ALL views; X ShardSet (jdbc:calcite: with its model)");
+        + " UNION ALL views; X ShardSet (jdbc:calcite: with its model); S ShardingSphere-JDBC"
+        + " over the same shards, routing with ShardSet's hash by a CLASS_BASED algorithm");
     report.setting("statements are prepared once, outside the measured time; w8 prepares a"
         + " new point query text each time on tiny in-memory H2 shards");
     report.setting("rounds: point w1 " + describe(3 * scale, 10 * scale, 200)
@@ -72,7 +73,11 @@ public final class BenchMain {
   private static void run(Report report, String workload, Harness harness,
       Map<String, Operation> systems) throws Exception {
     System.out.println("Running " + workload + " on " + String.join(", ", systems.keySet()));
-    report.add(workload, harness.measure(workload, systems));
+    final Harness.Outcome outcome = harness.measure(workload, systems);
+    outcome.failures().forEach((system, reason) ->
+        System.out.println("  " + system + " not measured: " + reason));
+    report.add(workload, outcome.measured());
+    report.failed(workload, outcome.failures());
   }
 
   private static String describe(int warmup, int rounds, int ops) {

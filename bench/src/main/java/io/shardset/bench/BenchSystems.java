@@ -1,5 +1,6 @@
 package io.shardset.bench;
 
+import io.shardset.bench.shardingsphere.ShardingSphereSystem;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.routing.ShardRouter;
 
@@ -15,7 +16,7 @@ import java.util.Objects;
 /**
  * The open connections of the compared systems over one {@link BenchDatabase}: L (the
  * unsharded database), D (each shard directly, routed with ShardSet's router), N (Calcite's
- * JDBC adapter) and X (ShardSet).
+ * JDBC adapter), X (ShardSet) and S (ShardingSphere-JDBC).
  */
 public final class BenchSystems implements AutoCloseable {
   private final Connection unsharded;
@@ -23,14 +24,20 @@ public final class BenchSystems implements AutoCloseable {
   private final ShardRouter ordersRouter;
   private final Connection unionAll;
   private final Connection shardSet;
+  private final ShardingSphereSystem shardingSphere;
+  private final Connection shardingSphereConnection;
 
   private BenchSystems(Connection unsharded, List<Connection> shards, ShardRouter ordersRouter,
-      Connection unionAll, Connection shardSet) {
+      Connection unionAll, Connection shardSet, ShardingSphereSystem shardingSphere,
+      Connection shardingSphereConnection) {
     this.unsharded = Objects.requireNonNull(unsharded, "unsharded");
     this.shards = List.copyOf(shards);
     this.ordersRouter = Objects.requireNonNull(ordersRouter, "ordersRouter");
     this.unionAll = Objects.requireNonNull(unionAll, "unionAll");
     this.shardSet = Objects.requireNonNull(shardSet, "shardSet");
+    this.shardingSphere = Objects.requireNonNull(shardingSphere, "shardingSphere");
+    this.shardingSphereConnection =
+        Objects.requireNonNull(shardingSphereConnection, "shardingSphereConnection");
   }
 
   /** Opens every system's connection. */
@@ -43,8 +50,10 @@ public final class BenchSystems implements AutoCloseable {
     final Connection shardSet = db.connectShardSet();
     final ShardRouter router = shardSet.unwrap(CalciteConnection.class).getRootSchema()
         .subSchemas().get(Models.SCHEMA).unwrap(ShardSchema.class).table("ORDERS").router();
+    final ShardingSphereSystem shardingSphere =
+        ShardingSphereSystem.open(db.shardUrls(), "sa", "");
     return new BenchSystems(unsharded, shards, Objects.requireNonNull(router, "router"),
-        db.connectUnionAll(), shardSet);
+        db.connectUnionAll(), shardSet, shardingSphere, shardingSphere.connect());
   }
 
   /** L: plain JDBC to the one database holding every row. */
@@ -77,11 +86,26 @@ public final class BenchSystems implements AutoCloseable {
     return shardSet;
   }
 
-  @Override public void close() throws SQLException {
+  /** S: ShardingSphere-JDBC over the same shards, placing rows by the same routing. */
+  public Connection shardingSphere() {
+    return shardingSphereConnection;
+  }
+
+  /** S as a data source, for workloads that need a connection of their own. */
+  public ShardingSphereSystem shardingSphereSystem() {
+    return shardingSphere;
+  }
+
+  @Override public void close() throws Exception {
     final List<Connection> all = new ArrayList<>(shards);
     all.add(unsharded);
     all.add(unionAll);
     all.add(shardSet);
-    Connections.closeAll(all);
+    all.add(shardingSphereConnection);
+    try {
+      Connections.closeAll(all);
+    } finally {
+      shardingSphere.close();
+    }
   }
 }

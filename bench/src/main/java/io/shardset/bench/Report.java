@@ -1,5 +1,6 @@
 package io.shardset.bench;
 
+import io.shardset.bench.shardingsphere.ShardingSphereSystem;
 import io.shardset.calcite.ShardSchemaFactory;
 
 import java.lang.management.ManagementFactory;
@@ -9,9 +10,11 @@ import java.sql.SQLException;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /** The results of one run: a row per system and workload, with the machine and versions. */
 public final class Report {
@@ -24,12 +27,31 @@ public final class Report {
     }
   }
 
+  /** A system that a workload could not measure, and why (it threw, or answered wrongly). */
+  public record Failure(String workload, String system, String reason) {
+    public Failure {
+      Objects.requireNonNull(workload, "workload");
+      Objects.requireNonNull(system, "system");
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
   private final List<Row> rows = new ArrayList<>();
+  private final List<Failure> failures = new ArrayList<>();
+  private final Set<String> workloads = new LinkedHashSet<>();
   private final List<String> settings = new ArrayList<>();
 
   /** Adds a workload's results, in the systems' order. */
   public void add(String workload, Map<String, Stats> bySystem) {
+    workloads.add(workload);
     bySystem.forEach((system, stats) -> rows.add(new Row(workload, system, stats)));
+  }
+
+  /** Adds the systems of a workload that were not measured, with why. */
+  public void failed(String workload, Map<String, String> reasonBySystem) {
+    workloads.add(workload);
+    reasonBySystem.forEach((system, reason) -> failures.add(
+        new Failure(workload, system, reason)));
   }
 
   /** Adds a line describing how the run was made (data size, rounds). */
@@ -41,14 +63,23 @@ public final class Report {
     return List.copyOf(rows);
   }
 
+  public List<Failure> failures() {
+    return List.copyOf(failures);
+  }
+
   /** The results as a fixed-width table. */
   public String table() {
     final StringBuilder b = new StringBuilder(String.format("%-28s %-6s %12s %12s %12s%n",
         "workload", "system", "median ms", "p99 ms", "ops/s"));
-    for (Row row : rows) {
-      b.append(String.format("%-28s %-6s %12s %12s %12s%n", row.workload(), row.system(),
-          millis(row.stats().medianMillis()), millis(row.stats().p99Millis()),
-          rate(row.stats().opsPerSecond())));
+    for (String workload : workloads) {
+      for (Row row : rowsOf(workload)) {
+        b.append(String.format("%-28s %-6s %12s %12s %12s%n", row.workload(), row.system(),
+            millis(row.stats().medianMillis()), millis(row.stats().p99Millis()),
+            rate(row.stats().opsPerSecond())));
+      }
+      for (Failure failure : failuresOf(workload)) {
+        b.append(String.format("%-28s %-6s %s%n", workload, failure.system(), failure.reason()));
+      }
     }
     return b.toString();
   }
@@ -64,13 +95,27 @@ public final class Report {
     }
     b.append("\n| workload | system | median ms | p99 ms | ops/s |\n");
     b.append("| --- | --- | ---: | ---: | ---: |\n");
-    for (Row row : rows) {
-      b.append("| ").append(row.workload()).append(" | ").append(row.system()).append(" | ")
-          .append(millis(row.stats().medianMillis())).append(" | ")
-          .append(millis(row.stats().p99Millis())).append(" | ")
-          .append(rate(row.stats().opsPerSecond())).append(" |\n");
+    for (String workload : workloads) {
+      for (Row row : rowsOf(workload)) {
+        b.append("| ").append(row.workload()).append(" | ").append(row.system()).append(" | ")
+            .append(millis(row.stats().medianMillis())).append(" | ")
+            .append(millis(row.stats().p99Millis())).append(" | ")
+            .append(rate(row.stats().opsPerSecond())).append(" |\n");
+      }
+      for (Failure failure : failuresOf(workload)) {
+        b.append("| ").append(workload).append(" | ").append(failure.system()).append(" | ")
+            .append(failure.reason().replace("|", "\\|")).append(" | | |\n");
+      }
     }
     return b.toString();
+  }
+
+  private List<Row> rowsOf(String workload) {
+    return rows.stream().filter(r -> r.workload().equals(workload)).toList();
+  }
+
+  private List<Failure> failuresOf(String workload) {
+    return failures.stream().filter(f -> f.workload().equals(workload)).toList();
   }
 
   /** The date, machine and versions of this run. */
@@ -92,6 +137,7 @@ public final class Report {
             + ", max heap " + runtime.maxMemory() / (1L << 20) + " MiB",
         "versions: Calcite " + calciteVersion()
             + ", H2 " + org.h2.engine.Constants.FULL_VERSION
+            + ", ShardingSphere " + ShardingSphereSystem.version()
             + ", ShardSet " + shardSetVersion());
   }
 

@@ -33,7 +33,7 @@ public final class Workloads {
     this.data = Objects.requireNonNull(data, "data");
   }
 
-  /** w1 on L, D, N and X: a prepared point query with a new key each time. */
+  /** w1 on L, D, N, X and S: a prepared point query with a new key each time. */
   public Map<String, Operation> pointSelect() throws SQLException {
     final Map<String, Operation> result = new LinkedHashMap<>();
     result.put("L", point(systems.unsharded().prepareStatement(POINT)));
@@ -47,15 +47,16 @@ public final class Workloads {
     });
     result.put("N", point(systems.unionAll().prepareStatement(POINT)));
     result.put("X", point(systems.shardSet().prepareStatement(POINT)));
+    result.put("S", point(systems.shardingSphere().prepareStatement(POINT)));
     return result;
   }
 
-  /** w3 on L, N and X (D has no single shard to go to). */
+  /** w3 on L, N, X and S (D has no single shard to go to). */
   public Map<String, Operation> scatterAggregate() throws SQLException {
     return scatter(AGGREGATE, Workloads::readAggregate);
   }
 
-  /** w4 on L, N and X. */
+  /** w4 on L, N, X and S. */
   public Map<String, Operation> orderByLimit() throws SQLException {
     return scatter(TOP, Workloads::readTop);
   }
@@ -65,6 +66,7 @@ public final class Workloads {
     result.put("L", whole(systems.unsharded().prepareStatement(sql), reader));
     result.put("N", whole(systems.unionAll().prepareStatement(sql), reader));
     result.put("X", whole(systems.shardSet().prepareStatement(sql), reader));
+    result.put("S", whole(systems.shardingSphere().prepareStatement(sql), reader));
     return result;
   }
 

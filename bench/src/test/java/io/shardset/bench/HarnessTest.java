@@ -2,13 +2,13 @@ package io.shardset.bench;
 
 import org.junit.jupiter.api.Test;
 
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Tests {@link Harness}. */
 class HarnessTest {
@@ -21,7 +21,7 @@ class HarnessTest {
         return 7;
       });
     }
-    final Map<String, Stats> result = new Harness(1, 2, 2).measure("w", systems);
+    final Map<String, Stats> result = new Harness(1, 2, 2).measure("w", systems).measured();
     assertEquals(List.of(
         // the agreement check
         "A0", "B0", "C0",
@@ -34,12 +34,39 @@ class HarnessTest {
     assertEquals(4, result.get("A").count());
   }
 
-  @Test void systemsThatAnswerDifferentlyAreNotMeasured() {
+  @Test void systemsThatAnswerDifferentlyAreReportedAndNotMeasured() {
     final Map<String, Operation> systems = new LinkedHashMap<>();
     systems.put("L", iteration -> 1);
     systems.put("X", iteration -> 2);
-    assertEquals("w3: X answered checksum 2 but L answered 1",
-        assertThrows(IllegalStateException.class,
-            () -> new Harness(0, 1, 1).measure("w3", systems)).getMessage());
+    systems.put("N", iteration -> 1);
+    final Harness.Outcome outcome = new Harness(0, 1, 1).measure("w3", systems);
+    assertEquals(List.of("L", "N"), List.copyOf(outcome.measured().keySet()));
+    assertEquals(Map.of("X", "wrong answer: checksum 2 but L answered 1"), outcome.failures());
+  }
+
+  @Test void aSystemThatThrowsIsReportedWithItsMessage() {
+    final Map<String, Operation> systems = new LinkedHashMap<>();
+    systems.put("L", iteration -> 1);
+    systems.put("S", iteration -> {
+      throw new SQLException("Unsupported SQL\n  near AVG");
+    });
+    final Harness.Outcome outcome = new Harness(0, 1, 1).measure("w3", systems);
+    assertEquals(List.of("L"), List.copyOf(outcome.measured().keySet()));
+    assertEquals(Map.of("S", "failed: Unsupported SQL near AVG"), outcome.failures());
+  }
+
+  @Test void aSystemThatThrowsWhileMeasuredIsDroppedFromTheResults() {
+    final Map<String, Operation> systems = new LinkedHashMap<>();
+    systems.put("L", iteration -> 1);
+    systems.put("S", iteration -> {
+      if (iteration == 3) {
+        throw new IllegalStateException("lost the connection");
+      }
+      return 1;
+    });
+    final Harness.Outcome outcome = new Harness(1, 2, 2).measure("w1", systems);
+    assertEquals(List.of("L"), List.copyOf(outcome.measured().keySet()));
+    assertEquals(4, outcome.measured().get("L").count());
+    assertEquals(Map.of("S", "failed: lost the connection"), outcome.failures());
   }
 }
