@@ -2,6 +2,7 @@ package io.shardset.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -48,6 +49,9 @@ public final class BenchMain {
     report.setting("rounds: point w1 " + describe(3 * scale, 10 * scale, 200)
         + "; w3, w4 " + describe(2, 5 * scale, 2) + "; w8 " + describe(2, 5 * scale, 4)
         + "; systems take turns within each round");
+    report.setting("w8 X: 4, 16, 64, 256 and 1024 shards in this JVM, taking turns; w8 N: 4 and"
+        + " 16 shards, each in a child JVM (" + (2 * scale + 1) + " plans after one unrecorded),"
+        + " killed if one step takes over 30 s");
 
     final BenchDatabase db = BenchDatabase.open(dir.resolve("bench-db"), data);
     try (BenchSystems systems = BenchSystems.open(db)) {
@@ -56,14 +60,21 @@ public final class BenchMain {
       run(report, "w3 scatter aggregate", scatter, workloads.scatterAggregate());
       run(report, "w4 order by limit 100", scatter, workloads.orderByLimit());
     }
-    try (PlanningBench plans = PlanningBench.open(List.of(4, 16, 64, 256))) {
-      run(report, "w8 plan point query", planning, plans.operations());
+    try (PlanningBench plans = PlanningBench.open(List.of(4, 16, 64, 256, 1024))) {
+      System.out.println("Running w8 plan point query on X at 4 to 1024 shards");
+      report.addPlanning(plans.points(planning.measure("w8", plans.operations())));
+    }
+    for (int shards : List.of(4, 16)) {
+      System.out.println("Running w8 plan point query on N at " + shards + " shards");
+      report.addPlanning(List.of(UnionAllPlanning.measure(shards, 1, 2 * scale + 1,
+          Duration.ofSeconds(30))));
     }
 
     System.out.println();
     Report.environment().forEach(System.out::println);
     System.out.println();
     System.out.print(report.table());
+    Charts.write(report, dir);
     final Path out = dir.resolve("results.md");
     Files.writeString(out, report.markdown());
     System.out.println("\nWritten to " + out.toAbsolutePath());

@@ -24,7 +24,17 @@ public final class Report {
     }
   }
 
+  /** A chart written next to results.md. */
+  public record Chart(String title, String fileName) {
+    public Chart {
+      Objects.requireNonNull(title, "title");
+      Objects.requireNonNull(fileName, "fileName");
+    }
+  }
+
   private final List<Row> rows = new ArrayList<>();
+  private final List<PlanningPoint> planning = new ArrayList<>();
+  private final List<Chart> charts = new ArrayList<>();
   private final List<String> settings = new ArrayList<>();
 
   /** Adds a workload's results, in the systems' order. */
@@ -37,8 +47,22 @@ public final class Report {
     settings.add(Objects.requireNonNull(line, "line"));
   }
 
+  /** Adds planning times at one or more shard counts (w8). */
+  public void addPlanning(List<PlanningPoint> points) {
+    planning.addAll(points);
+  }
+
+  /** Adds a chart that the Markdown document shows. */
+  public void chart(Chart chart) {
+    charts.add(Objects.requireNonNull(chart, "chart"));
+  }
+
   public List<Row> rows() {
     return List.copyOf(rows);
+  }
+
+  public List<PlanningPoint> planning() {
+    return List.copyOf(planning);
   }
 
   /** The results as a fixed-width table. */
@@ -49,6 +73,15 @@ public final class Report {
       b.append(String.format("%-28s %-6s %12s %12s %12s%n", row.workload(), row.system(),
           millis(row.stats().medianMillis()), millis(row.stats().p99Millis()),
           rate(row.stats().opsPerSecond())));
+    }
+    if (!planning.isEmpty()) {
+      b.append(String.format("%nw8 plan point query%n%-6s %8s %14s %14s%n", "system", "shards",
+          "plan median ms", "load ms"));
+      for (PlanningPoint p : planning) {
+        b.append(String.format("%-6s %8d %14s %14s%n", p.system(), p.shards(), p.medianText(),
+            millis(p.loadMillis())));
+      }
+      b.append(planningRatios()).append('\n');
     }
     return b.toString();
   }
@@ -69,6 +102,33 @@ public final class Report {
           .append(millis(row.stats().medianMillis())).append(" | ")
           .append(millis(row.stats().p99Millis())).append(" | ")
           .append(rate(row.stats().opsPerSecond())).append(" |\n");
+    }
+    if (!planning.isEmpty()) {
+      b.append("\n## w8: planning one point query, by shard count\n\n");
+      b.append("Load is the time to open the connection, once; ShardSet reads every shard's"
+          + " metadata then.\n\n");
+      b.append("| system | shards | plan median ms | plan p99 ms | load ms |\n");
+      b.append("| --- | ---: | ---: | ---: | ---: |\n");
+      for (PlanningPoint p : planning) {
+        b.append("| ").append(p.system()).append(" | ").append(p.shards()).append(" | ")
+            .append(p.medianText()).append(" | ")
+            .append(p.planning().map(s -> millis(s.p99Millis())).orElse("")).append(" | ")
+            .append(millis(p.loadMillis())).append(" |\n");
+      }
+      b.append('\n').append(planningRatios());
+    }
+    for (Chart chart : charts) {
+      b.append("\n![").append(chart.title()).append("](").append(chart.fileName()).append(")\n");
+    }
+    return b.toString();
+  }
+
+  /** Per system, its median planning time at the most shards over that at the fewest. */
+  String planningRatios() {
+    final StringBuilder b = new StringBuilder();
+    for (PlanningRatio ratio : PlanningRatio.of(planning)) {
+      b.append(String.format("%s planning at %d shards / at %d shards: %.2f%n", ratio.system(),
+          ratio.mostShards(), ratio.fewestShards(), ratio.value()));
     }
     return b.toString();
   }
@@ -92,7 +152,14 @@ public final class Report {
             + ", max heap " + runtime.maxMemory() / (1L << 20) + " MiB",
         "versions: Calcite " + calciteVersion()
             + ", H2 " + org.h2.engine.Constants.FULL_VERSION
-            + ", ShardSet " + shardSetVersion());
+            + ", ShardSet " + shardSetVersion() + optionalVersions());
+  }
+
+  private static String optionalVersions() {
+    final StringBuilder b = new StringBuilder();
+    ComponentVersions.optional().forEach((name, version) ->
+        b.append(", ").append(name).append(' ').append(version));
+    return b.toString();
   }
 
   private static String calciteVersion() {
@@ -108,7 +175,7 @@ public final class Report {
     return v == null ? "built from this source tree" : v;
   }
 
-  private static String millis(double value) {
+  static String millis(double value) {
     return value < 1 ? String.format("%.3f", value) : String.format("%.1f", value);
   }
 
