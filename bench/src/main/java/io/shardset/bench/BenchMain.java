@@ -51,7 +51,9 @@ public final class BenchMain {
         + "; systems take turns within each round");
     report.setting("w8 X: 4, 16, 64, 256 and 1024 shards in this JVM, taking turns; w8 N: 4 and"
         + " 16 shards, each in a child JVM (" + (2 * scale + 1) + " plans after one unrecorded),"
-        + " killed if one step takes over 30 s");
+        + " killed if one step takes over 30 s; w10 runs sqlline/sqlline -e \""
+        + LauncherBench.QUERY + "\" on the demo model (" + (3 * scale + 2) + " runs after one"
+        + " unrecorded run that builds and loads if needed), timed to the first result row");
 
     final BenchDatabase db = BenchDatabase.open(dir.resolve("bench-db"), data);
     try (BenchSystems systems = BenchSystems.open(db)) {
@@ -69,6 +71,10 @@ public final class BenchMain {
       report.addPlanning(List.of(UnionAllPlanning.measure(shards, 1, 2 * scale + 1,
           Duration.ofSeconds(30))));
     }
+
+    System.out.println("Running w10 sqlline start to first row");
+    report.add("w10 sqlline start to first row", Map.of("X",
+        Stats.of(new LauncherBench(Path.of("").toAbsolutePath()).measure(3 * scale + 2))));
 
     System.out.println();
     Report.environment().forEach(System.out::println);
