@@ -11,7 +11,8 @@ import java.util.Map;
  * prints the results and writes them to {@code results.md}.
  *
  * <p>Arguments: {@code --quick} (100,000 orders and fewer rounds), {@code --orders N},
- * {@code --dir FOLDER} (default {@code bench/target}).
+ * {@code --dir FOLDER} (default {@code bench/target}), {@code --publish} (also copy results.md
+ * and the charts into {@code bench/results/}, which the README shows).
  */
 public final class BenchMain {
   private BenchMain() {
@@ -21,13 +22,15 @@ public final class BenchMain {
     boolean quick = false;
     Long orders = null;
     Path dir = Path.of("bench", "target");
+    boolean publish = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--quick" -> quick = true;
         case "--orders" -> orders = Long.parseLong(value(args, ++i, "--orders"));
         case "--dir" -> dir = Path.of(value(args, ++i, "--dir"));
+        case "--publish" -> publish = true;
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; expected --quick, --orders N or --dir FOLDER");
+            + "; expected --quick, --orders N, --dir FOLDER or --publish");
       }
     }
     final BenchData data = new BenchData(orders != null ? orders : quick ? 100_000 : 1_000_000);
@@ -84,6 +87,10 @@ public final class BenchMain {
     final Path out = dir.resolve("results.md");
     Files.writeString(out, report.markdown());
     System.out.println("\nWritten to " + out.toAbsolutePath());
+    if (publish) {
+      Publication.copy(dir, Publication.FOLDER);
+      System.out.println("Published to " + Publication.FOLDER.toAbsolutePath());
+    }
   }
 
   private static void run(Report report, String workload, Harness harness,
