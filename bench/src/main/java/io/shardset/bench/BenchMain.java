@@ -40,6 +40,10 @@ public final class BenchMain {
     final Harness planning = new Harness(2, 5 * scale, 4);
 
     final Report report = new Report();
+    if (quick) {
+      report.setting("a quick run (--quick): fewer orders and rounds, to try the benchmark out;"
+          + " its numbers are indicative only");
+    }
     report.setting(String.format("data: %,d ORDERS, %,d customers, about %,d ORDER_LINES"
         + " (co-located on CUSTOMER_ID), %,d PRODUCTS (duplicated); %d embedded H2 file shards"
         + " and one unsharded H2 file", data.orders(), data.customers(), data.orders() * 2,
@@ -76,8 +80,8 @@ public final class BenchMain {
     }
 
     System.out.println("Running w10 sqlline start to first row");
-    report.add("w10 sqlline start to first row", Map.of("X",
-        Stats.of(new LauncherBench(Path.of("").toAbsolutePath()).measure(3 * scale + 2))));
+    report.addStartup("w10 sqlline start to first row",
+        Stats.of(new LauncherBench(Path.of("").toAbsolutePath()).measure(3 * scale + 2)));
 
     System.out.println();
     Report.environment().forEach(System.out::println);

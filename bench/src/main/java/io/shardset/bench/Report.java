@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -34,6 +35,7 @@ public final class Report {
 
   private final List<Row> rows = new ArrayList<>();
   private final List<PlanningPoint> planning = new ArrayList<>();
+  private final Map<String, Stats> startups = new LinkedHashMap<>();
   private final List<Chart> charts = new ArrayList<>();
   private final List<String> settings = new ArrayList<>();
 
@@ -50,6 +52,14 @@ public final class Report {
   /** Adds planning times at one or more shard counts (w8). */
   public void addPlanning(List<PlanningPoint> points) {
     planning.addAll(points);
+  }
+
+  /**
+   * Adds a measured wall time that is not a rate, such as w10's start to first result; it has
+   * its own table and no place in the throughput chart.
+   */
+  public void addStartup(String name, Stats stats) {
+    startups.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(stats, "stats"));
   }
 
   /** Adds a chart that the Markdown document shows. */
@@ -74,6 +84,9 @@ public final class Report {
           millis(row.stats().medianMillis()), millis(row.stats().p99Millis()),
           rate(row.stats().opsPerSecond())));
     }
+    startups.forEach((name, stats) -> b.append(String.format("%n%s: median %s ms, p99 %s ms,"
+        + " %d runs%n", name, millis(stats.medianMillis()), millis(stats.p99Millis()),
+        stats.count())));
     if (!planning.isEmpty()) {
       b.append(String.format("%nw8 plan point query%n%-6s %8s %14s %14s%n", "system", "shards",
           "plan median ms", "load ms"));
@@ -102,6 +115,12 @@ public final class Report {
           .append(millis(row.stats().medianMillis())).append(" | ")
           .append(millis(row.stats().p99Millis())).append(" | ")
           .append(rate(row.stats().opsPerSecond())).append(" |\n");
+    }
+    if (!startups.isEmpty()) {
+      b.append("\n| wall time | median ms | p99 ms | runs |\n| --- | ---: | ---: | ---: |\n");
+      startups.forEach((name, stats) -> b.append("| ").append(name).append(" | ")
+          .append(millis(stats.medianMillis())).append(" | ").append(millis(stats.p99Millis()))
+          .append(" | ").append(stats.count()).append(" |\n"));
     }
     if (!planning.isEmpty()) {
       b.append("\n## w8: planning one point query, by shard count\n\n");

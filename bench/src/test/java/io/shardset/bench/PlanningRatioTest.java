@@ -27,13 +27,15 @@ class PlanningRatioTest {
         point("N", 16, null))));
   }
 
-  @Test void reportSaysOverTheCapAndLinksItsCharts() {
+  @Test void reportSaysOverTheCapShowsStartupsAndLinksItsCharts() {
     final Report report = new Report();
     report.addPlanning(List.of(point("X", 4, 2.0), point("X", 16, 3.0), point("N", 16, null)));
     report.chart(new Report.Chart("Planning time", "planning.png"));
+    report.addStartup("w10 start", new Stats(5, 3000, 3500, 0.3));
     final String markdown = report.markdown();
     assertTrue(markdown.contains("| N | 16 | over 30 s |  | 10.0 |"), markdown);
     assertTrue(markdown.contains("X planning at 16 shards / at 4 shards: 1.50"), markdown);
     assertTrue(markdown.contains("![Planning time](planning.png)"), markdown);
+    assertTrue(markdown.contains("| w10 start | 3000.0 | 3500.0 | 5 |"), markdown);
   }
 }
