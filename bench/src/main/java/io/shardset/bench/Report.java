@@ -164,7 +164,8 @@ public final class Report {
         "date: " + ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
         "machine: " + runtime.availableProcessors() + " cores, "
             + (physical < 0 ? "unknown" : physical / (1L << 20) + " MiB") + " memory, "
-            + System.getProperty("os.name") + " " + System.getProperty("os.arch")
+            + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+            + System.getProperty("os.arch")
             + String.format(", load average %.2f (other work on the machine adds noise)",
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()),
         "java: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
