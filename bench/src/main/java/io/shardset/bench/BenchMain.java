@@ -2,6 +2,7 @@ package io.shardset.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -10,7 +11,8 @@ import java.util.Map;
  * prints the results and writes them to {@code results.md}.
  *
  * <p>Arguments: {@code --quick} (100,000 orders and fewer rounds), {@code --orders N},
- * {@code --dir FOLDER} (default {@code bench/target}).
+ * {@code --dir FOLDER} (default {@code bench/target}), {@code --publish} (also copy results.md
+ * and the charts into {@code bench/results/}, which the README shows).
  */
 public final class BenchMain {
   private BenchMain() {
@@ -20,13 +22,15 @@ public final class BenchMain {
     boolean quick = false;
     Long orders = null;
     Path dir = Path.of("bench", "target");
+    boolean publish = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--quick" -> quick = true;
         case "--orders" -> orders = Long.parseLong(value(args, ++i, "--orders"));
         case "--dir" -> dir = Path.of(value(args, ++i, "--dir"));
+        case "--publish" -> publish = true;
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; expected --quick, --orders N or --dir FOLDER");
+            + "; expected --quick, --orders N, --dir FOLDER or --publish");
       }
     }
     final BenchData data = new BenchData(orders != null ? orders : quick ? 100_000 : 1_000_000);
@@ -36,6 +40,10 @@ public final class BenchMain {
     final Harness planning = new Harness(2, 5 * scale, 4);
 
     final Report report = new Report();
+    if (quick) {
+      report.setting("a quick run (--quick): fewer orders and rounds, to try the benchmark out;"
+          + " its numbers are indicative only");
+    }
     report.setting(String.format("data: %,d ORDERS, %,d customers, about %,d ORDER_LINES"
         + " (co-located on CUSTOMER_ID), %,d PRODUCTS (duplicated); %d embedded H2 file shards"
         + " and one unsharded H2 file", data.orders(), data.customers(), data.orders() * 2,
@@ -49,6 +57,11 @@ public final class BenchMain {
     report.setting("rounds: point w1 " + describe(3 * scale, 10 * scale, 200)
         + "; w3, w4 " + describe(2, 5 * scale, 2) + "; w8 " + describe(2, 5 * scale, 4)
         + "; systems take turns within each round");
+    report.setting("w8 X: 4, 16, 64, 256 and 1024 shards in this JVM, taking turns; w8 N: 4 and"
+        + " 16 shards, each in a child JVM (" + (2 * scale + 1) + " plans after one unrecorded),"
+        + " killed if one step takes over 30 s; w10 runs sqlline/sqlline -e \""
+        + LauncherBench.QUERY + "\" on the demo model (" + (3 * scale + 2) + " runs after one"
+        + " unrecorded run that builds and loads if needed), timed to the first result row");
 
     final BenchDatabase db = BenchDatabase.open(dir.resolve("bench-db"), data);
     try (BenchSystems systems = BenchSystems.open(db)) {
@@ -57,17 +70,32 @@ public final class BenchMain {
       run(report, "w3 scatter aggregate", scatter, workloads.scatterAggregate());
       run(report, "w4 order by limit 100", scatter, workloads.orderByLimit());
     }
-    try (PlanningBench plans = PlanningBench.open(List.of(4, 16, 64, 256))) {
-      run(report, "w8 plan point query", planning, plans.operations());
+    try (PlanningBench plans = PlanningBench.open(List.of(4, 16, 64, 256, 1024))) {
+      System.out.println("Running w8 plan point query on X at 4 to 1024 shards");
+      report.addPlanning(plans.points(planning.measure("w8", plans.operations()).measured()));
     }
+    for (int shards : List.of(4, 16)) {
+      System.out.println("Running w8 plan point query on N at " + shards + " shards");
+      report.addPlanning(List.of(UnionAllPlanning.measure(shards, 1, 2 * scale + 1,
+          Duration.ofSeconds(30))));
+    }
+
+    System.out.println("Running w10 sqlline start to first row");
+    report.addStartup("w10 sqlline start to first row",
+        Stats.of(new LauncherBench(Path.of("").toAbsolutePath()).measure(3 * scale + 2)));
 
     System.out.println();
     Report.environment().forEach(System.out::println);
     System.out.println();
     System.out.print(report.table());
+    Charts.write(report, dir);
     final Path out = dir.resolve("results.md");
     Files.writeString(out, report.markdown());
     System.out.println("\nWritten to " + out.toAbsolutePath());
+    if (publish) {
+      Publication.copy(dir, Publication.FOLDER);
+      System.out.println("Published to " + Publication.FOLDER.toAbsolutePath());
+    }
   }
 
   private static void run(Report report, String workload, Harness harness,

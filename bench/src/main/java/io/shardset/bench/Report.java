@@ -11,6 +11,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -36,9 +37,20 @@ public final class Report {
     }
   }
 
+  /** A chart written next to results.md. */
+  public record Chart(String title, String fileName) {
+    public Chart {
+      Objects.requireNonNull(title, "title");
+      Objects.requireNonNull(fileName, "fileName");
+    }
+  }
+
   private final List<Row> rows = new ArrayList<>();
   private final List<Failure> failures = new ArrayList<>();
   private final Set<String> workloads = new LinkedHashSet<>();
+  private final List<PlanningPoint> planning = new ArrayList<>();
+  private final Map<String, Stats> startups = new LinkedHashMap<>();
+  private final List<Chart> charts = new ArrayList<>();
   private final List<String> settings = new ArrayList<>();
 
   /** Adds a workload's results, in the systems' order. */
@@ -59,12 +71,34 @@ public final class Report {
     settings.add(Objects.requireNonNull(line, "line"));
   }
 
+  /** Adds planning times at one or more shard counts (w8). */
+  public void addPlanning(List<PlanningPoint> points) {
+    planning.addAll(points);
+  }
+
+  /**
+   * Adds a measured wall time that is not a rate, such as w10's start to first result; it has
+   * its own table and no place in the throughput chart.
+   */
+  public void addStartup(String name, Stats stats) {
+    startups.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(stats, "stats"));
+  }
+
+  /** Adds a chart that the Markdown document shows. */
+  public void chart(Chart chart) {
+    charts.add(Objects.requireNonNull(chart, "chart"));
+  }
+
   public List<Row> rows() {
     return List.copyOf(rows);
   }
 
   public List<Failure> failures() {
     return List.copyOf(failures);
+  }
+
+  public List<PlanningPoint> planning() {
+    return List.copyOf(planning);
   }
 
   /** The results as a fixed-width table. */
@@ -80,6 +114,18 @@ public final class Report {
       for (Failure failure : failuresOf(workload)) {
         b.append(String.format("%-28s %-6s %s%n", workload, failure.system(), failure.reason()));
       }
+    }
+    startups.forEach((name, stats) -> b.append(String.format("%n%s: median %s ms, p99 %s ms,"
+        + " %d runs%n", name, millis(stats.medianMillis()), millis(stats.p99Millis()),
+        stats.count())));
+    if (!planning.isEmpty()) {
+      b.append(String.format("%nw8 plan point query%n%-6s %8s %14s %14s%n", "system", "shards",
+          "plan median ms", "load ms"));
+      for (PlanningPoint p : planning) {
+        b.append(String.format("%-6s %8d %14s %14s%n", p.system(), p.shards(), p.medianText(),
+            millis(p.loadMillis())));
+      }
+      b.append(planningRatios()).append('\n');
     }
     return b.toString();
   }
@@ -107,6 +153,39 @@ public final class Report {
             .append(failure.reason().replace("|", "\\|")).append(" | | |\n");
       }
     }
+    if (!startups.isEmpty()) {
+      b.append("\n| wall time | median ms | p99 ms | runs |\n| --- | ---: | ---: | ---: |\n");
+      startups.forEach((name, stats) -> b.append("| ").append(name).append(" | ")
+          .append(millis(stats.medianMillis())).append(" | ").append(millis(stats.p99Millis()))
+          .append(" | ").append(stats.count()).append(" |\n"));
+    }
+    if (!planning.isEmpty()) {
+      b.append("\n## w8: planning one point query, by shard count\n\n");
+      b.append("Load is the time to open the connection, once; ShardSet reads every shard's"
+          + " metadata then.\n\n");
+      b.append("| system | shards | plan median ms | plan p99 ms | load ms |\n");
+      b.append("| --- | ---: | ---: | ---: | ---: |\n");
+      for (PlanningPoint p : planning) {
+        b.append("| ").append(p.system()).append(" | ").append(p.shards()).append(" | ")
+            .append(p.medianText()).append(" | ")
+            .append(p.planning().map(s -> millis(s.p99Millis())).orElse("")).append(" | ")
+            .append(millis(p.loadMillis())).append(" |\n");
+      }
+      b.append('\n').append(planningRatios());
+    }
+    for (Chart chart : charts) {
+      b.append("\n![").append(chart.title()).append("](").append(chart.fileName()).append(")\n");
+    }
+    return b.toString();
+  }
+
+  /** Per system, its median planning time at the most shards over that at the fewest. */
+  String planningRatios() {
+    final StringBuilder b = new StringBuilder();
+    for (PlanningRatio ratio : PlanningRatio.of(planning)) {
+      b.append(String.format("%s planning at %d shards / at %d shards: %.2f%n", ratio.system(),
+          ratio.mostShards(), ratio.fewestShards(), ratio.value()));
+    }
     return b.toString();
   }
 
@@ -130,15 +209,22 @@ public final class Report {
         "date: " + ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
         "machine: " + runtime.availableProcessors() + " cores, "
             + (physical < 0 ? "unknown" : physical / (1L << 20) + " MiB") + " memory, "
-            + System.getProperty("os.name") + " " + System.getProperty("os.arch")
+            + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+            + System.getProperty("os.arch")
             + String.format(", load average %.2f (other work on the machine adds noise)",
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()),
         "java: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
             + ", max heap " + runtime.maxMemory() / (1L << 20) + " MiB",
         "versions: Calcite " + calciteVersion()
             + ", H2 " + org.h2.engine.Constants.FULL_VERSION
-            + ", ShardingSphere " + ShardingSphereSystem.version()
-            + ", ShardSet " + shardSetVersion());
+            + ", ShardSet " + shardSetVersion() + optionalVersions());
+  }
+
+  private static String optionalVersions() {
+    final StringBuilder b = new StringBuilder();
+    ComponentVersions.optional().forEach((name, version) ->
+        b.append(", ").append(name).append(' ').append(version));
+    return b.toString();
   }
 
   private static String calciteVersion() {
@@ -154,7 +240,7 @@ public final class Report {
     return v == null ? "built from this source tree" : v;
   }
 
-  private static String millis(double value) {
+  static String millis(double value) {
     return value < 1 ? String.format("%.3f", value) : String.format("%.1f", value);
   }
 

@@ -1,0 +1,62 @@
+package io.shardset.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The numbers the charts draw, taken from a {@link Report} without knowing its workloads or
+ * systems, so that a workload or system added later shows up by itself.
+ */
+final class ChartData {
+  private ChartData() {
+  }
+
+  /** A system's planning times by shard count, and the shard counts where it was stopped. */
+  record PlanningSeries(List<Integer> shards, List<Double> medianMillis,
+      List<Integer> stoppedShards, List<Double> stoppedAtMillis) {
+  }
+
+  /**
+   * Per workload in report order, each system's operations per second as one client sees
+   * them: 1000 / median milliseconds (a median of zero is left out, it has no rate).
+   */
+  static Map<String, Map<String, Double>> throughput(List<Report.Row> rows) {
+    final Map<String, Map<String, Double>> result = new LinkedHashMap<>();
+    for (Report.Row row : rows) {
+      final Map<String, Double> bySystem =
+          result.computeIfAbsent(row.workload(), k -> new LinkedHashMap<>());
+      if (row.stats().medianMillis() > 0) {
+        bySystem.put(row.system(), 1000 / row.stats().medianMillis());
+      }
+    }
+    return result;
+  }
+
+  /** Each system's planning series, in first-seen order and by ascending shard count. */
+  static Map<String, PlanningSeries> planning(List<PlanningPoint> points) {
+    final Map<String, List<PlanningPoint>> bySystem = new LinkedHashMap<>();
+    for (PlanningPoint p : points) {
+      bySystem.computeIfAbsent(p.system(), k -> new ArrayList<>()).add(p);
+    }
+    final Map<String, PlanningSeries> result = new LinkedHashMap<>();
+    bySystem.forEach((system, list) -> {
+      final List<Integer> shards = new ArrayList<>();
+      final List<Double> medians = new ArrayList<>();
+      final List<Integer> stopped = new ArrayList<>();
+      final List<Double> stoppedAt = new ArrayList<>();
+      list.stream().sorted((a, b) -> Integer.compare(a.shards(), b.shards())).forEach(p -> {
+        if (p.planning().isPresent()) {
+          shards.add(p.shards());
+          medians.add(p.planning().get().medianMillis());
+        } else {
+          stopped.add(p.shards());
+          stoppedAt.add((double) p.cap().toMillis());
+        }
+      });
+      result.put(system, new PlanningSeries(shards, medians, stopped, stoppedAt));
+    });
+    return result;
+  }
+}

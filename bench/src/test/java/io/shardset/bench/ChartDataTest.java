@@ -1,0 +1,57 @@
+package io.shardset.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Tests {@link ChartData}. */
+class ChartDataTest {
+  private static Stats median(double millis) {
+    return new Stats(1, millis, millis, 1000 / millis);
+  }
+
+  private static Map<String, Stats> systems(Object... nameAndMedian) {
+    final Map<String, Stats> result = new LinkedHashMap<>();
+    for (int i = 0; i < nameAndMedian.length; i += 2) {
+      result.put((String) nameAndMedian[i], median((Double) nameAndMedian[i + 1]));
+    }
+    return result;
+  }
+
+  @Test void throughputIsOneOverTheMedianPerWorkloadAndSystemInReportOrder() {
+    final Report report = new Report();
+    report.add("w1", systems("L", 0.5, "X", 2.0));
+    report.add("w3", systems("N", 100.0, "X", 40.0));
+    final Map<String, Map<String, Double>> data = ChartData.throughput(report.rows());
+    assertEquals(List.of("w1", "w3"), List.copyOf(data.keySet()));
+    assertEquals(Map.of("L", 2000.0, "X", 500.0), data.get("w1"));
+    assertEquals(List.of("N", "X"), List.copyOf(data.get("w3").keySet()));
+    assertEquals(25.0, data.get("w3").get("X"));
+  }
+
+  @Test void aZeroMedianHasNoRate() {
+    final Report report = new Report();
+    report.add("w1", Map.of("L", new Stats(1, 0, 0, 0)));
+    assertEquals(Map.of(), ChartData.throughput(report.rows()).get("w1"));
+  }
+
+  @Test void planningSeriesAreSortedByShardsAndKeepStoppedPointsApart() {
+    final Duration cap = Duration.ofSeconds(30);
+    final Map<String, ChartData.PlanningSeries> data = ChartData.planning(List.of(
+        new PlanningPoint("X", 16, 1, Optional.of(median(5.0)), Duration.ZERO),
+        new PlanningPoint("X", 4, 1, Optional.of(median(4.0)), Duration.ZERO),
+        new PlanningPoint("N", 4, 1, Optional.of(median(900.0)), cap),
+        new PlanningPoint("N", 16, 1, Optional.empty(), cap)));
+    assertEquals(List.of("X", "N"), List.copyOf(data.keySet()));
+    assertEquals(new ChartData.PlanningSeries(List.of(4, 16), List.of(4.0, 5.0), List.of(),
+        List.of()), data.get("X"));
+    assertEquals(new ChartData.PlanningSeries(List.of(4), List.of(900.0), List.of(16),
+        List.of(30_000.0)), data.get("N"));
+  }
+}
