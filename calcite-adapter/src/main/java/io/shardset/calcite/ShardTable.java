@@ -17,7 +17,9 @@ import org.apache.calcite.schema.impl.AbstractTable;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -30,6 +32,8 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final TableLayout layout;
   private final @Nullable ShardRouter router;
   private final List<ShardSite> sites;
+  /** Shard name to index: planning asks once per shard, so a search would cost N squared. */
+  private final Map<String, Integer> shardIndexes;
   private final List<Integer> keyColumns;
   private final @Nullable Integer parallelism;
 
@@ -40,6 +44,11 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
     this.layout = Objects.requireNonNull(layout, "layout");
     this.router = router;
     this.sites = List.copyOf(sites);
+    final Map<String, Integer> indexes = new HashMap<>();
+    for (int i = 0; i < this.sites.size(); i++) {
+      indexes.putIfAbsent(this.sites.get(i).name(), i);
+    }
+    this.shardIndexes = Map.copyOf(indexes);
     this.keyColumns = spec.shardKey().stream().map(layout::columnIndex).toList();
     this.parallelism = parallelism;
     if (router == null && spec.method() != ShardingMethod.DUPLICATED) {
@@ -96,12 +105,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
 
   /** The table's shard with the given name, or -1 if the table has none of that name. */
   public int shardIndex(String name) {
-    for (int i = 0; i < sites.size(); i++) {
-      if (sites.get(i).name().equals(name)) {
-        return i;
-      }
-    }
-    return -1;
+    return shardIndexes.getOrDefault(name, -1);
   }
 
   /** The shard a duplicated table is read from. */
