@@ -36,6 +36,22 @@ class PlanTest extends SalesDataTestBase {
         explain("SELECT NAME FROM CUSTOMERS WHERE CUSTOMER_ID = ?"));
   }
 
+  /**
+   * A list of keys reaches the shards as {@code IN}, and other conditions as flat AND/OR chains:
+   * Calcite writes them as nested trees, for which H2 scans instead of using its index.
+   */
+  @Test void keyListsAreSentAsInAndConditionsUnnested() throws SQLException {
+    assertEquals("EnumerableShardScan(table=[[S, CUSTOMERS]], shards=[at execution by ?0 ?1 ?2"
+            + " ?3 ?4 of 4], sql=[SELECT \"NAME\" FROM \"CUSTOMERS\" WHERE \"CUSTOMER_ID\""
+            + " IN (?, ?, ?, ?, ?)])\n",
+        explain("SELECT NAME FROM CUSTOMERS WHERE CUSTOMER_ID IN (?, ?, ?, ?, ?)"));
+    assertEquals("EnumerableShardScan(table=[[S, CUSTOMERS]], shards=[4 of 4: s0, s1, s2, s3],"
+            + " sql=[SELECT \"NAME\" FROM \"CUSTOMERS\" WHERE \"CUSTOMER_ID\" = ? OR"
+            + " \"CUSTOMER_ID\" = ? OR \"NAME\" = ? OR \"REGION\" = ?])\n",
+        explain("SELECT NAME FROM CUSTOMERS WHERE CUSTOMER_ID = ? OR CUSTOMER_ID = ?"
+            + " OR NAME = ? OR REGION = ?"));
+  }
+
   @Test void duplicatedTableReadsOneShard() throws SQLException {
     assertEquals("EnumerableShardScan(table=[[S, COUNTRIES]], shards=[1 of 4: s0],"
             + " sql=[SELECT * FROM \"COUNTRIES\"])\n",

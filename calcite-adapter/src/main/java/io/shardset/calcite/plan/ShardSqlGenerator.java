@@ -108,7 +108,8 @@ final class ShardSqlGenerator {
     });
     final SqlDialect dialect = layout.dialect();
     // One line: the text appears in EXPLAIN and in shard logs.
-    final SqlString sql = new RelToSqlConverter(dialect).visitRoot(physical).asStatement()
+    final SqlString sql = ShardSqlShaper.shape(
+            new RelToSqlConverter(dialect).visitRoot(physical).asStatement())
         .toSqlString(c -> c.withDialect(dialect)
             .withAlwaysUseParentheses(false)
             .withSelectListItemsOnSeparateLines(false)
