@@ -33,7 +33,10 @@ final class ShardTableReader {
   /** A table as {@link DatabaseMetaData#getTables} reports it. */
   private record TableName(String catalog, String schema, String name) {
     @Override public String toString() {
-      return schema == null ? name : schema + "." + name;
+      if (schema != null) {
+        return schema + "." + name;
+      }
+      return catalog == null ? name : catalog + "." + name;
     }
   }
 
@@ -78,6 +81,14 @@ final class ShardTableReader {
       String current = connection.getSchema();
       List<TableName> inCurrent =
           matches.stream().filter(t -> Objects.equals(t.schema(), current)).toList();
+      matches = inCurrent.isEmpty() ? matches : inCurrent;
+    }
+    if (matches.size() > 1 && shard.jdbcCatalog() == null) {
+      // MySQL and MariaDB list the tables of every database on the server as catalogs; the
+      // shard's queries resolve names in its current one (the database of its URL).
+      String current = connection.getCatalog();
+      List<TableName> inCurrent =
+          matches.stream().filter(t -> Objects.equals(t.catalog(), current)).toList();
       matches = inCurrent.isEmpty() ? matches : inCurrent;
     }
     if (matches.isEmpty()) {

@@ -77,17 +77,14 @@ class JoinPushdownTest extends SalesDataTestBase {
     final String shard = "s" + shardOfLong(42, 480, 4);
     assertEquals("EnumerableShardScan(table=[[S, ORDERS], [S, CUSTOMERS]],"
             + " shards=[1 of 4: " + shard + "], "
-            + explainSql("SELECT \"t2\".\"NAME\","
-                + " \"t0\".\"ORDER_ID\" FROM (SELECT \"ORDER_ID\", \"CUSTOMER_ID\" FROM"
-                + " \"ORDERS\" WHERE \"CUSTOMER_ID\" = 42) AS \"t0\" INNER JOIN (SELECT"
-                + " \"CUSTOMER_ID\", \"NAME\" FROM \"CUSTOMERS\" WHERE \"CUSTOMER_ID\" = 42)"
-                + " AS \"t2\" ON \"t0\".\"CUSTOMER_ID\" = \"t2\".\"CUSTOMER_ID\"",
-            "SELECT \"t2\".\"NAME\", \"t0\".\"ORDER_ID\" FROM (SELECT \"order_id\" AS"
-                + " \"ORDER_ID\", \"customer_id\" AS \"CUSTOMER_ID\" FROM \"orders\""
-                + " WHERE \"customer_id\" = 42) AS \"t0\" INNER JOIN (SELECT \"customer_id\""
-                + " AS \"CUSTOMER_ID\", \"name\" AS \"NAME\" FROM \"customers\""
-                + " WHERE \"customer_id\" = 42) AS \"t2\" ON"
-                + " \"t0\".\"CUSTOMER_ID\" = \"t2\".\"CUSTOMER_ID\"") + ")\n",
+            + explainSql("SELECT \"t0\".\"NAME\", \"t\".\"ORDER_ID\" FROM (SELECT *"
+                + " FROM \"ORDERS\" WHERE \"CUSTOMER_ID\" = 42) AS \"t\" INNER JOIN (SELECT *"
+                + " FROM \"CUSTOMERS\" WHERE \"CUSTOMER_ID\" = 42) AS \"t0\""
+                + " ON \"t\".\"CUSTOMER_ID\" = \"t0\".\"CUSTOMER_ID\"",
+            "SELECT \"t0\".\"name\" AS \"NAME\", \"t\".\"order_id\" AS \"ORDER_ID\" FROM"
+                + " (SELECT * FROM \"orders\" WHERE \"customer_id\" = 42) AS \"t\" INNER JOIN"
+                + " (SELECT * FROM \"customers\" WHERE \"customer_id\" = 42) AS \"t0\""
+                + " ON \"t\".\"customer_id\" = \"t0\".\"customer_id\"") + ")\n",
         PlanTest.explain(connection, "SELECT c.NAME, o.ORDER_ID FROM CUSTOMERS c JOIN ORDERS o"
             + " ON c.CUSTOMER_ID = o.CUSTOMER_ID WHERE c.CUSTOMER_ID = 42"));
   }

@@ -3,11 +3,15 @@ package io.shardset.calcite.plan;
 import io.shardset.calcite.ShardSite;
 import io.shardset.calcite.ShardTable;
 
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.prepare.RelOptTableImpl;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.logical.LogicalTableScan;
+import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -31,7 +35,28 @@ import java.util.Map;
  * one text, so the work does not grow with the number of shards.
  */
 final class ShardSqlGenerator {
+  /**
+   * Lifts the projections under an inner join above it, so that the join reads the tables
+   * themselves: {@code FROM ORDERS t JOIN LINES t0}, not {@code FROM (SELECT ...) t JOIN
+   * (SELECT ...) t0}. H2 runs the join of derived tables about twice as slowly.
+   */
+  private static final JoinShaper JOIN_SHAPER = new JoinShaper();
+
   private ShardSqlGenerator() {
+  }
+
+  /** Runs the join-flattening rules over a pushed tree. */
+  private static final class JoinShaper {
+    private final HepProgram program = new HepProgramBuilder()
+        .addRuleCollection(List.of(CoreRules.JOIN_PROJECT_BOTH_TRANSPOSE,
+            CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
+        .build();
+
+    RelNode run(RelNode rel) {
+      final HepPlanner planner = new HepPlanner(program);
+      planner.setRoot(rel);
+      return planner.findBestExp();
+    }
   }
 
   /** One table as a shard's SQL names it. */
@@ -107,9 +132,10 @@ final class ShardSqlGenerator {
       }
     });
     final SqlDialect dialect = layout.dialect();
+    final RelNode flat = JOIN_SHAPER.run(physical);
     // One line: the text appears in EXPLAIN and in shard logs.
     final SqlString sql = ShardSqlShaper.shape(
-            new RelToSqlConverter(dialect).visitRoot(physical).asStatement())
+            new RelToSqlConverter(dialect).visitRoot(flat).asStatement())
         .toSqlString(c -> c.withDialect(dialect)
             .withAlwaysUseParentheses(false)
             .withSelectListItemsOnSeparateLines(false)
