@@ -1,6 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.testing.Backend;
+import io.shardset.testing.ShardFixture;
 
 
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -21,6 +23,7 @@ import static io.shardset.testing.ExpectedPlacement.shardOfLong;
 import static io.shardset.testing.ExpectedPlacement.shardOfLongString;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Each predicate shape of the spec's pruning section reaches exactly the expected shards,
@@ -133,6 +136,39 @@ class PruningTest extends SalesDataTestBase {
       p.setNull(1, Types.BIGINT);
       assertEquals(NONE, reached(p), "setNull");
     }
+  }
+
+  /** Each shard is sent only its own keys of a list of parameters, the others replaced. */
+  @Test void eachShardIsSentOnlyItsOwnKeysOfAParameterList() throws SQLException {
+    final long[] keys = {1, 2, 3, 4, 5, 6, 7, 8};
+    final String sql = "SELECT ORDER_ID, CUSTOMER_ID FROM ORDERS WHERE CUSTOMER_ID IN"
+        + " (?, ?, ?, ?, ?, ?, ?, ?)";
+    final List<String> byParameters = new ArrayList<>();
+    try (PreparedStatement p = connection.prepareStatement(sql)) {
+      for (int i = 0; i < keys.length; i++) {
+        p.setLong(i + 1, keys[i]);
+      }
+      fixture.shards().resetCounters();
+      try (ResultSet rs = p.executeQuery()) {
+        byParameters.addAll(ShardFixture.rows(rs));
+      }
+    }
+    final Set<String> reached = new TreeSet<>(fixture.shardsReached());
+    assertTrue(reached.size() > 1, "the keys should span several shards: " + reached);
+    for (String shard : reached) {
+      final Set<Object> own = new TreeSet<>();
+      for (long key : keys) {
+        if (hash(key).contains(shard)) {
+          own.add(key);
+        }
+      }
+      final Set<Object> sent = new TreeSet<>();
+      fixture.shards().executions(shard).forEach(e -> e.parameters()
+          .forEach(v -> sent.add(((Number) v).longValue())));
+      assertEquals(own, sent, shard);
+    }
+    assertEquals(sorted(rows(sql.replace("(?, ?, ?, ?, ?, ?, ?, ?)", "(1, 2, 3, 4, 5, 6, 7, 8)"))),
+        sorted(byParameters));
   }
 
   @Test void parameterListsAndDates() throws SQLException {

@@ -51,7 +51,8 @@ final class ShardQueryFactory {
         new ParameterBinder(parameterTypes(spec.pushed())),
         ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
         spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated(),
-        fixesShardKey(table, spec.condition()));
+        fixesShardKey(table, spec.condition()),
+        KeyListFinder.find(table, spec.condition(), spec.pushed()));
   }
 
   /** Whether the condition fixes every shard key column to a few values (= or IN). */

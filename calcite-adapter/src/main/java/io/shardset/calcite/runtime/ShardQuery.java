@@ -18,8 +18,10 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
 
 /**
  * Everything needed to run one shard scan, fixed when the statement is prepared: the SQL for
@@ -50,6 +52,7 @@ public final class ShardQuery {
   private final @Nullable Comparator<@Nullable Object[]> mergeOrder;
   private final boolean anyShardAnswers;
   private final boolean fewRowsExpected;
+  private final KeyLists keyLists;
 
   /**
    * Creates a query.
@@ -58,13 +61,15 @@ public final class ShardQuery {
    *     when the target shard cannot be reached the others are tried in turn
    * @param fewRowsExpected whether the condition fixes the shard key to a few values, so that
    *     each shard most likely returns few rows (see {@link ScanOptions#fewRowsExpected()})
+   * @param keyLists the parameters that list shard keys, of which each shard is sent only its
+   *     own
    */
   public ShardQuery(String tableName, List<String> shardNames, List<ShardEndpoint> endpoints,
       List<Text> texts, int[] textOfShard, @Nullable BitSet staticShards,
       KeyCondition condition, @Nullable ShardRouter router, ParameterBinder binder,
       RowReader reader, @Nullable Integer parallelism,
       @Nullable Comparator<@Nullable Object[]> mergeOrder, boolean anyShardAnswers,
-      boolean fewRowsExpected) {
+      boolean fewRowsExpected, KeyLists keyLists) {
     this.tableName = Objects.requireNonNull(tableName, "tableName");
     this.shardNames = List.copyOf(shardNames);
     this.endpoints = List.copyOf(endpoints);
@@ -79,6 +84,7 @@ public final class ShardQuery {
     this.mergeOrder = mergeOrder;
     this.anyShardAnswers = anyShardAnswers;
     this.fewRowsExpected = fewRowsExpected;
+    this.keyLists = Objects.requireNonNull(keyLists, "keyLists");
   }
 
   /** The shards this execution reaches, from the query parameters when the plan kept them. */
@@ -133,9 +139,12 @@ public final class ShardQuery {
 
   private ShardRequest request(DataContext root, int shard) {
     final Text text = texts.get(textOfShard[shard]);
-    final List<Object> values = new ArrayList<>();
+    final IntFunction<@Nullable Object> bound = i -> binder.bind(i, root.get("?" + i));
+    final Map<Integer, @Nullable Object> own = router == null || keyLists.lists().isEmpty()
+        ? Map.of() : keyLists.forShard(shard, router, bound);
+    final List<@Nullable Object> values = new ArrayList<>();
     for (int index : text.parameters()) {
-      values.add(binder.bind(index, root.get("?" + index)));
+      values.add(own.containsKey(index) ? own.get(index) : bound.apply(index));
     }
     return new ShardRequest(endpoints.get(shard), text.sql(), values);
   }
