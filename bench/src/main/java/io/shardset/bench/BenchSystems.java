@@ -6,7 +6,6 @@ import io.shardset.routing.ShardRouter;
 import org.apache.calcite.jdbc.CalciteConnection;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,10 +34,10 @@ public final class BenchSystems implements AutoCloseable {
 
   /** Opens every system's connection. */
   public static BenchSystems open(BenchDatabase db) throws SQLException {
-    final Connection unsharded = DriverManager.getConnection(db.unshardedUrl(), "sa", "");
+    final Connection unsharded = db.unsharded().connect();
     final List<Connection> shards = new ArrayList<>();
-    for (String url : db.shardUrls()) {
-      shards.add(DriverManager.getConnection(url, "sa", ""));
+    for (JdbcEndpoint shard : db.shards()) {
+      shards.add(shard.connect());
     }
     final Connection shardSet = db.connectShardSet();
     final ShardRouter router = shardSet.unwrap(CalciteConnection.class).getRootSchema()

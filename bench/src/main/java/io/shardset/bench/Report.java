@@ -16,11 +16,19 @@ import java.util.Objects;
 /** The results of one run: a row per system and workload, with the machine and versions. */
 public final class Report {
   /** One measured system in one workload. */
-  public record Row(String workload, String system, Stats stats) {
+  public record Row(String workload, String system, Outcome outcome) {
     public Row {
       Objects.requireNonNull(workload, "workload");
       Objects.requireNonNull(system, "system");
-      Objects.requireNonNull(stats, "stats");
+      Objects.requireNonNull(outcome, "outcome");
+    }
+
+    /** The median, p99 and rate columns, or the outcome's note in their place. */
+    List<String> cells() {
+      final Stats stats = outcome.stats();
+      return stats == null ? List.of(outcome.note())
+          : List.of(millis(stats.medianMillis()), millis(stats.p99Millis()),
+              rate(stats.opsPerSecond()));
     }
   }
 
@@ -28,8 +36,8 @@ public final class Report {
   private final List<String> settings = new ArrayList<>();
 
   /** Adds a workload's results, in the systems' order. */
-  public void add(String workload, Map<String, Stats> bySystem) {
-    bySystem.forEach((system, stats) -> rows.add(new Row(workload, system, stats)));
+  public void add(String workload, Map<String, Outcome> bySystem) {
+    bySystem.forEach((system, outcome) -> rows.add(new Row(workload, system, outcome)));
   }
 
   /** Adds a line describing how the run was made (data size, rounds). */
@@ -43,12 +51,15 @@ public final class Report {
 
   /** The results as a fixed-width table. */
   public String table() {
-    final StringBuilder b = new StringBuilder(String.format("%-28s %-6s %12s %12s %12s%n",
+    final String format = "%-38s %-6s %12s %12s %12s%n";
+    final StringBuilder b = new StringBuilder(String.format(format,
         "workload", "system", "median ms", "p99 ms", "ops/s"));
     for (Row row : rows) {
-      b.append(String.format("%-28s %-6s %12s %12s %12s%n", row.workload(), row.system(),
-          millis(row.stats().medianMillis()), millis(row.stats().p99Millis()),
-          rate(row.stats().opsPerSecond())));
+      final List<String> cells = row.cells();
+      b.append(cells.size() == 1
+          ? String.format("%-38s %-6s %s%n", row.workload(), row.system(), cells.get(0))
+          : String.format(format, row.workload(), row.system(), cells.get(0), cells.get(1),
+              cells.get(2)));
     }
     return b.toString();
   }
@@ -65,10 +76,10 @@ public final class Report {
     b.append("\n| workload | system | median ms | p99 ms | ops/s |\n");
     b.append("| --- | --- | ---: | ---: | ---: |\n");
     for (Row row : rows) {
+      final List<String> cells = row.cells();
       b.append("| ").append(row.workload()).append(" | ").append(row.system()).append(" | ")
-          .append(millis(row.stats().medianMillis())).append(" | ")
-          .append(millis(row.stats().p99Millis())).append(" | ")
-          .append(rate(row.stats().opsPerSecond())).append(" |\n");
+          .append(cells.size() == 1 ? cells.get(0) + " | | " : String.join(" | ", cells))
+          .append(" |\n");
     }
     return b.toString();
   }
@@ -92,6 +103,7 @@ public final class Report {
             + ", max heap " + runtime.maxMemory() / (1L << 20) + " MiB",
         "versions: Calcite " + calciteVersion()
             + ", H2 " + org.h2.engine.Constants.FULL_VERSION
+            + ", PgJDBC " + org.postgresql.util.DriverInfo.DRIVER_VERSION
             + ", ShardSet " + shardSetVersion());
   }
 
