@@ -125,6 +125,6 @@ public final class Report {
   }
 
   private static String rate(double value) {
-    return String.format("%,.0f", value);
+    return value < 10 ? String.format("%.1f", value) : String.format("%,.0f", value);
   }
 }
