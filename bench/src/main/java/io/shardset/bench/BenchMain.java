@@ -77,7 +77,7 @@ public final class BenchMain {
         + " measured, and its row says why");
     report.setting("w5 streams every ORDERS row once per system in a child JVM with "
         + StreamingWorkload.MAX_HEAP + "; peak heap is the sum of the heap pools' peaks"
-        + " (an upper bound) over two scans, and the rate is the second scan's; L and D read"
+        + " (an upper bound) over two scans, and the rate is the second scan's; L, D and S read"
         + " with auto-commit off and fetch size 1000");
     report.setting("w8 X: 4, 16, 64, 256 and 1024 shards in this JVM, taking turns; w8 N: 4 and"
         + " 16 shards, each in a child JVM (" + (2 * scale + 1) + " plans after one unrecorded),"
@@ -95,7 +95,7 @@ public final class BenchMain {
       // the load, can be closed.
       ShardPools.closeAll();
       final String w5 = "w5 full scan, streamed" + on;
-      final List<String> streamers = List.of("L", "D", "N", "X");
+      final List<String> streamers = List.of("L", "D", "N", "X", "S");
       System.out.println("Running " + w5 + " on " + String.join(", ", streamers));
       final Map<String, Outcome> streamed =
           new StreamingWorkload(backend, dbFolder, data, Duration.ofMinutes(10))

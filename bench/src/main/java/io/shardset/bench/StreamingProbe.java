@@ -1,5 +1,7 @@
 package io.shardset.bench;
 
+import io.shardset.bench.shardingsphere.ShardingSphereSystem;
+
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -17,8 +19,9 @@ import java.util.List;
  * that holds the whole result in memory fails here and not in the benchmark's own JVM.
  *
  * <p>Arguments: {@code BACKEND DB_FOLDER ORDERS SYSTEM}, as {@link StreamingWorkload} passes
- * them. L and D read with auto-commit off and a fetch size of 1000, which is what PgJDBC needs
- * to stream rather than load the whole result (H2 ignores both); N and X are used as they are.
+ * them. L, D and S read with auto-commit off and a fetch size of 1000, which is what PgJDBC
+ * needs to stream rather than load the whole result (H2 ignores both; ShardingSphere passes
+ * them on to its shard connections); N and X are used as they are.
  */
 public final class StreamingProbe {
   private static final int FETCH_SIZE = 1_000;
@@ -32,9 +35,14 @@ public final class StreamingProbe {
     }
     final BenchDatabase db = BenchDatabase.open(args[0], Path.of(args[1]),
         new BenchData(Long.parseLong(args[2])));
-    final List<Connection> connections = connect(db, args[3]);
+    final String system = args[3];
+    // S's shard pools outlive its connection and must be closed, or their threads keep this
+    // JVM alive.
+    final ShardingSphereSystem shardingSphere =
+        system.equals("S") ? db.openShardingSphere() : null;
+    final List<Connection> connections = connect(db, system, shardingSphere);
     try {
-      final boolean plain = args[3].equals("L") || args[3].equals("D");
+      final boolean plain = List.of("L", "D", "S").contains(system);
       System.gc();
       final List<MemoryPoolMXBean> heap = new ArrayList<>();
       for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -57,7 +65,13 @@ public final class StreamingProbe {
       System.out.println(new ProbeResult(rowsAndChecksum[0], rowsAndChecksum[1], seconds, peak)
           .format());
     } finally {
-      Connections.closeAll(connections);
+      try {
+        Connections.closeAll(connections);
+      } finally {
+        if (shardingSphere != null) {
+          shardingSphere.close();
+        }
+      }
     }
   }
 
@@ -85,7 +99,8 @@ public final class StreamingProbe {
     return new long[] {rows, checksum};
   }
 
-  private static List<Connection> connect(BenchDatabase db, String system) throws SQLException {
+  private static List<Connection> connect(BenchDatabase db, String system,
+      ShardingSphereSystem shardingSphere) throws SQLException {
     final List<Connection> connections = new ArrayList<>();
     switch (system) {
       case "L" -> connections.add(db.unsharded().connect());
@@ -96,6 +111,7 @@ public final class StreamingProbe {
       }
       case "N" -> connections.add(db.connectUnionAll());
       case "X" -> connections.add(db.connectShardSet());
+      case "S" -> connections.add(shardingSphere.connect());
       default -> throw new IllegalArgumentException("unknown system " + system);
     }
     return connections;

@@ -69,6 +69,8 @@ public final class StreamingWorkload {
     final List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add(MAX_HEAP);
+    // A thread left running (a connection pool's) must not keep a JVM out of memory alive.
+    command.add("-XX:+ExitOnOutOfMemoryError");
     command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));

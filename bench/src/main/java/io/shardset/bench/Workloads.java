@@ -67,7 +67,7 @@ public final class Workloads {
   }
 
   /**
-   * w2 on L, D, N and X: the IN-list query, prepared once, ten new keys each time. D groups
+   * w2 on L, D, N, X and S: the IN-list query, prepared once, ten new keys each time. D groups
    * the keys by shard with ShardSet's router and queries the shards one after the other,
    * each with only its keys (a shard's unused placeholders repeat one of its keys, which
    * changes no answer, so one prepared statement per shard serves every key count).
@@ -86,6 +86,7 @@ public final class Workloads {
     });
     result.put("N", keys(systems.unionAll().prepareStatement(IN_LIST)));
     result.put("X", keys(systems.shardSet().prepareStatement(IN_LIST)));
+    result.put("S", keys(systems.shardingSphere().prepareStatement(IN_LIST)));
     return result;
   }
 
@@ -100,9 +101,9 @@ public final class Workloads {
   }
 
   /**
-   * w9 on L, D and X: the w1 query sent as a plain {@link Statement} with the key as a
+   * w9 on L, D, X and S: the w1 query sent as a plain {@link Statement} with the key as a
    * literal, a new one each time, so every execution is a new SQL text to parse (and, for X,
-   * to plan, unless its plan cache recognizes the shape).
+   * to plan, unless its plan cache recognizes the shape; S parses each one too).
    */
   public Map<String, Operation> literalPoint() throws SQLException {
     final Map<String, Operation> result = new LinkedHashMap<>();
@@ -116,6 +117,7 @@ public final class Workloads {
       return readLiteral(perShard.get(systems.shardOfCustomer(key)), key);
     });
     result.put("X", literal(systems.shardSet().createStatement()));
+    result.put("S", literal(systems.shardingSphere().createStatement()));
     return result;
   }
 
