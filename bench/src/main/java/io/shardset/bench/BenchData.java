@@ -17,18 +17,26 @@ public final class BenchData {
   /** Rows of PRODUCTS. */
   public static final int PRODUCTS = 1_000;
 
-  /** The tables' DDL, the same on every shard and on the unsharded database. */
-  public static final List<String> DDL = List.of(
-      "CREATE TABLE PRODUCTS (PRODUCT_ID INTEGER PRIMARY KEY, NAME VARCHAR(40) NOT NULL,"
+  /** The tables, without keys or indexes, the same on every shard and on the unsharded database. */
+  public static final List<String> TABLES = List.of(
+      "CREATE TABLE PRODUCTS (PRODUCT_ID INTEGER NOT NULL, NAME VARCHAR(40) NOT NULL,"
           + " CATEGORY VARCHAR(12) NOT NULL, PRICE DECIMAL(10, 2) NOT NULL)",
-      "CREATE TABLE ORDERS (ORDER_ID BIGINT PRIMARY KEY, CUSTOMER_ID BIGINT NOT NULL,"
+      "CREATE TABLE ORDERS (ORDER_ID BIGINT NOT NULL, CUSTOMER_ID BIGINT NOT NULL,"
           + " ORDER_DATE DATE NOT NULL, STATUS VARCHAR(12) NOT NULL,"
           + " TOTAL DECIMAL(12, 2) NOT NULL)",
-      "CREATE INDEX ORDERS_CUSTOMER ON ORDERS (CUSTOMER_ID)",
       "CREATE TABLE ORDER_LINES (ORDER_ID BIGINT NOT NULL, LINE_NO INTEGER NOT NULL,"
           + " CUSTOMER_ID BIGINT NOT NULL, PRODUCT_ID INTEGER NOT NULL, QTY INTEGER NOT NULL,"
-          + " AMOUNT DECIMAL(12, 2) NOT NULL, PRIMARY KEY (ORDER_ID, LINE_NO))",
+          + " AMOUNT DECIMAL(12, 2) NOT NULL)");
+  /** The tables' keys and indexes; a bulk load creates them after the rows are in. */
+  public static final List<String> KEYS = List.of(
+      "ALTER TABLE PRODUCTS ADD PRIMARY KEY (PRODUCT_ID)",
+      "ALTER TABLE ORDERS ADD PRIMARY KEY (ORDER_ID)",
+      "CREATE INDEX ORDERS_CUSTOMER ON ORDERS (CUSTOMER_ID)",
+      "ALTER TABLE ORDER_LINES ADD PRIMARY KEY (ORDER_ID, LINE_NO)",
       "CREATE INDEX ORDER_LINES_CUSTOMER ON ORDER_LINES (CUSTOMER_ID)");
+  /** The tables with their keys and indexes. */
+  public static final List<String> DDL =
+      java.util.stream.Stream.concat(TABLES.stream(), KEYS.stream()).toList();
 
   private static final LocalDate FIRST_DAY = LocalDate.of(2020, 1, 1);
 

@@ -1,18 +1,22 @@
 package io.shardset.bench;
 
+import io.shardset.execution.ShardPools;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Runs the benchmark: loads the data set if needed, measures every workload on every system,
- * prints the results and writes them to {@code results.md}.
+ * Runs the benchmark: loads the data set if needed, measures every workload on every system
+ * and backend, prints the results and writes them to {@code results.md}.
  *
  * <p>Arguments: {@code --quick} (100,000 orders and fewer rounds), {@code --orders N},
- * {@code --dir FOLDER} (default {@code bench/target}), {@code --publish} (also copy results.md
- * and the charts into {@code bench/results/}, which the README shows).
+ * {@code --dir FOLDER} (default {@code bench/target}), {@code --backend h2|postgres|both}
+ * (default both; without a PostgreSQL server at 127.0.0.1:5432, H2 only), {@code --publish}
+ * (also copy results.md and the charts into {@code bench/results/}, which the README shows).
  */
 public final class BenchMain {
   private BenchMain() {
@@ -23,20 +27,27 @@ public final class BenchMain {
     Long orders = null;
     Path dir = Path.of("bench", "target");
     boolean publish = false;
+    String backendArg = "both";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--quick" -> quick = true;
         case "--orders" -> orders = Long.parseLong(value(args, ++i, "--orders"));
         case "--dir" -> dir = Path.of(value(args, ++i, "--dir"));
+        case "--backend" -> backendArg = value(args, ++i, "--backend");
         case "--publish" -> publish = true;
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; expected --quick, --orders N, --dir FOLDER or --publish");
+            + "; expected --quick, --orders N, --dir FOLDER, --backend h2|postgres|both"
+            + " or --publish");
       }
     }
+    final List<String> backends = backends(backendArg);
     final BenchData data = new BenchData(orders != null ? orders : quick ? 100_000 : 1_000_000);
     final int scale = quick ? 1 : 3;
-    final Harness point = new Harness(3 * scale, 10 * scale, 200);
-    final Harness scatter = new Harness(2, 5 * scale, 2);
+    // Budgets keep a full run on two cores to a reasonable time; see Harness.
+    final Duration budget = Duration.ofSeconds(quick ? 20 : 60);
+    final Duration skipAbove = Duration.ofSeconds(30);
+    final Harness point = new Harness(3 * scale, 10 * scale, 200).limited(budget, skipAbove);
+    final Harness scatter = new Harness(2, 5 * scale, 2).limited(budget, skipAbove);
     final Harness planning = new Harness(2, 5 * scale, 4);
 
     final Report report = new Report();
@@ -45,34 +56,65 @@ public final class BenchMain {
           + " its numbers are indicative only");
     }
     report.setting(String.format("data: %,d ORDERS, %,d customers, about %,d ORDER_LINES"
-        + " (co-located on CUSTOMER_ID), %,d PRODUCTS (duplicated); %d embedded H2 file shards"
-        + " and one unsharded H2 file", data.orders(), data.customers(), data.orders() * 2,
-        BenchData.PRODUCTS, BenchDatabase.SHARDS));
-    report.setting("systems: L one unsharded H2 database, plain JDBC; D plain JDBC to the shard"
+        + " (co-located on CUSTOMER_ID), %,d PRODUCTS (duplicated); %d shards and one unsharded"
+        + " database per backend: embedded H2 files, and PostgreSQL databases on this machine",
+        data.orders(), data.customers(), data.orders() * 2, BenchData.PRODUCTS,
+        BenchDatabase.SHARDS));
+    report.setting("backends: " + String.join(", ", backends));
+    report.setting("systems: L one unsharded database, plain JDBC; D plain JDBC to the shard"
         + " ShardSet's router names; N Calcite's JDBC adapter, a JdbcSchema per shard and"
-        + " UNION ALL views; X ShardSet (jdbc:calcite: with its model); S ShardingSphere-JDBC"
+        + " UNION ALL views; X ShardSet (jdbc:shardset: with its model); S ShardingSphere-JDBC"
         + " over the same shards, routing with ShardSet's hash by a CLASS_BASED algorithm");
-    report.setting("statements are prepared once, outside the measured time; w8 prepares a"
-        + " new point query text each time on tiny in-memory H2 shards");
-    report.setting("rounds: point w1 " + describe(3 * scale, 10 * scale, 200)
-        + "; w3, w4 " + describe(2, 5 * scale, 2) + "; w8 " + describe(2, 5 * scale, 4)
-        + "; systems take turns within each round");
+    report.setting("statements are prepared once, outside the measured time, except w9 (a"
+        + " plain Statement with a literal key) and w8 (prepares a new point query text each"
+        + " time, jdbc:calcite: without the plan cache, on tiny in-memory H2 shards)");
+    report.setting("rounds: w1, w2, w9 " + describe(3 * scale, 10 * scale, 200)
+        + "; w3, w4, w6, w7 " + describe(2, 5 * scale, 2) + "; w8 " + describe(2, 5 * scale, 4)
+        + "; systems take turns within each round; no round starts after " + budget.toSeconds()
+        + " s of measuring once " + Harness.MIN_ROUNDS + " are done, and a system whose first"
+        + " run takes over " + skipAbove.toSeconds() + " s is skipped");
+    report.setting("a system that throws or answers differently from the first system is not"
+        + " measured, and its row says why");
+    report.setting("w5 streams every ORDERS row once per system in a child JVM with "
+        + StreamingWorkload.MAX_HEAP + "; peak heap is the sum of the heap pools' peaks"
+        + " (an upper bound) over two scans, and the rate is the second scan's; L, D and S read"
+        + " with auto-commit off and fetch size 1000");
     report.setting("w8 X: 4, 16, 64, 256 and 1024 shards in this JVM, taking turns; w8 N: 4 and"
         + " 16 shards, each in a child JVM (" + (2 * scale + 1) + " plans after one unrecorded),"
         + " killed if one step takes over 30 s; w10 runs sqlline/sqlline -e \""
         + LauncherBench.QUERY + "\" on the demo model (" + (3 * scale + 2) + " runs after one"
         + " unrecorded run that builds and loads if needed), timed to the first result row");
 
-    final BenchDatabase db = BenchDatabase.open(dir.resolve("bench-db"), data);
-    try (BenchSystems systems = BenchSystems.open(db)) {
-      final Workloads workloads = new Workloads(systems, data);
-      run(report, "w1 point select", point, workloads.pointSelect());
-      run(report, "w3 scatter aggregate", scatter, workloads.scatterAggregate());
-      run(report, "w4 order by limit 100", scatter, workloads.orderByLimit());
+    final Path dbFolder = dir.resolve("bench-db");
+    for (String backend : backends) {
+      final BenchDatabase db = BenchDatabase.open(backend, dbFolder, data);
+      final String on = " (" + db.backend() + ")";
+      // w5 runs first: its JVMs open the databases themselves, and an embedded H2 file admits
+      // one process at a time. Calcite's JDBC adapter (N) keeps its connections in pools it
+      // never closes, so w5 must run before this process opens N; ShardSet's pools, opened by
+      // the load, can be closed.
+      ShardPools.closeAll();
+      final String w5 = "w5 full scan, streamed" + on;
+      final List<String> streamers = List.of("L", "D", "N", "X", "S");
+      System.out.println("Running " + w5 + " on " + String.join(", ", streamers));
+      final Map<String, Outcome> streamed =
+          new StreamingWorkload(backend, dbFolder, data, Duration.ofMinutes(10))
+              .measure(streamers);
+      try (BenchSystems systems = BenchSystems.open(db)) {
+        final Workloads workloads = new Workloads(systems, data);
+        run(report, "w1 point select" + on, point, workloads.pointSelect());
+        run(report, "w2 IN-list of 10 keys" + on, point, workloads.inList());
+        run(report, "w3 scatter aggregate" + on, scatter, workloads.scatterAggregate());
+        run(report, "w4 order by limit 100" + on, scatter, workloads.orderByLimit());
+        report.add(w5, streamed);
+        run(report, "w6 join duplicated table" + on, scatter, workloads.productJoin());
+        run(report, "w7 co-located join" + on, scatter, workloads.colocatedJoin());
+        run(report, "w9 literal point select" + on, point, workloads.literalPoint());
+      }
     }
     try (PlanningBench plans = PlanningBench.open(List.of(4, 16, 64, 256, 1024))) {
       System.out.println("Running w8 plan point query on X at 4 to 1024 shards");
-      report.addPlanning(plans.points(planning.measure("w8", plans.operations()).measured()));
+      report.addPlanning(plans.points(planning.measure("w8", plans.operations())));
     }
     for (int shards : List.of(4, 16)) {
       System.out.println("Running w8 plan point query on N at " + shards + " shards");
@@ -98,14 +140,36 @@ public final class BenchMain {
     }
   }
 
+  /** The backends to run: both unless told otherwise, and PostgreSQL only if it answers. */
+  static List<String> backends(String arg) {
+    final List<String> backends = new ArrayList<>(switch (arg) {
+      case "h2" -> List.of("h2");
+      case "postgres" -> List.of("postgres");
+      case "both" -> List.of("h2", "postgres");
+      default -> throw new IllegalArgumentException("unknown backend " + arg
+          + "; expected h2, postgres or both");
+    });
+    if (backends.contains("postgres") && !PostgresBenchDatabase.reachable()) {
+      System.out.println("*** PostgreSQL at 127.0.0.1:5432 does not answer:"
+          + " running on H2 only ***");
+      backends.remove("postgres");
+      if (backends.isEmpty()) {
+        backends.add("h2");
+      }
+    }
+    return backends;
+  }
+
   private static void run(Report report, String workload, Harness harness,
       Map<String, Operation> systems) throws Exception {
     System.out.println("Running " + workload + " on " + String.join(", ", systems.keySet()));
-    final Harness.Outcome outcome = harness.measure(workload, systems);
-    outcome.failures().forEach((system, reason) ->
-        System.out.println("  " + system + " not measured: " + reason));
-    report.add(workload, outcome.measured());
-    report.failed(workload, outcome.failures());
+    final Map<String, Outcome> outcomes = harness.measure(workload, systems);
+    outcomes.forEach((system, outcome) -> {
+      if (outcome.note() != null) {
+        System.out.println("  " + system + " not measured: " + outcome.note());
+      }
+    });
+    report.add(workload, outcomes);
   }
 
   private static String describe(int warmup, int rounds, int ops) {

@@ -7,7 +7,6 @@ import io.shardset.routing.ShardRouter;
 import org.apache.calcite.jdbc.CalciteConnection;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,16 +41,15 @@ public final class BenchSystems implements AutoCloseable {
 
   /** Opens every system's connection. */
   public static BenchSystems open(BenchDatabase db) throws SQLException {
-    final Connection unsharded = DriverManager.getConnection(db.unshardedUrl(), "sa", "");
+    final Connection unsharded = db.unsharded().connect();
     final List<Connection> shards = new ArrayList<>();
-    for (String url : db.shardUrls()) {
-      shards.add(DriverManager.getConnection(url, "sa", ""));
+    for (JdbcEndpoint shard : db.shards()) {
+      shards.add(shard.connect());
     }
     final Connection shardSet = db.connectShardSet();
     final ShardRouter router = shardSet.unwrap(CalciteConnection.class).getRootSchema()
         .subSchemas().get(Models.SCHEMA).unwrap(ShardSchema.class).table("ORDERS").router();
-    final ShardingSphereSystem shardingSphere =
-        ShardingSphereSystem.open(db.shardUrls(), "sa", "");
+    final ShardingSphereSystem shardingSphere = db.openShardingSphere();
     return new BenchSystems(unsharded, shards, Objects.requireNonNull(router, "router"),
         db.connectUnionAll(), shardSet, shardingSphere, shardingSphere.connect());
   }

@@ -20,15 +20,17 @@ final class ChartData {
 
   /**
    * Per workload in report order, each system's operations per second as one client sees
-   * them: 1000 / median milliseconds (a median of zero is left out, it has no rate).
+   * them: 1000 / median milliseconds. A row with a note (a failure, a skip, a streamed run)
+   * and a median of zero are left out: they have no rate to draw; so is a workload left with
+   * no rate at all (w5, whose runs are streamed and noted), as an empty panel says nothing.
    */
   static Map<String, Map<String, Double>> throughput(List<Report.Row> rows) {
     final Map<String, Map<String, Double>> result = new LinkedHashMap<>();
     for (Report.Row row : rows) {
-      final Map<String, Double> bySystem =
-          result.computeIfAbsent(row.workload(), k -> new LinkedHashMap<>());
-      if (row.stats().medianMillis() > 0) {
-        bySystem.put(row.system(), 1000 / row.stats().medianMillis());
+      final Stats stats = row.outcome().stats();
+      if (stats != null && stats.medianMillis() > 0) {
+        result.computeIfAbsent(row.workload(), k -> new LinkedHashMap<>())
+            .put(row.system(), 1000 / stats.medianMillis());
       }
     }
     return result;

@@ -39,8 +39,9 @@ final class Charts {
   static void write(Report report, Path dir) throws IOException {
     // Draw without a display (servers, CI); must be set before AWT loads.
     System.setProperty("java.awt.headless", "true");
-    if (!report.rows().isEmpty()) {
-      ImageIO.write(throughput(ChartData.throughput(report.rows())), "png",
+    final Map<String, Map<String, Double>> rates = ChartData.throughput(report.rows());
+    if (!rates.isEmpty()) {
+      ImageIO.write(throughput(rates), "png",
           dir.resolve(THROUGHPUT).toFile());
       report.chart(new Report.Chart("Throughput per workload and system", THROUGHPUT));
     }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
+import java.util.function.UnaryOperator;
 
 /** The Calcite models of the benchmark: ShardSet's (X) and Calcite's JDBC adapter's (N). */
 public final class Models {
@@ -28,12 +29,22 @@ public final class Models {
     return "jdbc:h2:" + file.toAbsolutePath() + ";OPTIMIZE_REUSE_RESULTS=FALSE";
   }
 
-  /** ShardSet's model over the given shard URLs, named s0, s1, ... */
-  public static String shardSet(List<String> shardUrls, int poolSize) {
+  /** ShardSet's model over H2 shard URLs (user sa, no password), named s0, s1, ... */
+  public static String shardSet(List<String> h2Urls, int poolSize) {
+    return shardSetOver(h2Urls.stream().map(Models::h2Endpoint).toList(), poolSize);
+  }
+
+  /** An H2 database at {@code url} as H2 creates it: user sa, no password, schema PUBLIC. */
+  static JdbcEndpoint h2Endpoint(String url) {
+    return new JdbcEndpoint(url, "sa", "", "PUBLIC");
+  }
+
+  /** ShardSet's model over the given shards, named s0, s1, ... */
+  public static String shardSetOver(List<JdbcEndpoint> shardList, int poolSize) {
     final StringJoiner shards = new StringJoiner(",\n");
-    for (int i = 0; i < shardUrls.size(); i++) {
-      shards.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + shardUrls.get(i)
-          + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\", \"poolSize\": " + poolSize + "}");
+    for (int i = 0; i < shardList.size(); i++) {
+      shards.add("{\"name\": \"s" + i + "\", " + connection(shardList.get(i))
+          + ", \"poolSize\": " + poolSize + "}");
     }
     return "{\"version\": \"1.0\", \"defaultSchema\": \"" + SCHEMA + "\", \"schemas\": [{"
         + "\"name\": \"" + SCHEMA + "\", \"type\": \"custom\","
@@ -45,27 +56,34 @@ public final class Models {
   /**
    * What a Calcite user writes by hand: one JDBC schema per shard (S0, S1, ...) and, in the
    * default schema, each table as a view that is the UNION ALL of the shards' tables (a
-   * duplicated table is read from the first shard).
+   * duplicated table is read from the first shard). {@code physical} gives a table's name on
+   * the shards, such as PostgreSQL's folded lower-case name.
    */
-  public static String unionAll(List<String> shardUrls) {
+  public static String unionAll(List<JdbcEndpoint> shards, UnaryOperator<String> physical) {
     final List<String> schemas = new ArrayList<>();
-    for (int i = 0; i < shardUrls.size(); i++) {
-      schemas.add("{\"name\": \"S" + i + "\", \"type\": \"jdbc\", \"jdbcUrl\": \""
-          + shardUrls.get(i) + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\","
-          + " \"jdbcSchema\": \"PUBLIC\"}");
+    for (int i = 0; i < shards.size(); i++) {
+      schemas.add("{\"name\": \"S" + i + "\", \"type\": \"jdbc\", "
+          + connection(shards.get(i)) + "}");
     }
     final StringJoiner views = new StringJoiner(",\n");
     for (String table : List.of("ORDERS", "ORDER_LINES")) {
       final StringJoiner union = new StringJoiner(" UNION ALL ");
-      for (int i = 0; i < shardUrls.size(); i++) {
-        union.add("SELECT * FROM \\\"S" + i + "\\\".\\\"" + table + "\\\"");
+      for (int i = 0; i < shards.size(); i++) {
+        union.add("SELECT * FROM \\\"S" + i + "\\\".\\\"" + physical.apply(table) + "\\\"");
       }
       views.add("{\"name\": \"" + table + "\", \"type\": \"view\", \"sql\": \"" + union + "\"}");
     }
     views.add("{\"name\": \"PRODUCTS\", \"type\": \"view\","
-        + " \"sql\": \"SELECT * FROM \\\"S0\\\".\\\"PRODUCTS\\\"\"}");
+        + " \"sql\": \"SELECT * FROM \\\"S0\\\".\\\"" + physical.apply("PRODUCTS") + "\\\"\"}");
     schemas.add("{\"name\": \"" + SCHEMA + "\", \"tables\": [\n" + views + "]}");
     return "{\"version\": \"1.0\", \"defaultSchema\": \"" + SCHEMA + "\", \"schemas\": [\n"
         + String.join(",\n", schemas) + "]}";
+  }
+
+  /** The JSON fields of a shard's connection, the same in both models. */
+  private static String connection(JdbcEndpoint shard) {
+    return "\"jdbcUrl\": \"" + shard.url() + "\", \"jdbcUser\": \"" + shard.user()
+        + "\", \"jdbcPassword\": \"" + shard.password() + "\", \"jdbcSchema\": \""
+        + shard.schema() + "\"";
   }
 }

@@ -59,11 +59,14 @@ public final class PlanningBench implements AutoCloseable {
     return result;
   }
 
-  /** The measured planning times of {@link #operations()} as points, with the load times. */
-  public List<PlanningPoint> points(Map<String, Stats> measured) {
+  /**
+   * The planning times of {@link #operations()} as points, with the load times; a shard count
+   * whose outcome is a note (it failed) has no planning time.
+   */
+  public List<PlanningPoint> points(Map<String, Outcome> outcomes) {
     final List<PlanningPoint> result = new ArrayList<>();
     loadMillis.forEach((count, load) -> result.add(new PlanningPoint("X", count, load,
-        Optional.ofNullable(measured.get(name(count))), Duration.ZERO)));
+        Optional.ofNullable(outcomes.get(name(count))).map(Outcome::stats), Duration.ZERO)));
     return result;
   }
 

@@ -10,30 +10,27 @@ import java.sql.SQLException;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /** The results of one run: a row per system and workload, with the machine and versions. */
 public final class Report {
-  /** One measured system in one workload. */
-  public record Row(String workload, String system, Stats stats) {
+  /** One system in one workload: its latencies, or a note in their place. */
+  public record Row(String workload, String system, Outcome outcome) {
     public Row {
       Objects.requireNonNull(workload, "workload");
       Objects.requireNonNull(system, "system");
-      Objects.requireNonNull(stats, "stats");
+      Objects.requireNonNull(outcome, "outcome");
     }
-  }
 
-  /** A system that a workload could not measure, and why (it threw, or answered wrongly). */
-  public record Failure(String workload, String system, String reason) {
-    public Failure {
-      Objects.requireNonNull(workload, "workload");
-      Objects.requireNonNull(system, "system");
-      Objects.requireNonNull(reason, "reason");
+    /** The median, p99 and rate columns, or the outcome's note in their place. */
+    List<String> cells() {
+      final Stats stats = outcome.stats();
+      return stats == null ? List.of(outcome.note())
+          : List.of(millis(stats.medianMillis()), millis(stats.p99Millis()),
+              rate(stats.opsPerSecond()));
     }
   }
 
@@ -46,24 +43,14 @@ public final class Report {
   }
 
   private final List<Row> rows = new ArrayList<>();
-  private final List<Failure> failures = new ArrayList<>();
-  private final Set<String> workloads = new LinkedHashSet<>();
   private final List<PlanningPoint> planning = new ArrayList<>();
   private final Map<String, Stats> startups = new LinkedHashMap<>();
   private final List<Chart> charts = new ArrayList<>();
   private final List<String> settings = new ArrayList<>();
 
   /** Adds a workload's results, in the systems' order. */
-  public void add(String workload, Map<String, Stats> bySystem) {
-    workloads.add(workload);
-    bySystem.forEach((system, stats) -> rows.add(new Row(workload, system, stats)));
-  }
-
-  /** Adds the systems of a workload that were not measured, with why. */
-  public void failed(String workload, Map<String, String> reasonBySystem) {
-    workloads.add(workload);
-    reasonBySystem.forEach((system, reason) -> failures.add(
-        new Failure(workload, system, reason)));
+  public void add(String workload, Map<String, Outcome> bySystem) {
+    bySystem.forEach((system, outcome) -> rows.add(new Row(workload, system, outcome)));
   }
 
   /** Adds a line describing how the run was made (data size, rounds). */
@@ -93,8 +80,12 @@ public final class Report {
     return List.copyOf(rows);
   }
 
-  public List<Failure> failures() {
-    return List.copyOf(failures);
+  /**
+   * The rows with a note instead of latencies: systems that failed, answered wrongly or were
+   * skipped, and streamed runs, which report a rate and heap in words.
+   */
+  public List<Row> notes() {
+    return rows.stream().filter(r -> r.outcome().stats() == null).toList();
   }
 
   public List<PlanningPoint> planning() {
@@ -103,17 +94,15 @@ public final class Report {
 
   /** The results as a fixed-width table. */
   public String table() {
-    final StringBuilder b = new StringBuilder(String.format("%-28s %-6s %12s %12s %12s%n",
+    final String format = "%-38s %-6s %12s %12s %12s%n";
+    final StringBuilder b = new StringBuilder(String.format(format,
         "workload", "system", "median ms", "p99 ms", "ops/s"));
-    for (String workload : workloads) {
-      for (Row row : rowsOf(workload)) {
-        b.append(String.format("%-28s %-6s %12s %12s %12s%n", row.workload(), row.system(),
-            millis(row.stats().medianMillis()), millis(row.stats().p99Millis()),
-            rate(row.stats().opsPerSecond())));
-      }
-      for (Failure failure : failuresOf(workload)) {
-        b.append(String.format("%-28s %-6s %s%n", workload, failure.system(), failure.reason()));
-      }
+    for (Row row : rows) {
+      final List<String> cells = row.cells();
+      b.append(cells.size() == 1
+          ? String.format("%-38s %-6s %s%n", row.workload(), row.system(), cells.get(0))
+          : String.format(format, row.workload(), row.system(), cells.get(0), cells.get(1),
+              cells.get(2)));
     }
     startups.forEach((name, stats) -> b.append(String.format("%n%s: median %s ms, p99 %s ms,"
         + " %d runs%n", name, millis(stats.medianMillis()), millis(stats.p99Millis()),
@@ -141,17 +130,12 @@ public final class Report {
     }
     b.append("\n| workload | system | median ms | p99 ms | ops/s |\n");
     b.append("| --- | --- | ---: | ---: | ---: |\n");
-    for (String workload : workloads) {
-      for (Row row : rowsOf(workload)) {
-        b.append("| ").append(row.workload()).append(" | ").append(row.system()).append(" | ")
-            .append(millis(row.stats().medianMillis())).append(" | ")
-            .append(millis(row.stats().p99Millis())).append(" | ")
-            .append(rate(row.stats().opsPerSecond())).append(" |\n");
-      }
-      for (Failure failure : failuresOf(workload)) {
-        b.append("| ").append(workload).append(" | ").append(failure.system()).append(" | ")
-            .append(failure.reason().replace("|", "\\|")).append(" | | |\n");
-      }
+    for (Row row : rows) {
+      final List<String> cells = row.cells();
+      b.append("| ").append(row.workload()).append(" | ").append(row.system()).append(" | ")
+          .append(cells.size() == 1 ? cells.get(0).replace("|", "\\|") + " | |"
+              : String.join(" | ", cells))
+          .append(" |\n");
     }
     if (!startups.isEmpty()) {
       b.append("\n| wall time | median ms | p99 ms | runs |\n| --- | ---: | ---: | ---: |\n");
@@ -187,14 +171,6 @@ public final class Report {
           ratio.mostShards(), ratio.fewestShards(), ratio.value()));
     }
     return b.toString();
-  }
-
-  private List<Row> rowsOf(String workload) {
-    return rows.stream().filter(r -> r.workload().equals(workload)).toList();
-  }
-
-  private List<Failure> failuresOf(String workload) {
-    return failures.stream().filter(f -> f.workload().equals(workload)).toList();
   }
 
   /** The date, machine and versions of this run. */
@@ -245,6 +221,6 @@ public final class Report {
   }
 
   private static String rate(double value) {
-    return String.format("%,.0f", value);
+    return value < 10 ? String.format("%.1f", value) : String.format("%,.0f", value);
   }
 }

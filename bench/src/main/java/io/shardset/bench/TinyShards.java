@@ -48,6 +48,11 @@ final class TinyShards implements AutoCloseable {
     return urls;
   }
 
+  /** The databases as endpoints, for the models. */
+  List<JdbcEndpoint> endpoints() {
+    return urls.stream().map(Models::h2Endpoint).toList();
+  }
+
   /** The connections that keep the databases alive; closing them drops the databases. */
   List<Connection> keepers() {
     return keepers;

@@ -96,7 +96,7 @@ public final class UnionAllPlanning {
     final int runs = Integer.parseInt(args[1]);
     try (TinyShards tiny = TinyShards.create("union", shards)) {
       final Properties info = new Properties();
-      info.setProperty("model", "inline:" + Models.unionAll(tiny.urls()));
+      info.setProperty("model", "inline:" + Models.unionAll(tiny.endpoints(), name -> name));
       final long start = System.nanoTime();
       try (Connection connection = DriverManager.getConnection("jdbc:calcite:", info)) {
         System.out.println(LOAD + (System.nanoTime() - start) / 1e6);

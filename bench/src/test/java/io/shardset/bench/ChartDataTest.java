@@ -16,10 +16,11 @@ class ChartDataTest {
     return new Stats(1, millis, millis, 1000 / millis);
   }
 
-  private static Map<String, Stats> systems(Object... nameAndMedian) {
-    final Map<String, Stats> result = new LinkedHashMap<>();
+  private static Map<String, Outcome> systems(Object... nameAndMedian) {
+    final Map<String, Outcome> result = new LinkedHashMap<>();
     for (int i = 0; i < nameAndMedian.length; i += 2) {
-      result.put((String) nameAndMedian[i], median((Double) nameAndMedian[i + 1]));
+      result.put((String) nameAndMedian[i],
+          Outcome.measured(median((Double) nameAndMedian[i + 1])));
     }
     return result;
   }
@@ -37,8 +38,19 @@ class ChartDataTest {
 
   @Test void aZeroMedianHasNoRate() {
     final Report report = new Report();
-    report.add("w1", Map.of("L", new Stats(1, 0, 0, 0)));
-    assertEquals(Map.of(), ChartData.throughput(report.rows()).get("w1"));
+    report.add("w1", systems("L", 0.0, "X", 2.0));
+    assertEquals(Map.of("X", 500.0), ChartData.throughput(report.rows()).get("w1"));
+  }
+
+  @Test void notesHaveNoRateAndAWorkloadOfNotesNoPanel() {
+    final Report report = new Report();
+    final Map<String, Outcome> w3 = new LinkedHashMap<>(systems("L", 0.5));
+    w3.put("S", Outcome.note("failed: Unsupported SQL"));
+    report.add("w3", w3);
+    report.add("w5", Map.of("L", Outcome.note("100,000 rows, 1,000,000 rows/s, heap 20 MiB")));
+    final Map<String, Map<String, Double>> data = ChartData.throughput(report.rows());
+    assertEquals(List.of("w3"), List.copyOf(data.keySet()));
+    assertEquals(Map.of("L", 2000.0), data.get("w3"));
   }
 
   @Test void planningSeriesAreSortedByShardsAndKeepStoppedPointsApart() {

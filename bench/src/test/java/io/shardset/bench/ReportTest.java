@@ -3,6 +3,7 @@ package io.shardset.bench;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,19 +13,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ReportTest {
   @Test void aSystemNotMeasuredGetsARowSayingWhyUnderItsWorkload() {
     final Report report = new Report();
-    final Map<String, Stats> w1 = new LinkedHashMap<>();
-    w1.put("L", new Stats(10, 0.5, 2.0, 1_000));
+    final Map<String, Outcome> w1 = new LinkedHashMap<>();
+    w1.put("L", Outcome.measured(new Stats(10, 0.5, 2.0, 1_000)));
+    w1.put("S", Outcome.note("failed: Unsupported | syntax"));
     report.add("w1", w1);
-    report.failed("w1", Map.of("S", "failed: Unsupported | syntax"));
-    report.add("w3", Map.of("L", new Stats(10, 25, 30, 40)));
-    assertEquals(String.format("%-28s %-6s %12s %12s %12s%n", "workload", "system", "median ms",
+    report.add("w3", Map.of("L", Outcome.measured(new Stats(10, 25, 30, 4))));
+    assertEquals(String.format("%-38s %-6s %12s %12s %12s%n", "workload", "system", "median ms",
             "p99 ms", "ops/s")
-        + String.format("%-28s %-6s %12s %12s %12s%n", "w1", "L", "0.500", "2.0", "1,000")
-        + String.format("%-28s %-6s %s%n", "w1", "S", "failed: Unsupported | syntax")
-        + String.format("%-28s %-6s %12s %12s %12s%n", "w3", "L", "25.0", "30.0", "40"),
+        + String.format("%-38s %-6s %12s %12s %12s%n", "w1", "L", "0.500", "2.0", "1,000")
+        + String.format("%-38s %-6s %s%n", "w1", "S", "failed: Unsupported | syntax")
+        + String.format("%-38s %-6s %12s %12s %12s%n", "w3", "L", "25.0", "30.0", "4.0"),
         report.table());
     assertTrue(report.markdown().contains("| w1 | S | failed: Unsupported \\| syntax | | |\n"),
         report.markdown());
-    assertEquals(1, report.failures().size());
+    assertEquals(List.of(new Report.Row("w1", "S", Outcome.note("failed: Unsupported | syntax"))),
+        report.notes());
   }
 }
