@@ -2,6 +2,7 @@ package io.shardset.calcite;
 
 import io.shardset.calcite.plan.ShardTableScan;
 import io.shardset.model.ShardingMethod;
+import io.shardset.model.Subpartitioning;
 import io.shardset.model.TableLayout;
 import io.shardset.model.TableSpec;
 import io.shardset.routing.HashRouter;
@@ -32,9 +33,11 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final List<ShardSite> sites;
   private final List<Integer> keyColumns;
   private final @Nullable Integer parallelism;
+  private final @Nullable Subpartitioning subpartitioning;
 
   ShardTable(String schemaName, TableSpec spec, TableLayout layout,
-      @Nullable ShardRouter router, List<ShardSite> sites, @Nullable Integer parallelism) {
+      @Nullable ShardRouter router, List<ShardSite> sites, @Nullable Integer parallelism,
+      @Nullable Subpartitioning subpartitioning) {
     this.schemaName = Objects.requireNonNull(schemaName, "schemaName");
     this.spec = Objects.requireNonNull(spec, "spec");
     this.layout = Objects.requireNonNull(layout, "layout");
@@ -42,6 +45,11 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
     this.sites = List.copyOf(sites);
     this.keyColumns = spec.shardKey().stream().map(layout::columnIndex).toList();
     this.parallelism = parallelism;
+    this.subpartitioning = subpartitioning;
+    if ((subpartitioning == null) != (spec.subpartitions() == null)) {
+      throw new IllegalArgumentException("table " + spec.name()
+          + " needs subpartitioning exactly when its model declares subpartitions");
+    }
     if (router == null && spec.method() != ShardingMethod.DUPLICATED) {
       throw new IllegalArgumentException("table " + spec.name() + " needs a router");
     }
@@ -134,6 +142,11 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
 
   public String shardName(int shard) {
     return sites.get(shard).name();
+  }
+
+  /** How each shard splits the table into subpartition tables; null if it does not. */
+  public @Nullable Subpartitioning subpartitioning() {
+    return subpartitioning;
   }
 
   /** The schema's {@code parallelism} setting, or null for the default. */

@@ -205,6 +205,18 @@ final class OperandNode {
     return scalars;
   }
 
+  /** A JSON object, reported at this object's location; null if absent. */
+  OperandNode object(String key) {
+    Object value = map.get(key);
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof Map<?, ?> object)) {
+      throw error(key, "expected an object, got " + describe(value));
+    }
+    return new OperandNode(object, location, placeholders);
+  }
+
   /** A list of JSON objects, each reported as an entry of this key; null if absent. */
   List<OperandNode> entries(String key) {
     Object value = map.get(key);
