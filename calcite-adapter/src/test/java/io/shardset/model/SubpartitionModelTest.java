@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Types;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.List;
 import java.util.OptionalInt;
 
@@ -39,7 +40,8 @@ class SubpartitionModelTest {
   private static final TableLayout LAYOUT = new TableLayout(List.of(
       new ColumnInfo("CUST_ID", Types.BIGINT, "BIGINT", 19, 0, false),
       new ColumnInfo("ORDER_DATE", Types.DATE, "DATE", 10, 0, false),
-      new ColumnInfo("SCORE", Types.DOUBLE, "DOUBLE", 17, 0, true)), List.of());
+      new ColumnInfo("SCORE", Types.DOUBLE, "DOUBLE", 17, 0, true),
+      new ColumnInfo("CREATED_AT", Types.TIMESTAMP, "TIMESTAMP", 26, 6, true)), List.of());
 
   private static Subpartitioning subpartitioning(String operand) {
     ShardSetModel model = parse(operand);
@@ -85,7 +87,17 @@ class SubpartitionModelTest {
   }
 
   private static Object[] row(LocalDate date) {
-    return new Object[] {1L, date, null};
+    return new Object[] {1L, date, null, null};
+  }
+
+  @Test void routesTimestamps() {
+    Subpartitioning sub = subpartitioning(orders("""
+        {"column": "CREATED_AT", "ranges": [{"name": "old", "to": "2020-01-01 12:00:00"},
+         {"name": "new", "from": "2020-01-01 12:00:00"}]}"""));
+    assertEquals(OptionalInt.of(0), sub.subpartitionOf(
+        new Object[] {1L, null, null, LocalDateTime.of(2020, 1, 1, 11, 59, 59)}));
+    assertEquals(OptionalInt.of(1), sub.subpartitionOf(
+        new Object[] {1L, null, null, LocalDateTime.of(2020, 1, 1, 12, 0)}));
   }
 
   @Test void unknownKeyWithAHint() {
@@ -159,7 +171,8 @@ class SubpartitionModelTest {
   @Test void columnThatDoesNotExist() {
     assertFailsAtConnect(orders("{\"column\": \"SHIP_DATE\", \"ranges\": " + RANGES + "}"),
         "Invalid ShardSet model: schema 'SALES', table 'ORDERS', field 'subpartitions.column':"
-            + " column 'SHIP_DATE' does not exist; columns are CUST_ID, ORDER_DATE, SCORE");
+            + " column 'SHIP_DATE' does not exist; columns are CUST_ID, ORDER_DATE, SCORE,"
+            + " CREATED_AT");
   }
 
   @Test void columnOfAnUnsupportedType() {
@@ -174,7 +187,7 @@ class SubpartitionModelTest {
     Subpartitioning sub = subpartitioning(orders("""
         {"column": "CUST_ID", "ranges": [{"name": "low", "to": 100}, {"name": "high",
          "from": 100}]}"""));
-    assertEquals(OptionalInt.of(1), sub.subpartitionOf(new Object[] {100L, null, null}));
+    assertEquals(OptionalInt.of(1), sub.subpartitionOf(new Object[] {100L, null, null, null}));
   }
 
   @Test void boundOfTheWrongType() {

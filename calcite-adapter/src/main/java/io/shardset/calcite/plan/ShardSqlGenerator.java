@@ -60,10 +60,12 @@ final class ShardSqlGenerator {
    * tables the work reads (co-located or duplicated) are read on the same shard.
    *
    * @param subpartitions the subpartitions the left-most scan reads, when its table has
-   *     subpartitions (an empty set reads the first: see {@link SubpartitionSelection});
-   *     any other scan of a subpartitioned table reads all of its subpartitions
+   *     subpartitions: null for all of them, and an empty set for the first (see
+   *     {@link io.shardset.calcite.runtime.SubpartitionTexts}); any other scan of a
+   *     subpartitioned table reads all of its subpartitions
    */
-  static List<RenderedSql> render(ShardTable table, RelNode pushed, BitSet subpartitions) {
+  static List<RenderedSql> render(ShardTable table, RelNode pushed,
+      @Nullable BitSet subpartitions) {
     final List<ShardTable> scans = scannedTables(pushed);
     final Map<Layout, BitSet> groups = new LinkedHashMap<>();
     shards:

@@ -83,18 +83,16 @@ public final class SubpartitionSelection {
     return staticSubpartitions != null && staticSubpartitions.isEmpty();
   }
 
-  /** The subpartitions known at planning time: the selected ones, or all of them when the
-   * parameters decide; empty for a table without subpartitions. */
-  BitSet planned() {
+  /** The subpartitions known at planning time: the selected ones; null, meaning all of them,
+   * when the parameters decide or the scan cannot be pruned. */
+  @Nullable BitSet planned() {
     if (subpartitioning == null) {
-      return new BitSet();
+      return null;
     }
     if (staticSubpartitions != null) {
       return (BitSet) staticSubpartitions.clone();
     }
-    final BitSet all = new BitSet();
-    all.set(0, subpartitioning.count());
-    return all;
+    return null;
   }
 
   /** The condition on the subpartition column, as key column 0. */

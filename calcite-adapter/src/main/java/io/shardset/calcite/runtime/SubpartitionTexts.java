@@ -21,10 +21,17 @@ public final class SubpartitionTexts {
   /** Selections kept; a table with k subpartitions has at most 2^k, usually a handful. */
   static final int KEPT = 32;
 
+  /**
+   * Held while rendering, by every instance: rendering uses the objects of the planning that
+   * made the query (its cluster and metadata), which the scans of one plan share and which
+   * are not made for concurrent use. It is rare: once per selection met.
+   */
+  private static final Object RENDERING = new Object();
+
   private final Function<IntFunction<Object>, BitSet> selector;
   private final Function<BitSet, ShardTexts> renderer;
   private final boolean noneReadsNothing;
-  // Guarded by itself; rendering happens under the lock, as it uses the planner's objects.
+  // Guarded by itself.
   private final Map<BitSet, ShardTexts> kept = new LinkedHashMap<>(16, 0.75f, true) {
     @Override protected boolean removeEldestEntry(Map.Entry<BitSet, ShardTexts> eldest) {
       return size() > KEPT;
@@ -55,7 +62,18 @@ public final class SubpartitionTexts {
       return null;
     }
     synchronized (kept) {
-      return kept.computeIfAbsent(selection, renderer);
+      final ShardTexts known = kept.get(selection);
+      if (known != null) {
+        return known;
+      }
+    }
+    final ShardTexts rendered;
+    synchronized (RENDERING) {
+      rendered = renderer.apply(selection);
+    }
+    synchronized (kept) {
+      final ShardTexts raced = kept.putIfAbsent(selection, rendered);
+      return raced != null ? raced : rendered;
     }
   }
 
