@@ -188,7 +188,7 @@ public final class ShardScanSpec {
 
   /** The pushed work as SQL that reads these subpartitions, for a selection that query
    * parameters decide. */
-  public List<RenderedSql> sqls(BitSet chosenSubpartitions) {
+  List<RenderedSql> sqls(BitSet chosenSubpartitions) {
     return ShardSqlGenerator.render(table, pushed, chosenSubpartitions);
   }
 

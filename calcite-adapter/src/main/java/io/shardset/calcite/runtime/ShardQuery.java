@@ -54,13 +54,13 @@ public final class ShardQuery {
   /**
    * Creates a query.
    *
+   * @param texts the shards' texts, when they do not depend on query parameters
+   * @param subpartitionTexts the shards' texts when query parameters select the subpartitions
+   *     they read, else null
    * @param anyShardAnswers whether every shard holds the rows (a duplicated table), so that
    *     when the target shard cannot be reached the others are tried in turn
    * @param fewRowsExpected whether the condition fixes the shard key to a few values, so that
    *     each shard most likely returns few rows (see {@link ScanOptions#fewRowsExpected()})
-   * @param texts the shards' texts, when they do not depend on query parameters
-   * @param subpartitionTexts the shards' texts when query parameters select the subpartitions
-   *     they read, else null
    */
   public ShardQuery(String tableName, List<String> shardNames, List<ShardEndpoint> endpoints,
       ShardTexts texts, @Nullable SubpartitionTexts subpartitionTexts,
