@@ -51,8 +51,11 @@ public record Subpartitioning(int column, RangeRouter router, List<String> names
           location.error("column", "column '" + column.name() + "' has type "
               + column.jdbcTypeName() + ", which cannot subpartition a table; supported:"
               + " integer and decimal types, CHAR, VARCHAR, DATE, TIMESTAMP, BOOLEAN"));
-      final RangeRouter router = RangeRouterBuilder.subpartitions(location, spec,
-          new KeyColumn(column, type)).build();
+      // The router's "shards" are the subpartitions, in model order.
+      final RangeRouter router = new RangeRouterBuilder(location, "ranges",
+          spec.ranges().stream()
+              .map(range -> new RangeSpec(range.name(), range.from(), range.to())).toList(),
+          spec.names(), new KeyColumn(column, type)).build();
       return new Subpartitioning(index, router, spec.names());
     } catch (ModelException e) {
       throw SubpartitionsParser.within(e);

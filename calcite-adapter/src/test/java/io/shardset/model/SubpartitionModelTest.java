@@ -203,7 +203,7 @@ class SubpartitionModelTest {
             [{"name": "p2019", "to": "2020-01-01"},
              {"name": "p2020", "from": "2019-06-01"}]"""),
         "Invalid ShardSet model: schema 'SALES', table 'ORDERS', field 'subpartitions.ranges':"
-            + " entry 1 (-∞, 2020-01-01) 'p2019' and entry 2 [2019-06-01, +∞) 'p2020'"
+            + " entry 1 (-∞, 2020-01-01) on 'p2019' and entry 2 [2019-06-01, +∞) on 'p2020'"
             + " overlap");
   }
 
@@ -213,7 +213,7 @@ class SubpartitionModelTest {
              {"name": "p2021", "from": "2021-01-01"}]"""),
         "Invalid ShardSet model: schema 'SALES', table 'ORDERS', field 'subpartitions.ranges':"
             + " no range covers [2020-01-01, 2021-01-01), between entry 1 (-∞, 2020-01-01)"
-            + " 'p2019' and entry 2 [2021-01-01, +∞) 'p2021'");
+            + " on 'p2019' and entry 2 [2021-01-01, +∞) on 'p2021'");
   }
 
   @Test void emptyRange() {
