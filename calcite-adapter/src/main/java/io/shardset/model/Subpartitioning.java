@@ -39,27 +39,24 @@ public record Subpartitioning(int column, RangeRouter router, List<String> names
     if (spec == null) {
       return null;
     }
-    final Location location = Location.of(model.schema()).table(table.name());
-    try {
-      final int index = layout.columnIndex(spec.column());
-      if (index < 0) {
-        throw location.error("column", "column '" + spec.column() + "' does not exist;"
-            + " columns are " + String.join(", ", layout.columnNames()));
-      }
-      final ColumnInfo column = layout.columns().get(index);
-      final KeyType type = KeyType.forJdbcType(column.jdbcType()).orElseThrow(() ->
-          location.error("column", "column '" + column.name() + "' has type "
-              + column.jdbcTypeName() + ", which cannot subpartition a table; supported:"
-              + " integer and decimal types, CHAR, VARCHAR, DATE, TIMESTAMP, BOOLEAN"));
-      // The router's "shards" are the subpartitions, in model order.
-      final RangeRouter router = new RangeRouterBuilder(location, "ranges",
-          spec.ranges().stream()
-              .map(range -> new RangeSpec(range.name(), range.from(), range.to())).toList(),
-          spec.names(), new KeyColumn(column, type)).build();
-      return new Subpartitioning(index, router, spec.names());
-    } catch (ModelException e) {
-      throw SubpartitionsParser.within(e);
+    final Location location = Location.of(model.schema()).table(table.name())
+        .object(SubpartitionsParser.FIELD);
+    final int index = layout.columnIndex(spec.column());
+    if (index < 0) {
+      throw location.error("column", "column '" + spec.column() + "' does not exist;"
+          + " columns are " + String.join(", ", layout.columnNames()));
     }
+    final ColumnInfo column = layout.columns().get(index);
+    final KeyType type = KeyType.forJdbcType(column.jdbcType()).orElseThrow(() ->
+        location.error("column", "column '" + column.name() + "' has type "
+            + column.jdbcTypeName() + ", which cannot subpartition a table; supported:"
+            + " integer and decimal types, CHAR, VARCHAR, DATE, TIMESTAMP, BOOLEAN"));
+    // The router's "shards" are the subpartitions, in model order.
+    final RangeRouter router = new RangeRouterBuilder(location, "ranges",
+        spec.ranges().stream()
+            .map(range -> new RangeSpec(range.name(), range.from(), range.to())).toList(),
+        spec.names(), new KeyColumn(column, type)).build();
+    return new Subpartitioning(index, router, spec.names());
   }
 
   /** The number of subpartitions. */

@@ -36,11 +36,7 @@ final class SubpartitionsParser {
       throw table.error(FIELD, "a duplicated table has no subpartitions: each shard holds all"
           + " its rows in one table");
     }
-    try {
-      return parse(node, physicalName);
-    } catch (ModelException e) {
-      throw within(e);
-    }
+    return parse(node, physicalName);
   }
 
   private static SubpartitionSpec parse(OperandNode node, String physicalName) {
@@ -71,11 +67,5 @@ final class SubpartitionsParser {
     return new SubpartitionSpec(column,
         pattern == null ? physicalName + "_" + SubpartitionSpec.NAME_PLACEHOLDER : pattern,
         ranges);
-  }
-
-  /** The same error, its field named inside {@code subpartitions}. */
-  static ModelException within(ModelException e) {
-    return new ModelException(e.schema(), e.table(),
-        e.field() == null ? FIELD : FIELD + "." + e.field(), e.problem());
   }
 }
