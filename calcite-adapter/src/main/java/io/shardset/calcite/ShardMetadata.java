@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,6 +50,8 @@ final class ShardMetadata {
 
   private static final Map<TableKey, ShardColumns> COLUMNS = new ConcurrentHashMap<>();
   private static final Map<ShardKey, SqlDialect> DIALECTS = new ConcurrentHashMap<>();
+  private static final Map<TableKey, List<ShardColumns>> SUBPARTITIONS =
+      new ConcurrentHashMap<>();
 
   private final ShardSetModel model;
   private final ShardConnections connections;
@@ -79,6 +82,33 @@ final class ShardMetadata {
       }
       LOG.warn("shard '{}' cannot be reached ({}); table '{}' uses the columns read from it"
           + " earlier", shard.name(), detail(e), table.name());
+      return known;
+    }
+  }
+
+  /**
+   * A subpartitioned table's subpartition tables and their columns on one shard, in model
+   * order: read from the shard, or when it cannot be reached, the last ones read in this
+   * process.
+   *
+   * @throws ShardException if the shard cannot be reached and they were never read
+   * @throws io.shardset.model.ModelException if the shard lacks a subpartition table
+   */
+  List<ShardColumns> subpartitionColumns(ShardSpec shard, TableSpec table) {
+    final TableKey key = new TableKey(ShardKey.of(shard),
+        table.subpartitions().physicalName());
+    try {
+      final List<ShardColumns> read = TableLayoutReader.readSubpartitions(model, table, shard,
+          connections.get(shard.name()));
+      SUBPARTITIONS.put(key, read);
+      return read;
+    } catch (ShardException | SQLException e) {
+      final List<ShardColumns> known = SUBPARTITIONS.get(key);
+      if (known == null) {
+        throw unknown(shard, "the subpartition tables of table '" + table.name() + "'", e);
+      }
+      LOG.warn("shard '{}' cannot be reached ({}); table '{}' uses the subpartition tables"
+          + " read from it earlier", shard.name(), detail(e), table.name());
       return known;
     }
   }

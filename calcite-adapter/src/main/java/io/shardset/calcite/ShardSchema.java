@@ -9,6 +9,7 @@ import io.shardset.model.ShardColumns;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
 import io.shardset.model.ShardingMethod;
+import io.shardset.model.Subpartitioning;
 import io.shardset.model.TableLayout;
 import io.shardset.model.TableLayoutReader;
 import io.shardset.model.TableSpec;
@@ -48,25 +49,45 @@ public final class ShardSchema extends AbstractSchema {
       final ShardMetadata metadata = new ShardMetadata(model, connections);
       for (TableSpec spec : model.tables()) {
         final List<ShardColumns> parts = new ArrayList<>();
+        final List<List<ShardColumns>> subpartitions = new ArrayList<>();
         for (String shard : spec.shards()) {
-          parts.add(metadata.columns(model.shard(shard), spec));
+          if (spec.isSubpartitioned()) {
+            final List<ShardColumns> subparts =
+                metadata.subpartitionColumns(model.shard(shard), spec);
+            subpartitions.add(subparts);
+            parts.add(subparts.get(0));
+          } else {
+            parts.add(metadata.columns(model.shard(shard), spec));
+            subpartitions.add(List.of());
+          }
         }
         final TableLayout layout = TableLayoutReader.combine(model, spec, parts);
         final ShardRouter router = spec.method() == ShardingMethod.DUPLICATED
             ? null : RouterFactory.create(model, spec, layout);
+        final Subpartitioning subpartitioning = Subpartitioning.create(model, spec, layout);
         final List<ShardSite> sites = new ArrayList<>();
-        for (PhysicalTable physical : layout.shards()) {
+        for (int i = 0; i < layout.shards().size(); i++) {
+          final PhysicalTable physical = layout.shards().get(i);
           final ShardSpec shard = model.shard(physical.shard());
-          sites.add(
-              new ShardSite(shard.name(), endpoints.get(shard.name()),
-                  metadata.dialect(shard), qualifiedName(shard, physical),
-                  physical.columns()));
+          final List<ShardSite> subpartitionSites = new ArrayList<>();
+          for (ShardColumns subpartition : subpartitions.get(i)) {
+            subpartitionSites.add(site(shard, endpoints, metadata, subpartition.table(),
+                List.of()));
+          }
+          sites.add(site(shard, endpoints, metadata, physical, subpartitionSites));
         }
         tables.put(spec.name(),
-            new ShardTable(model.schema(), spec, layout, router, sites, model.parallelism()));
+            new ShardTable(model.schema(), spec, layout, router, sites, model.parallelism(),
+                subpartitioning));
       }
     }
     return new ShardSchema(tables);
+  }
+
+  private static ShardSite site(ShardSpec shard, Map<String, ShardEndpoint> endpoints,
+      ShardMetadata metadata, PhysicalTable physical, List<ShardSite> subpartitions) {
+    return new ShardSite(shard.name(), endpoints.get(shard.name()), metadata.dialect(shard),
+        qualifiedName(shard, physical), physical.columns(), subpartitions);
   }
 
   /** The table name as a shard's SQL says it: qualified only as far as the model asks. */

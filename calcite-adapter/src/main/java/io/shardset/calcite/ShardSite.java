@@ -16,14 +16,30 @@ import java.util.Objects;
  * @param dialect the shard's SQL dialect, derived from its metadata
  * @param qualifiedName the physical table name as the shard's SQL should say it
  * @param physicalColumns the physical column names, in logical column order
+ * @param subpartitions for a subpartitioned table, the site of each subpartition table on
+ *     this shard, in model order (the shard's own names are then those of the first); empty
+ *     otherwise
  */
 public record ShardSite(String name, ShardEndpoint endpoint, SqlDialect dialect,
-    List<String> qualifiedName, List<String> physicalColumns) {
+    List<String> qualifiedName, List<String> physicalColumns, List<ShardSite> subpartitions) {
   public ShardSite {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(endpoint, "endpoint");
     Objects.requireNonNull(dialect, "dialect");
     qualifiedName = List.copyOf(qualifiedName);
     physicalColumns = List.copyOf(physicalColumns);
+    subpartitions = List.copyOf(subpartitions);
+  }
+
+  /** A site of a table that the shard holds as one physical table. */
+  public ShardSite(String name, ShardEndpoint endpoint, SqlDialect dialect,
+      List<String> qualifiedName, List<String> physicalColumns) {
+    this(name, endpoint, dialect, qualifiedName, physicalColumns, List.of());
+  }
+
+  /** The physical tables that hold the table's rows on this shard: each subpartition's, or
+   * this one. */
+  public List<ShardSite> tables() {
+    return subpartitions.isEmpty() ? List.of(this) : subpartitions;
   }
 }

@@ -2,6 +2,7 @@ package io.shardset.calcite;
 
 import io.shardset.calcite.plan.ShardTableScan;
 import io.shardset.model.ShardingMethod;
+import io.shardset.model.Subpartitioning;
 import io.shardset.model.TableLayout;
 import io.shardset.model.TableSpec;
 import io.shardset.routing.HashRouter;
@@ -36,9 +37,11 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final Map<String, Integer> shardIndexes;
   private final List<Integer> keyColumns;
   private final @Nullable Integer parallelism;
+  private final @Nullable Subpartitioning subpartitioning;
 
   ShardTable(String schemaName, TableSpec spec, TableLayout layout,
-      @Nullable ShardRouter router, List<ShardSite> sites, @Nullable Integer parallelism) {
+      @Nullable ShardRouter router, List<ShardSite> sites, @Nullable Integer parallelism,
+      @Nullable Subpartitioning subpartitioning) {
     this.schemaName = Objects.requireNonNull(schemaName, "schemaName");
     this.spec = Objects.requireNonNull(spec, "spec");
     this.layout = Objects.requireNonNull(layout, "layout");
@@ -51,6 +54,11 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
     this.shardIndexes = Map.copyOf(indexes);
     this.keyColumns = spec.shardKey().stream().map(layout::columnIndex).toList();
     this.parallelism = parallelism;
+    this.subpartitioning = subpartitioning;
+    if ((subpartitioning == null) != (spec.subpartitions() == null)) {
+      throw new IllegalArgumentException("table " + spec.name()
+          + " needs subpartitioning exactly when its model declares subpartitions");
+    }
     if (router == null && spec.method() != ShardingMethod.DUPLICATED) {
       throw new IllegalArgumentException("table " + spec.name() + " needs a router");
     }
@@ -138,6 +146,11 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
 
   public String shardName(int shard) {
     return sites.get(shard).name();
+  }
+
+  /** How each shard splits the table into subpartition tables; null if it does not. */
+  public @Nullable Subpartitioning subpartitioning() {
+    return subpartitioning;
   }
 
   /** The schema's {@code parallelism} setting, or null for the default. */

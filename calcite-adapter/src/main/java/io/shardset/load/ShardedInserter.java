@@ -3,6 +3,7 @@ package io.shardset.load;
 import io.shardset.calcite.ShardSite;
 import io.shardset.calcite.ShardTable;
 import io.shardset.execution.ShardException;
+import io.shardset.model.Subpartitioning;
 import io.shardset.routing.ShardRouter;
 
 import org.apache.calcite.sql.SqlDialect;
@@ -20,6 +21,7 @@ import java.util.stream.Collectors;
 /**
  * Writes rows of a logical table to the shards the table's routing assigns them to, in
  * batches: one row to one shard for a sharded table, to every shard for a duplicated one.
+ * On a shard of a subpartitioned table, a row goes to the table of its subpartition.
  *
  * <p>Each shard's rows are committed batch by batch. Not thread-safe.
  */
@@ -37,7 +39,7 @@ public final class ShardedInserter implements AutoCloseable {
     this.batchSize = batchSize;
     this.statementSql = Objects.requireNonNull(statementSql, "statementSql");
     this.rowsPerShard = new long[table.shardCount()];
-    for (int i = 0; i < table.shardCount(); i++) {
+    for (int i = 0; i < table.shardCount() * tablesPerShard(); i++) {
       writers.add(null);
     }
   }
@@ -74,11 +76,33 @@ public final class ShardedInserter implements AutoCloseable {
     }
     if (table.isDuplicated()) {
       for (int shard = 0; shard < table.shardCount(); shard++) {
-        write(shard, row);
+        write(shard, 0, row);
       }
       return;
     }
-    write(shardOf(row), row);
+    final int shard = shardOf(row);
+    write(shard, subpartitionOf(row), row);
+  }
+
+  /** The number of physical tables on each shard: one, or one per subpartition. */
+  private int tablesPerShard() {
+    final Subpartitioning sub = table.subpartitioning();
+    return sub == null ? 1 : sub.count();
+  }
+
+  /** The subpartition a row of this table belongs to; 0 for a table without any. */
+  private int subpartitionOf(Object[] row) {
+    final Subpartitioning sub = table.subpartitioning();
+    if (sub == null) {
+      return 0;
+    }
+    final OptionalInt subpartition = sub.subpartitionOf(row);
+    if (subpartition.isEmpty()) {
+      throw new IllegalArgumentException("table " + table.qualifiedName()
+          + ": no subpartition accepts " + table.layout().columns().get(sub.column()).name()
+          + " = " + row[sub.column()]);
+    }
+    return subpartition.getAsInt();
   }
 
   /** The shard a row of this table belongs to. */
@@ -104,11 +128,12 @@ public final class ShardedInserter implements AutoCloseable {
     return String.join(", ", parts);
   }
 
-  private void write(int shard, Object[] row) {
-    ShardWriter writer = writers.get(shard);
+  private void write(int shard, int subpartition, Object[] row) {
+    final int index = shard * tablesPerShard() + subpartition;
+    ShardWriter writer = writers.get(index);
     if (writer == null) {
-      writer = new ShardWriter(table.site(shard));
-      writers.set(shard, writer);
+      writer = new ShardWriter(table.site(shard).tables().get(subpartition));
+      writers.set(index, writer);
     }
     writer.add(row);
     rowsPerShard[shard]++;

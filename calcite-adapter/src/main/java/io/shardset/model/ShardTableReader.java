@@ -23,11 +23,23 @@ final class ShardTableReader {
   private final String schema;
   private final TableSpec table;
   private final ShardSpec shard;
+  private final String physicalName;
+  /** The model field that names the physical table, for errors. */
+  private final String field;
 
   ShardTableReader(String schema, TableSpec table, ShardSpec shard) {
+    this(schema, table, shard, table.physicalName(), "physicalName");
+  }
+
+  /** A reader of another physical table of the table, such as a subpartition's, whose name
+   * the model's {@code field} gives. */
+  ShardTableReader(String schema, TableSpec table, ShardSpec shard, String physicalName,
+      String field) {
     this.schema = Objects.requireNonNull(schema, "schema");
     this.table = Objects.requireNonNull(table, "table");
     this.shard = Objects.requireNonNull(shard, "shard");
+    this.physicalName = Objects.requireNonNull(physicalName, "physicalName");
+    this.field = Objects.requireNonNull(field, "field");
   }
 
   /** A table as {@link DatabaseMetaData#getTables} reports it. */
@@ -71,7 +83,6 @@ final class ShardTableReader {
         }
       }
     }
-    String physicalName = table.physicalName();
     List<TableName> matches = all.stream().filter(t -> t.name().equals(physicalName)).toList();
     if (matches.isEmpty()) {
       matches = all.stream().filter(t -> t.name().equalsIgnoreCase(physicalName)).toList();
@@ -92,12 +103,12 @@ final class ShardTableReader {
       matches = inCurrent.isEmpty() ? matches : inCurrent;
     }
     if (matches.isEmpty()) {
-      throw new ModelException(schema, table.name(), "physicalName", "table '" + physicalName
+      throw new ModelException(schema, table.name(), field, "table '" + physicalName
           + "' not found " + (shard.jdbcSchema() == null ? "" : "in schema '"
           + shard.jdbcSchema() + "' ") + "on shard '" + shard.name() + "'");
     }
     if (matches.size() > 1) {
-      throw new ModelException(schema, table.name(), "physicalName", "table '" + physicalName
+      throw new ModelException(schema, table.name(), field, "table '" + physicalName
           + "' is ambiguous on shard '" + shard.name() + "': it matches "
           + matches.stream().map(TableName::toString).collect(Collectors.joining(", "))
           + "; give its exact name, or the shard's jdbcSchema");
@@ -117,14 +128,14 @@ final class ShardTableReader {
             || !name.name().equals(rs.getString("TABLE_NAME"))) {
           continue;
         }
-        String physicalName = rs.getString("COLUMN_NAME");
+        String columnName = rs.getString("COLUMN_NAME");
         String logicalName = foldsToLowerCase
-            && physicalName.equals(physicalName.toLowerCase(Locale.ROOT))
-            ? physicalName.toUpperCase(Locale.ROOT) : physicalName;
+            && columnName.equals(columnName.toLowerCase(Locale.ROOT))
+            ? columnName.toUpperCase(Locale.ROOT) : columnName;
         String typeName = rs.getString("TYPE_NAME");
         int jdbcType = jdbcType(rs.getInt("DATA_TYPE"), typeName);
         columns.add(
-            new Column(rs.getInt("ORDINAL_POSITION"), physicalName,
+            new Column(rs.getInt("ORDINAL_POSITION"), columnName,
                 new ColumnInfo(logicalName, jdbcType,
                     typeName == null ? ColumnInfo.jdbcTypeName(jdbcType) : typeName,
                     rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"),

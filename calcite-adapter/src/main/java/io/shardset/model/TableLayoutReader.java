@@ -51,7 +51,9 @@ public final class TableLayoutReader {
       Connection connection =
           Objects.requireNonNull(connections.apply(shard), () -> "connection to " + shard);
       try {
-        shards.add(readShard(model, table, model.shard(shard), connection));
+        shards.add(table.isSubpartitioned()
+            ? readSubpartitions(model, table, model.shard(shard), connection).get(0)
+            : readShard(model, table, model.shard(shard), connection));
       } catch (SQLException e) {
         throw new ModelException(model.schema(), table.name(), null, "cannot read the metadata"
             + " of shard '" + shard + "': " + e.getMessage(), e);
@@ -69,6 +71,57 @@ public final class TableLayoutReader {
   public static ShardColumns readShard(ShardSetModel model, TableSpec table, ShardSpec shard,
       Connection connection) throws SQLException {
     return new ShardTableReader(model.schema(), table, shard).read(connection);
+  }
+
+  /**
+   * Reads the physical table of each subpartition of a table on one shard, and checks that
+   * they all have the first one's columns; the first one's part then stands for the shard in
+   * {@link #combine}.
+   *
+   * @return each subpartition's physical table and columns, in model order
+   * @throws ModelException if the shard lacks a subpartition table or they disagree
+   * @throws SQLException if the shard's metadata cannot be read
+   */
+  public static List<ShardColumns> readSubpartitions(ShardSetModel model, TableSpec table,
+      ShardSpec shard, Connection connection) throws SQLException {
+    SubpartitionSpec spec = Objects.requireNonNull(table.subpartitions(), "subpartitions");
+    List<ShardColumns> parts = new ArrayList<>();
+    for (int i = 0; i < spec.ranges().size(); i++) {
+      ShardColumns part = new ShardTableReader(model.schema(), table, shard,
+          spec.physicalName(i), SubpartitionsParser.FIELD).read(connection);
+      if (!parts.isEmpty()) {
+        checkSameColumns(model.schema(), table, parts.get(0), part);
+      }
+      parts.add(part);
+    }
+    return parts;
+  }
+
+  /** Fails unless a shard's subpartition table has the columns of its first one. */
+  private static void checkSameColumns(String schema, TableSpec table, ShardColumns first,
+      ShardColumns other) {
+    String where = "on shard '" + other.table().shard() + "', subpartition table '"
+        + other.table().table() + "' has ";
+    String than = " where '" + first.table().table() + "' has ";
+    if (other.columns().size() != first.columns().size()) {
+      throw new ModelException(schema, table.name(), SubpartitionsParser.FIELD, where
+          + other.columns().size() + " columns (" + names(other.columns()) + ")" + than
+          + first.columns().size() + " (" + names(first.columns()) + ")");
+    }
+    for (int i = 0; i < first.columns().size(); i++) {
+      ColumnInfo column = first.columns().get(i);
+      ColumnInfo otherColumn = other.columns().get(i);
+      if (!otherColumn.name().equals(column.name())) {
+        throw new ModelException(schema, table.name(), SubpartitionsParser.FIELD, where
+            + "column '" + otherColumn.name() + "' at position " + (i + 1) + than + "'"
+            + column.name() + "'");
+      }
+      if (!compatible(column.jdbcType(), otherColumn.jdbcType())) {
+        throw new ModelException(schema, table.name(), SubpartitionsParser.FIELD, where
+            + "column '" + otherColumn.name() + "' of type " + type(otherColumn) + than
+            + type(column));
+      }
+    }
   }
 
   /**

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 /** Reads the {@code tables} of a model operand and resolves each table's shards. */
 final class TableParser {
   private static final List<String> KEYS = List.of("name", "physicalName", "method", "shardKey",
-      "shards", "shardspace", "ranges", "lists");
+      "shards", "shardspace", "ranges", "lists", SubpartitionsParser.FIELD);
   private static final List<String> RANGE_KEYS = List.of("shard", "from", "to");
   private static final List<String> LIST_KEYS = List.of("shard", "values", "default");
 
@@ -67,8 +67,10 @@ final class TableParser {
         ? ranges(table, tableShards) : absent(table, "ranges", method);
     List<ListSpec> lists = method == ShardingMethod.LIST
         ? lists(table, tableShards) : absent(table, "lists", method);
-    return new TableSpec(name, physicalName == null ? name : physicalName, method, shardKey,
-        tableShards, tableShardspace, ranges, lists);
+    String tablePhysicalName = physicalName == null ? name : physicalName;
+    return new TableSpec(name, tablePhysicalName, method, shardKey, tableShards,
+        tableShardspace, ranges, lists,
+        SubpartitionsParser.parse(table, tablePhysicalName, method));
   }
 
   private static List<String> shardKey(OperandNode table, ShardingMethod method) {

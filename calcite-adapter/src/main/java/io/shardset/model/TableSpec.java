@@ -15,10 +15,19 @@ import java.util.Objects;
  *     for other tables, the model's {@code shardspace} field, or null
  * @param ranges the ranges of a range table; empty for other methods
  * @param lists the lists of a list table; empty for other methods
+ * @param subpartitions how each shard splits its rows into subpartition tables, or null when
+ *     each shard holds the table as one table
  */
 public record TableSpec(String name, String physicalName, ShardingMethod method,
     List<String> shardKey, List<String> shards, String shardspace, List<RangeSpec> ranges,
-    List<ListSpec> lists) {
+    List<ListSpec> lists, SubpartitionSpec subpartitions) {
+  /** A table without subpartitions. */
+  public TableSpec(String name, String physicalName, ShardingMethod method,
+      List<String> shardKey, List<String> shards, String shardspace, List<RangeSpec> ranges,
+      List<ListSpec> lists) {
+    this(name, physicalName, method, shardKey, shards, shardspace, ranges, lists, null);
+  }
+
   public TableSpec {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(physicalName, "physicalName");
@@ -33,5 +42,13 @@ public record TableSpec(String name, String physicalName, ShardingMethod method,
     if (method == ShardingMethod.CONSISTENT_HASH) {
       Objects.requireNonNull(shardspace, "shardspace");
     }
+    if (subpartitions != null && method == ShardingMethod.DUPLICATED) {
+      throw new IllegalArgumentException("duplicated table " + name + " has subpartitions");
+    }
+  }
+
+  /** Whether each shard splits the table's rows into subpartition tables. */
+  public boolean isSubpartitioned() {
+    return subpartitions != null;
   }
 }

@@ -234,6 +234,40 @@ class LoadCommandTest {
         + shards.rows(1, "SELECT * FROM EVENTS").size());
   }
 
+  @Test void subpartitionedRowsGoToTheirSubpartitionTableOnTheirShard() throws Exception {
+    shards = H2Shards.create(folder, 3, "\"chunks\": 60, \"tables\": [{\"name\": \"ORDERS\","
+            + " \"method\": \"consistent-hash\", \"shardKey\": [\"CUSTOMER_ID\"],"
+            + " \"subpartitions\": {\"column\": \"ORDER_DATE\", \"ranges\": ["
+            + "{\"name\": \"q1\", \"to\": \"2024-04-01\"},"
+            + " {\"name\": \"rest\", \"from\": \"2024-04-01\", \"to\": \"2025-01-01\"}]}}]",
+        ORDERS_DDL.replace("ORDERS", "ORDERS_Q1"), ORDERS_DDL.replace("ORDERS", "ORDERS_REST"));
+    for (int s = 0; s < 3; s++) {
+      shards.execute(s, "INSERT INTO ORDERS_Q1 VALUES (" + (9000 + s)
+          + ", 1, DATE '2024-01-01', NULL, 1, NULL, NULL)");
+      shards.execute(s, "INSERT INTO ORDERS_REST VALUES (" + (9000 + s)
+          + ", 1, DATE '2024-05-01', NULL, 1, NULL, NULL)");
+    }
+    final Path csv = orders("orders.csv", 1, 200);
+    assertEquals(0, load("--table", "ORDERS", "--truncate", csv.toString()), err);
+    assertEquals(0, load("--table", "ORDERS", csv.toString()), err); // upserts: no duplicates
+    final List<List<String>> expected = expectedOrders(ids(1, 200));
+    for (int s = 0; s < 3; s++) {
+      final List<String> q1 = new ArrayList<>();
+      final List<String> rest = new ArrayList<>();
+      for (String row : expected.get(s)) {
+        (row.split("\\|")[2].compareTo("2024-04-01") < 0 ? q1 : rest).add(row);
+      }
+      assertEquals(q1, shards.rows(s, "SELECT * FROM ORDERS_Q1 ORDER BY ID"));
+      assertEquals(rest, shards.rows(s, "SELECT * FROM ORDERS_REST ORDER BY ID"));
+      assertTrue(!q1.isEmpty() && !rest.isEmpty(), "shard " + s);
+    }
+    final Path late = file("late.csv", List.of(HEADER, orderCsv(201),
+        "202,5,2025-02-01,,1.00,,true"));
+    assertEquals(1, load("--table", "ORDERS", late.toString()));
+    assertTrue(out.contains("  bad row: " + late + ":3: no subpartition accepts ORDER_DATE ="
+        + " 2025-02-01\n"), out);
+  }
+
   @Test void aDuplicatedTableGoesToEveryShard() throws Exception {
     shards = H2Shards.create(folder, 3, "\"tables\": [{\"name\": \"COUNTRIES\","
         + " \"method\": \"duplicated\"}]",

@@ -10,8 +10,8 @@ import java.util.SplittableRandom;
 import java.util.function.BiFunction;
 
 /**
- * The demo data set: customers, their orders, shipments, support tickets and a reference list
- * of countries, generated deterministically (the same rows on every machine and every run).
+ * The demo data set: customers, their orders, shipments, support tickets, payments and a
+ * reference list of countries, generated deterministically (the same rows on every machine and every run).
  *
  * <p>Rows are arrays of JDBC values in the column order of {@code demo-schema.sql}. Each table
  * draws from its own seeded generator, so one table's size does not change another's rows.
@@ -40,6 +40,7 @@ public final class DemoData {
   private static final String[] STATUSES = {"NEW", "PAID", "SHIPPED", "DELIVERED", "CANCELLED"};
   private static final String[] CARRIERS = {"DHL", "UPS", "FedEx", "PostNL", "Royal Mail"};
   private static final String[] PRIORITIES = {"LOW", "NORMAL", "HIGH", "URGENT"};
+  private static final String[] CHANNELS = {"CARD", "TRANSFER", "WALLET", "INVOICE"};
   private static final String[] SUBJECTS = {"Late delivery", "Wrong item", "Refund request",
       "Invoice copy", "Damaged parcel", "Change address", "Account locked", "Price question"};
 
@@ -81,6 +82,8 @@ public final class DemoData {
       return generate(shipments, 4L, this::shipment);
     case "TICKETS":
       return generate(tickets, 5L, this::ticket);
+    case "PAYMENTS":
+      return payments();
     default:
       throw new IllegalArgumentException("no demo table " + table);
     }
@@ -88,7 +91,7 @@ public final class DemoData {
 
   /** The demo tables, in the order they are loaded. */
   public static List<String> tables() {
-    return List.of("COUNTRIES", "CUSTOMERS", "ORDERS", "SHIPMENTS", "TICKETS");
+    return List.of("COUNTRIES", "CUSTOMERS", "ORDERS", "SHIPMENTS", "TICKETS", "PAYMENTS");
   }
 
   private static List<Object[]> countries() {
@@ -143,6 +146,26 @@ public final class DemoData {
     return new Object[] {(long) id, COUNTRIES[customerCountry[customer]][2], (long) customer,
         opened, PRIORITIES[weighted(r, new int[] {3, 6, 2, 1})],
         SUBJECTS[r.nextInt(SUBJECTS.length)], r.nextInt(4) != 0};
+  }
+
+  /**
+   * One payment for each order that is neither new nor cancelled, by the order's customer, a
+   * few days after the order: about five in six orders.
+   */
+  private List<Object[]> payments() {
+    final SplittableRandom r = new SplittableRandom(6L);
+    final List<Object[]> rows = new ArrayList<>();
+    for (Object[] order : rows("ORDERS")) {
+      final String status = (String) order[3];
+      final int days = r.nextInt(8);
+      final String channel = CHANNELS[weighted(r, new int[] {6, 2, 3, 1})];
+      if (status.equals("NEW") || status.equals("CANCELLED")) {
+        continue;
+      }
+      rows.add(new Object[] {(long) rows.size() + 1, order[0], order[1],
+          ((LocalDate) order[2]).plusDays(days), channel, order[5]});
+    }
+    return rows;
   }
 
   /** An index drawn with the given weights. */

@@ -6,6 +6,8 @@ import io.shardset.load.ShardedInserter;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
+import io.shardset.model.SubpartitionSpec;
+import io.shardset.model.TableSpec;
 
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.schema.SchemaPlus;
@@ -31,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Creates the demo's shard databases for a model and fills them with {@link DemoData}, each
@@ -39,6 +43,9 @@ import java.util.concurrent.Callable;
 @Command(name = "demo-db", mixinStandardHelpOptions = true,
     description = "Creates the demo shard databases of a model and loads the demo data.")
 public final class DemoDatabase implements Callable<Integer> {
+  private static final Pattern CREATE_TABLE =
+      Pattern.compile("CREATE TABLE (\\w+)", Pattern.CASE_INSENSITIVE);
+
   @Option(names = "--model", required = true, description = "The model file (model/demo.json).")
   private File model;
 
@@ -60,8 +67,9 @@ public final class DemoDatabase implements Callable<Integer> {
       return 0;
     }
     final long start = System.nanoTime();
+    final List<String> statements = statements(parsed);
     for (ShardSpec shard : parsed.shards()) {
-      createTables(shard);
+      createTables(shard, statements);
     }
     load(modelFile);
     System.out.printf("Loaded in %.1f s%n", (System.nanoTime() - start) / 1e9);
@@ -83,14 +91,18 @@ public final class DemoDatabase implements Callable<Integer> {
     throw new IllegalArgumentException("model " + modelFile + " has no schema " + schemaName);
   }
 
-  /** Whether every shard already holds the demo tables with data. */
-  private static boolean loaded(ShardSetModel model) {
+  /** Whether every shard already holds every demo table (so that one built before a table
+   * joined the demo is built again), with data. */
+  private static boolean loaded(ShardSetModel model) throws IOException {
+    final List<String> tables = createdTables(statements(model));
     for (ShardSpec shard : model.shards()) {
-      try (Connection c = connect(shard);
-           Statement s = c.createStatement();
-           ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM ORDERS")) {
-        if (!rs.next() || rs.getLong(1) == 0) {
-          return false;
+      try (Connection c = connect(shard); Statement s = c.createStatement()) {
+        for (String table : tables) {
+          try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            if (!rs.next() || rs.getLong(1) == 0 && table.equals("ORDERS")) {
+              return false;
+            }
+          }
         }
       } catch (SQLException e) {
         return false;
@@ -99,17 +111,48 @@ public final class DemoDatabase implements Callable<Integer> {
     return true;
   }
 
-  private static void createTables(ShardSpec shard) throws SQLException, IOException {
+  private static void createTables(ShardSpec shard, List<String> statements)
+      throws SQLException {
     try (Connection c = connect(shard); Statement s = c.createStatement()) {
       // Only the demo's own tables, and in portable SQL: a shard may be a PostgreSQL
       // database that holds other things too.
-      for (String table : DemoData.tables()) {
+      for (String table : createdTables(statements)) {
         s.execute("DROP TABLE IF EXISTS " + table);
       }
-      for (String ddl : statements()) {
+      for (String ddl : statements) {
         s.execute(ddl);
       }
     }
+  }
+
+  /** The statements of the demo schema, each CREATE TABLE of a table the model subpartitions
+   * repeated for each of its subpartition tables. */
+  private static List<String> statements(ShardSetModel model) throws IOException {
+    final List<String> result = new ArrayList<>();
+    for (String statement : statements()) {
+      result.addAll(forSubpartitions(statement, model.tables()));
+    }
+    return result;
+  }
+
+  /** A CREATE TABLE of a subpartitioned table as one per subpartition table; any other
+   * statement as it is. */
+  static List<String> forSubpartitions(String statement, List<TableSpec> tables) {
+    final Matcher m = CREATE_TABLE.matcher(statement);
+    if (!m.lookingAt()) {
+      return List.of(statement);
+    }
+    for (TableSpec table : tables) {
+      final SubpartitionSpec sub = table.subpartitions();
+      if (sub != null && table.physicalName().equalsIgnoreCase(m.group(1))) {
+        final List<String> result = new ArrayList<>();
+        for (int i = 0; i < sub.ranges().size(); i++) {
+          result.add("CREATE TABLE " + sub.physicalName(i) + statement.substring(m.end()));
+        }
+        return result;
+      }
+    }
+    return List.of(statement);
   }
 
   private static List<String> statements() throws IOException {
@@ -124,6 +167,18 @@ public final class DemoDatabase implements Callable<Integer> {
       }
       return result;
     }
+  }
+
+  /** The tables the statements create: the physical tables, subpartition tables included. */
+  static List<String> createdTables(List<String> statements) {
+    final List<String> tables = new ArrayList<>();
+    for (String statement : statements) {
+      final Matcher m = CREATE_TABLE.matcher(statement);
+      if (m.lookingAt()) {
+        tables.add(m.group(1));
+      }
+    }
+    return tables;
   }
 
   private static Connection connect(ShardSpec shard) throws SQLException {

@@ -1,4 +1,5 @@
--- Tables of the demo model; every shard holds every table (rows differ per shard).
+-- Tables of the demo model; every shard holds every table (rows differ per shard). A table the
+-- model subpartitions is created once per subpartition, under each subpartition table's name.
 CREATE TABLE COUNTRIES (
   CODE CHAR(2) PRIMARY KEY,
   NAME VARCHAR(40) NOT NULL,
@@ -38,4 +39,12 @@ CREATE TABLE TICKETS (
   PRIORITY VARCHAR(8) NOT NULL,
   SUBJECT VARCHAR(80) NOT NULL,
   CLOSED BOOLEAN NOT NULL
+);
+CREATE TABLE PAYMENTS (
+  PAYMENT_ID BIGINT PRIMARY KEY,
+  ORDER_ID BIGINT NOT NULL,
+  CUSTOMER_ID BIGINT NOT NULL,
+  PAID_ON DATE NOT NULL,
+  CHANNEL VARCHAR(12) NOT NULL,
+  AMOUNT DECIMAL(12, 2) NOT NULL
 );

@@ -1,7 +1,13 @@
 package io.shardset.testdata;
 
+import io.shardset.model.ShardSetModel;
+
 import org.junit.jupiter.api.Test;
 
+import java.io.File;
+import java.io.IOException;
+import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -36,6 +42,43 @@ class DemoDataTest {
       assertEquals(country[2], ticket[1]);
     }
     assertTrue(data.rows("TICKETS").stream().anyMatch(t -> "APAC".equals(t[1])));
+  }
+
+  @Test void paymentsFollowTheirOrders() {
+    final DemoData data = new DemoData(100, 3_000, 10, 10);
+    final List<Object[]> orders = data.rows("ORDERS");
+    final List<Object[]> payments = data.rows("PAYMENTS");
+    assertTrue(payments.size() > 2_200 && payments.size() < 2_800, () -> "" + payments.size());
+    for (Object[] payment : payments) {
+      final Object[] order = orders.get((int) (long) (Long) payment[1] - 1);
+      assertEquals(order[1], payment[2]);
+      final LocalDate ordered = (LocalDate) order[2];
+      final LocalDate paid = (LocalDate) payment[3];
+      assertTrue(!paid.isBefore(ordered) && paid.isBefore(ordered.plusDays(8)));
+    }
+    // Every year's subpartition gets payments.
+    for (int year = 2020; year <= 2025; year++) {
+      final int y = year;
+      assertTrue(payments.stream().anyMatch(p -> ((LocalDate) p[3]).getYear() == y), "" + y);
+    }
+  }
+
+  @Test void aSubpartitionedTableIsCreatedOncePerSubpartition() throws IOException {
+    final ShardSetModel model =
+        DemoDatabase.parseModel(new File("../model/demo.json"), "DEMO");
+    final List<String> statements = new ArrayList<>();
+    for (String statement : List.of("CREATE TABLE COUNTRIES (CODE CHAR(2))",
+        "CREATE INDEX X ON COUNTRIES (CODE)", "CREATE TABLE PAYMENTS (ID BIGINT)")) {
+      statements.addAll(DemoDatabase.forSubpartitions(statement, model.tables()));
+    }
+    assertEquals(List.of("CREATE TABLE COUNTRIES (CODE CHAR(2))",
+        "CREATE INDEX X ON COUNTRIES (CODE)", "CREATE TABLE PAYMENTS_y2020 (ID BIGINT)",
+        "CREATE TABLE PAYMENTS_y2021 (ID BIGINT)", "CREATE TABLE PAYMENTS_y2022 (ID BIGINT)",
+        "CREATE TABLE PAYMENTS_y2023 (ID BIGINT)", "CREATE TABLE PAYMENTS_y2024 (ID BIGINT)",
+        "CREATE TABLE PAYMENTS_y2025 (ID BIGINT)"), statements);
+    assertEquals(List.of("COUNTRIES", "PAYMENTS_y2020", "PAYMENTS_y2021", "PAYMENTS_y2022",
+        "PAYMENTS_y2023", "PAYMENTS_y2024", "PAYMENTS_y2025"),
+        DemoDatabase.createdTables(statements));
   }
 
   private static List<String> strings(List<Object[]> rows) {

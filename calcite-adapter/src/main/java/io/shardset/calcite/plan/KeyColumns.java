@@ -54,6 +54,18 @@ final class KeyColumns {
     return new KeyColumns(result, table.keyTypes());
   }
 
+  /**
+   * Maps the given fields of a row of {@code fieldCount} fields to a one-column key of type
+   * {@code type}: a subpartition column, say, rather than the shard key.
+   */
+  static KeyColumns ofFields(int fieldCount, BitSet fields, KeyType type) {
+    final int[] result = new int[fieldCount];
+    for (int i = 0; i < fieldCount; i++) {
+      result[i] = fields.get(i) ? 0 : -1;
+    }
+    return new KeyColumns(result, List.of(type));
+  }
+
   /** The table column each output field is, or null for a computed field. */
   private static @Nullable Origin[] origins(RelNode rel) {
     if (rel instanceof TableScan scan) {

@@ -4,6 +4,8 @@ import io.shardset.calcite.ColumnTypes;
 import io.shardset.calcite.ShardTable;
 import io.shardset.calcite.runtime.ParameterBinder;
 import io.shardset.calcite.runtime.ShardQuery;
+import io.shardset.calcite.runtime.ShardTexts;
+import io.shardset.calcite.runtime.SubpartitionTexts;
 import io.shardset.routing.KeyCondition;
 import io.shardset.routing.ShardRouter;
 import io.shardset.execution.RowComparator;
@@ -13,6 +15,7 @@ import io.shardset.execution.SortKey;
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
@@ -31,8 +34,38 @@ final class ShardQueryFactory {
 
   static ShardQuery create(ShardScanSpec spec) {
     final ShardTable table = spec.table();
-    final List<RenderedSql> sqls = spec.sqls();
-    final int[] textOfShard = new int[table.shardCount()];
+    final SubpartitionSelection subpartitions = spec.subpartitions();
+    final SubpartitionTexts subpartitionTexts = subpartitions.isDynamic()
+        ? new SubpartitionTexts(subpartitions::select,
+            chosen -> texts(spec.sqls(chosen), table.shardCount()),
+            !aggregatesWithoutGroups(spec.pushed()))
+        : null;
+    final List<String> names = new ArrayList<>();
+    final List<ShardEndpoint> endpoints = new ArrayList<>();
+    for (int i = 0; i < table.shardCount(); i++) {
+      names.add(table.shardName(i));
+      endpoints.add(table.site(i).endpoint());
+    }
+    return new ShardQuery(table.qualifiedName(), names, endpoints,
+        texts(spec.sqls(), table.shardCount()), subpartitionTexts,
+        spec.selection().staticShards(), spec.condition(), table.router(),
+        new ParameterBinder(parameterTypes(spec.pushed())),
+        ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
+        spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated(),
+        fixesShardKey(table, spec.condition()),
+        KeyListFinder.find(table, spec.condition(), spec.pushed()));
+  }
+
+  /** Whether the pushed work aggregates without GROUP BY somewhere, which gives a row even
+   * from empty tables. */
+  private static boolean aggregatesWithoutGroups(RelNode rel) {
+    return rel instanceof Aggregate aggregate && aggregate.getGroupSet().isEmpty()
+        || rel.getInputs().stream().anyMatch(ShardQueryFactory::aggregatesWithoutGroups);
+  }
+
+  /** Which shard gets which text. */
+  private static ShardTexts texts(List<RenderedSql> sqls, int shardCount) {
+    final int[] textOfShard = new int[shardCount];
     Arrays.fill(textOfShard, -1); // shards that do not hold every joined table get no text
     final List<ShardQuery.Text> texts = new ArrayList<>();
     for (RenderedSql sql : sqls) {
@@ -40,19 +73,7 @@ final class ShardQueryFactory {
       texts.add(new ShardQuery.Text(sql.sql(), sql.parameters()));
       sql.shards().stream().forEach(shard -> textOfShard[shard] = text);
     }
-    final List<String> names = new ArrayList<>();
-    final List<ShardEndpoint> endpoints = new ArrayList<>();
-    for (int i = 0; i < table.shardCount(); i++) {
-      names.add(table.shardName(i));
-      endpoints.add(table.site(i).endpoint());
-    }
-    return new ShardQuery(table.qualifiedName(), names, endpoints, texts, textOfShard,
-        spec.selection().staticShards(), spec.condition(), table.router(),
-        new ParameterBinder(parameterTypes(spec.pushed())),
-        ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
-        spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated(),
-        fixesShardKey(table, spec.condition()),
-        KeyListFinder.find(table, spec.condition(), spec.pushed()));
+    return new ShardTexts(texts, textOfShard);
   }
 
   /** Whether the condition fixes every shard key column to a few values (= or IN). */

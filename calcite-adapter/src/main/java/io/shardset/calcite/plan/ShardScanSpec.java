@@ -37,6 +37,7 @@ public final class ShardScanSpec {
   private final KeyCondition condition;
   private final Phase phase;
   private final ShardSelection selection;
+  private final SubpartitionSelection subpartitions;
   private final String canonicalPushed;
   /** The number of operators in the pushed tree, its scans included (see nodeCount). */
   private final int operators;
@@ -53,7 +54,10 @@ public final class ShardScanSpec {
     this.pushed = Objects.requireNonNull(pushed, "pushed");
     this.condition = Objects.requireNonNull(condition, "condition");
     this.phase = Objects.requireNonNull(phase, "phase");
-    this.selection = ShardSelection.of(table, condition);
+    this.subpartitions = SubpartitionSelection.of(pushed);
+    // A condition no subpartition can satisfy reaches no shard.
+    this.selection = ShardSelection.of(table,
+        subpartitions.isEmpty() ? new KeyCondition.Or(List.of()) : condition);
     this.canonicalPushed = ShardScan.canonical(pushed);
     this.operators = nodeCount(pushed);
     this.tableNames = tableNames(pushed);
@@ -80,6 +84,11 @@ public final class ShardScanSpec {
   /** The target shards known at planning time, or how they are found at execution. */
   public ShardSelection selection() {
     return selection;
+  }
+
+  /** The subpartitions the scan reads, when its table has subpartitions. */
+  public SubpartitionSelection subpartitions() {
+    return subpartitions;
   }
 
   /** How far the pushed work has gone. */
@@ -154,6 +163,7 @@ public final class ShardScanSpec {
       return pw.item("pushed", canonicalPushed);
     }
     pw.item("shards", selection.describe(table));
+    pw.itemIf("subpartitions", subpartitions.describe(), subpartitions.isSubpartitioned());
     pw.itemIf("merge", "sorted " + collation(), needsMerge());
     final List<RenderedSql> rendered = sqls();
     if (rendered.size() == 1) {
@@ -170,10 +180,16 @@ public final class ShardScanSpec {
   public List<RenderedSql> sqls() {
     List<RenderedSql> result = sqls;
     if (result == null) {
-      result = ShardSqlGenerator.render(table, pushed);
+      result = ShardSqlGenerator.render(table, pushed, subpartitions.planned());
       sqls = result;
     }
     return result;
+  }
+
+  /** The pushed work as SQL that reads these subpartitions, for a selection that query
+   * parameters decide. */
+  List<RenderedSql> sqls(BitSet chosenSubpartitions) {
+    return ShardSqlGenerator.render(table, pushed, chosenSubpartitions);
   }
 
   /** Operators in a pushed tree; a Sort with a limit counts as two (it sorts and limits). */

@@ -88,7 +88,8 @@ public final class ShardSelection {
     return b.toString();
   }
 
-  private static void collectParams(KeyCondition condition, TreeSet<Integer> params) {
+  /** Adds the query parameters a condition compares with. */
+  static void collectParams(KeyCondition condition, TreeSet<Integer> params) {
     if (condition instanceof KeyCondition.And and) {
       and.terms().forEach(t -> collectParams(t, params));
     } else if (condition instanceof KeyCondition.Or or) {

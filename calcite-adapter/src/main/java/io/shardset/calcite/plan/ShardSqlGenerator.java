@@ -11,6 +11,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.logical.LogicalTableScan;
+import org.apache.calcite.rel.logical.LogicalUnion;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
 import org.apache.calcite.rel.type.RelDataType;
@@ -18,6 +19,8 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.util.SqlString;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -30,7 +33,8 @@ import java.util.Map;
  *
  * <p>The pushed tree is written over logical tables (one, or several for a join run inside
  * the shards); for each shard every table scan is re-rooted on that shard's physical table
- * (its name and its column names, which may differ in case) and the tree is given to
+ * (its name and its column names, which may differ in case), or on the UNION ALL of the
+ * subpartition tables it reads, and the tree is given to
  * Calcite's {@link RelToSqlConverter}. Shards that share a dialect and physical names share
  * one text, so the work does not grow with the number of shards.
  */
@@ -64,44 +68,69 @@ final class ShardSqlGenerator {
   }
 
   /** Identifies shards that get the same text: the same dialect (shared per kind of
-   * database) and the same physical names of every table the pushed work reads. */
-  private record Layout(SqlDialect dialect, List<PhysicalName> tables) {
+   * database) and the same physical tables for every scan of the pushed work (several for
+   * the scan of a subpartitioned table: those of the subpartitions it reads). */
+  private record Layout(SqlDialect dialect, List<List<PhysicalName>> scans) {
     @Override public boolean equals(Object o) {
-      return o instanceof Layout that && dialect == that.dialect && tables.equals(that.tables);
+      return o instanceof Layout that && dialect == that.dialect && scans.equals(that.scans);
     }
 
     @Override public int hashCode() {
-      return System.identityHashCode(dialect) * 31 + tables.hashCode();
+      return System.identityHashCode(dialect) * 31 + scans.hashCode();
     }
   }
 
-  /** Renders the pushed work for every shard of {@code table}, which drives the scan; other
-   * tables the work reads (co-located or duplicated) are read on the same shard. */
-  static List<RenderedSql> render(ShardTable table, RelNode pushed) {
-    final List<ShardTable> leaves = leafTables(pushed);
+  /**
+   * Renders the pushed work for every shard of {@code table}, which drives the scan; other
+   * tables the work reads (co-located or duplicated) are read on the same shard.
+   *
+   * @param subpartitions the subpartitions the left-most scan reads, when its table has
+   *     subpartitions: null for all of them, and an empty set for the first (see
+   *     {@link io.shardset.calcite.runtime.SubpartitionTexts}); any other scan of a
+   *     subpartitioned table reads all of its subpartitions
+   */
+  static List<RenderedSql> render(ShardTable table, RelNode pushed,
+      @Nullable BitSet subpartitions) {
+    final List<ShardTable> scans = scannedTables(pushed);
     final Map<Layout, BitSet> groups = new LinkedHashMap<>();
     shards:
     for (int i = 0; i < table.shardCount(); i++) {
       final String shard = table.shardName(i);
-      final List<PhysicalName> names = new ArrayList<>();
-      for (ShardTable leaf : leaves) {
+      final List<List<PhysicalName>> names = new ArrayList<>();
+      for (int scan = 0; scan < scans.size(); scan++) {
+        final ShardTable leaf = scans.get(scan);
         final int index = leaf.shardIndex(shard);
         if (index < 0) {
           continue shards; // a joined table is not on this shard: it can never be a target
         }
-        final ShardSite site = leaf.site(index);
-        names.add(new PhysicalName(site.qualifiedName(), site.physicalColumns()));
+        names.add(physicalNames(leaf.site(index), scan == 0 ? subpartitions : null));
       }
       groups.computeIfAbsent(new Layout(table.site(i).dialect(), names), k -> new BitSet())
           .set(i);
     }
     final List<RenderedSql> result = new ArrayList<>();
-    groups.forEach((layout, shards) -> result.add(render(pushed, leaves, layout, shards)));
+    groups.forEach((layout, shards) -> result.add(render(pushed, layout, shards)));
     return List.copyOf(result);
   }
 
-  /** The distinct tables the pushed work scans, in the order first met. */
-  private static List<ShardTable> leafTables(RelNode pushed) {
+  /** The physical tables a scan reads on one shard: the table, or the chosen subpartition
+   * tables (all when {@code chosen} is null, the first when it is empty). */
+  private static List<PhysicalName> physicalNames(ShardSite site, @Nullable BitSet chosen) {
+    final List<ShardSite> tables = site.tables();
+    final List<PhysicalName> names = new ArrayList<>();
+    for (int i = 0; i < tables.size(); i++) {
+      if (site.subpartitions().isEmpty() || chosen == null || chosen.get(i)
+          || chosen.isEmpty() && i == 0) {
+        names.add(new PhysicalName(tables.get(i).qualifiedName(),
+            tables.get(i).physicalColumns()));
+      }
+    }
+    return names;
+  }
+
+  /** The table of every scan of the pushed work, in the order the shuttle meets them (the
+   * left-most first). */
+  private static List<ShardTable> scannedTables(RelNode pushed) {
     final List<ShardTable> tables = new ArrayList<>();
     pushed.accept(new RelShuttleImpl() {
       @Override public RelNode visit(TableScan scan) {
@@ -109,26 +138,29 @@ final class ShardSqlGenerator {
         if (table == null) {
           throw new IllegalStateException("not a sharded table: " + scan.getTable());
         }
-        if (!tables.contains(table)) {
-          tables.add(table);
-        }
+        tables.add(table);
         return scan;
       }
     });
     return tables;
   }
 
-  private static RenderedSql render(RelNode pushed, List<ShardTable> leaves, Layout layout,
-      BitSet shards) {
+  private static RenderedSql render(RelNode pushed, Layout layout, BitSet shards) {
     final RelNode physical = pushed.accept(new RelShuttleImpl() {
+      private int scans;
+
       @Override public RelNode visit(TableScan scan) {
-        final PhysicalName name = layout.tables()
-            .get(leaves.indexOf(scan.getTable().unwrap(ShardTable.class)));
-        final RelDataType rowType =
-            physicalRowType(scan.getRowType(), name.columns(),
-                scan.getCluster().getTypeFactory());
-        return LogicalTableScan.create(scan.getCluster(),
-            RelOptTableImpl.create(null, rowType, name.tableName(), null), List.of());
+        final List<RelNode> tables = new ArrayList<>();
+        for (PhysicalName name : layout.scans().get(scans)) {
+          final RelDataType rowType =
+              physicalRowType(scan.getRowType(), name.columns(),
+                  scan.getCluster().getTypeFactory());
+          tables.add(LogicalTableScan.create(scan.getCluster(),
+              RelOptTableImpl.create(null, rowType, name.tableName(), null), List.of()));
+        }
+        scans++;
+        // Subpartition tables read together are one derived table of the same rows.
+        return tables.size() == 1 ? tables.get(0) : LogicalUnion.create(tables, true);
       }
     });
     final SqlDialect dialect = layout.dialect();

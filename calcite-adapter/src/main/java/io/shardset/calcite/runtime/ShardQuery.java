@@ -41,8 +41,8 @@ public final class ShardQuery {
   private final String tableName;
   private final List<String> shardNames;
   private final List<ShardEndpoint> endpoints;
-  private final List<Text> texts;
-  private final int[] textOfShard;
+  private final ShardTexts texts;
+  private final @Nullable SubpartitionTexts subpartitionTexts;
   private final @Nullable BitSet staticShards;
   private final KeyCondition condition;
   private final @Nullable ShardRouter router;
@@ -57,6 +57,9 @@ public final class ShardQuery {
   /**
    * Creates a query.
    *
+   * @param texts the shards' texts, when they do not depend on query parameters
+   * @param subpartitionTexts the shards' texts when query parameters select the subpartitions
+   *     they read, else null
    * @param anyShardAnswers whether every shard holds the rows (a duplicated table), so that
    *     when the target shard cannot be reached the others are tried in turn
    * @param fewRowsExpected whether the condition fixes the shard key to a few values, so that
@@ -65,7 +68,8 @@ public final class ShardQuery {
    *     own
    */
   public ShardQuery(String tableName, List<String> shardNames, List<ShardEndpoint> endpoints,
-      List<Text> texts, int[] textOfShard, @Nullable BitSet staticShards,
+      ShardTexts texts, @Nullable SubpartitionTexts subpartitionTexts,
+      @Nullable BitSet staticShards,
       KeyCondition condition, @Nullable ShardRouter router, ParameterBinder binder,
       RowReader reader, @Nullable Integer parallelism,
       @Nullable Comparator<@Nullable Object[]> mergeOrder, boolean anyShardAnswers,
@@ -73,8 +77,8 @@ public final class ShardQuery {
     this.tableName = Objects.requireNonNull(tableName, "tableName");
     this.shardNames = List.copyOf(shardNames);
     this.endpoints = List.copyOf(endpoints);
-    this.texts = List.copyOf(texts);
-    this.textOfShard = textOfShard.clone();
+    this.texts = Objects.requireNonNull(texts, "texts");
+    this.subpartitionTexts = subpartitionTexts;
     this.staticShards = staticShards == null ? null : (BitSet) staticShards.clone();
     this.condition = Objects.requireNonNull(condition, "condition");
     this.router = router;
@@ -106,20 +110,21 @@ public final class ShardQuery {
   /** Starts this query's scan for one execution. */
   Enumerator<Object[]> open(DataContext root) {
     final BitSet targets = targets(root);
-    if (targets.isEmpty()) {
+    final ShardTexts texts = targets.isEmpty() ? null : texts(root);
+    if (texts == null) {
       return Linq4j.emptyEnumerator();
     }
     final List<ShardRequest> requests = new ArrayList<>();
     for (int shard = targets.nextSetBit(0); shard >= 0;
          shard = targets.nextSetBit(shard + 1)) {
-      requests.add(request(root, shard));
+      requests.add(request(root, texts, shard));
     }
     if (anyShardAnswers && requests.size() == 1) {
       final int target = targets.nextSetBit(0);
       final List<ShardRequest> fallbacks = new ArrayList<>();
       for (int shard = 0; shard < endpoints.size(); shard++) {
-        if (shard != target && textOfShard[shard] >= 0) {
-          fallbacks.add(request(root, shard));
+        if (shard != target && texts.has(shard)) {
+          fallbacks.add(request(root, texts, shard));
         }
       }
       requests.set(0, requests.get(0).withFallbacks(fallbacks));
@@ -137,8 +142,23 @@ public final class ShardQuery {
         + endpoints.size() + " shards " + names(targets));
   }
 
-  private ShardRequest request(DataContext root, int shard) {
-    final Text text = texts.get(textOfShard[shard]);
+  /** The shards' texts for this execution: those that read the subpartitions its parameter
+   * values select, where they decide; null when they select none and no shard need be
+   * asked. */
+  @Nullable ShardTexts texts(DataContext root) {
+    if (subpartitionTexts == null) {
+      return texts;
+    }
+    try {
+      return subpartitionTexts.texts(i -> binder.bind(i, root.get("?" + i)));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot route " + tableName + " to its subpartitions: "
+          + e.getMessage(), e);
+    }
+  }
+
+  private ShardRequest request(DataContext root, ShardTexts texts, int shard) {
+    final Text text = texts.of(shard);
     final IntFunction<@Nullable Object> bound = i -> binder.bind(i, root.get("?" + i));
     final Map<Integer, @Nullable Object> own = router == null || keyLists.lists().isEmpty()
         ? Map.of() : keyLists.forShard(shard, router, bound);

@@ -4,6 +4,7 @@ import io.shardset.calcite.ShardSite;
 import io.shardset.calcite.ShardTable;
 import io.shardset.execution.ShardException;
 import io.shardset.load.ShardedInserter;
+import io.shardset.model.Subpartitioning;
 import io.shardset.routing.ShardRouter;
 
 import org.apache.commons.csv.CSVFormat;
@@ -165,11 +166,17 @@ public final class CsvLoader {
     }
   }
 
-  /** Rejects a row whose key no shard accepts, before any of it is written. */
+  /** Rejects a row whose key no shard accepts, or whose subpartition column value no
+   * subpartition does, before any of it is written. */
   private void checkRoute(Object[] row) throws BadValueException {
     final ShardRouter router = table.router();
     if (router == null) {
       return;
+    }
+    final Subpartitioning sub = table.subpartitioning();
+    if (sub != null && sub.subpartitionOf(row).isEmpty()) {
+      throw new BadValueException("no subpartition accepts "
+          + table.layout().columns().get(sub.column()).name() + " = " + row[sub.column()]);
     }
     final List<Object> key = new ArrayList<>();
     for (int column : table.keyColumns()) {
@@ -196,10 +203,11 @@ public final class CsvLoader {
   private void truncate() {
     for (int shard = 0; shard < table.shardCount(); shard++) {
       final ShardSite site = table.site(shard);
-      final String name = site.qualifiedName().stream().map(site.dialect()::quoteIdentifier)
-          .collect(Collectors.joining("."));
       try (Connection c = site.endpoint().connect(); Statement s = c.createStatement()) {
-        s.execute("TRUNCATE TABLE " + name);
+        for (ShardSite physical : site.tables()) {
+          s.execute("TRUNCATE TABLE " + physical.qualifiedName().stream()
+              .map(site.dialect()::quoteIdentifier).collect(Collectors.joining(".")));
+        }
         if (!c.getAutoCommit()) {
           c.commit();
         }

@@ -1,0 +1,13 @@
+package io.shardset.calcite;
+
+import io.shardset.testing.Backend;
+
+/**
+ * {@link SubpartitionTest} over two H2 and two PostgreSQL shards in one model, against an unsharded H2
+ * database.
+ */
+class MixedSubpartitionTest extends SubpartitionTest {
+  @Override Backend backend() {
+    return Backend.MIXED;
+  }
+}
