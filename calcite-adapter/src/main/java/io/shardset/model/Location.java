@@ -9,7 +9,8 @@ import java.util.Objects;
  * @param schema the schema name
  * @param table the table name, or null
  * @param shard the shard name, or null
- * @param list the list field holding the entry, or null when not inside an entry
+ * @param list the list field holding the entry, or the object field (such as
+ *     {@code partitionBy}) this place is inside; null at the top of a table, shard or schema
  * @param entry the entry's position in that list, counting from 1; 0 when not inside an entry
  */
 record Location(String schema, String table, String shard, String list, int entry) {
@@ -34,7 +35,17 @@ record Location(String schema, String table, String shard, String list, int entr
 
   /** The entry at a 0-based index of a list field here. */
   Location entry(String listField, int index) {
-    return new Location(schema, table, shard, listField, index + 1);
+    return new Location(schema, table, shard, isInObject() ? list + "." + listField : listField,
+        index + 1);
+  }
+
+  /** Inside an object field here: its keys are reported as {@code field.key}. */
+  Location object(String field) {
+    return new Location(schema, table, shard, list == null ? field : list + "." + field, 0);
+  }
+
+  private boolean isInObject() {
+    return list != null && entry == 0;
   }
 
   /**
@@ -44,6 +55,9 @@ record Location(String schema, String table, String shard, String list, int entr
   ModelException error(String key, String problem) {
     if (list == null) {
       return create(key, problem);
+    }
+    if (isInObject()) {
+      return create(key == null ? list : list + "." + key, problem);
     }
     String where = "entry " + entry + (key == null ? "" : ", key '" + key + "'");
     return create(list, where + ": " + problem);

@@ -32,6 +32,10 @@ final class OperandNode {
     return location;
   }
 
+  Placeholders placeholders() {
+    return placeholders;
+  }
+
   /** The same object, with errors reported at another location. */
   OperandNode at(Location newLocation) {
     return new OperandNode(map, newLocation, placeholders);
@@ -99,6 +103,24 @@ final class OperandNode {
       throw error(key, "must not be empty");
     }
     return value;
+  }
+
+  /** A non-empty string, or {@code fallback} (its placeholders replaced) if absent. */
+  String name(String key, String fallback) {
+    String value = name(key);
+    return value != null ? value : resolve(key, fallback);
+  }
+
+  /** An object reported as a field of this one ({@code partitionBy.column}); null if absent. */
+  OperandNode object(String key) {
+    Object value = map.get(key);
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof Map<?, ?> object)) {
+      throw error(key, "expected an object, got " + describe(value));
+    }
+    return new OperandNode(object, location.object(key), placeholders);
   }
 
   /** A non-empty string that must be present. */

@@ -13,7 +13,9 @@ import java.util.Objects;
  */
 final class RangeRouterBuilder {
   private final Location location;
-  private final TableSpec table;
+  private final String field;
+  private final List<RangeSpec> specs;
+  private final List<String> targets;
   private final KeyColumn key;
 
   /** A range with normalized bounds and its position in the model. */
@@ -21,16 +23,30 @@ final class RangeRouterBuilder {
   }
 
   RangeRouterBuilder(Location location, TableSpec table, KeyColumn key) {
+    this(location, "ranges", table.ranges(), table.shards(), key);
+  }
+
+  /**
+   * Creates a builder of a router whose "shards" are {@code targets} (a composite table's
+   * partition sets, say).
+   *
+   * @param field the model field holding the ranges, for errors
+   * @param specs the ranges, each naming a target in its {@code shard}
+   */
+  RangeRouterBuilder(Location location, String field, List<RangeSpec> specs,
+      List<String> targets, KeyColumn key) {
     this.location = Objects.requireNonNull(location, "location");
-    this.table = Objects.requireNonNull(table, "table");
+    this.field = Objects.requireNonNull(field, "field");
+    this.specs = List.copyOf(specs);
+    this.targets = List.copyOf(targets);
     this.key = Objects.requireNonNull(key, "key");
   }
 
   RangeRouter build() {
     List<Range> ranges = new ArrayList<>();
-    for (int i = 0; i < table.ranges().size(); i++) {
-      RangeSpec spec = table.ranges().get(i);
-      Location entry = location.entry("ranges", i);
+    for (int i = 0; i < specs.size(); i++) {
+      RangeSpec spec = specs.get(i);
+      Location entry = location.entry(field, i);
       Range range = new Range(i + 1, spec.shard(), bound(entry, "from", spec.from()),
           bound(entry, "to", spec.to()));
       if (range.from() != null && range.to() != null
@@ -47,12 +63,12 @@ final class RangeRouterBuilder {
     }
     List<RangeRouter.Partition> partitions = ranges.stream()
         .map(range -> new RangeRouter.Partition(range.from(), range.to(),
-            table.shards().indexOf(range.shard())))
+            targets.indexOf(range.shard())))
         .toList();
     try {
-      return new RangeRouter(key.type(), partitions, table.shards().size());
+      return new RangeRouter(key.type(), partitions, targets.size());
     } catch (IllegalArgumentException e) {
-      throw location.error("ranges", e.getMessage());
+      throw location.error(field, e.getMessage());
     }
   }
 
@@ -71,11 +87,11 @@ final class RangeRouterBuilder {
   private void checkAdjacent(Range previous, Range next) {
     if (previous.to() == null || next.from() == null
         || key.compare(next.from(), previous.to()) < 0) {
-      throw location.error("ranges", describe(previous) + " and " + describe(next)
+      throw location.error(field, describe(previous) + " and " + describe(next)
           + " overlap");
     }
     if (key.compare(next.from(), previous.to()) > 0) {
-      throw location.error("ranges", "no range covers [" + key.format(previous.to()) + ", "
+      throw location.error(field, "no range covers [" + key.format(previous.to()) + ", "
           + key.format(next.from()) + "), between " + describe(previous) + " and "
           + describe(next));
     }
