@@ -3,9 +3,11 @@ package io.shardset.testdata;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.ShardTable;
 import io.shardset.load.ShardedInserter;
+import io.shardset.model.DirectorySpec;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
+import io.shardset.model.TableSpec;
 
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.schema.SchemaPlus;
@@ -23,6 +25,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -63,7 +66,12 @@ public final class DemoDatabase implements Callable<Integer> {
     for (ShardSpec shard : parsed.shards()) {
       createTables(shard);
     }
-    load(modelFile);
+    for (TableSpec table : parsed.tables()) {
+      if (table.directory() != null) {
+        createDirectory(table);
+      }
+    }
+    load(modelFile, parsed);
     System.out.printf("Loaded in %.1f s%n", (System.nanoTime() - start) / 1e9);
     return 0;
   }
@@ -83,20 +91,58 @@ public final class DemoDatabase implements Callable<Integer> {
     throw new IllegalArgumentException("model " + modelFile + " has no schema " + schemaName);
   }
 
-  /** Whether every shard already holds the demo tables with data. */
+  /** Whether every table of the model exists on its shards and holds rows, and every lookup
+   * table's directory too (a demo made before a table was added is made again). */
   private static boolean loaded(ShardSetModel model) {
-    for (ShardSpec shard : model.shards()) {
-      try (Connection c = connect(shard);
-           Statement s = c.createStatement();
-           ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM ORDERS")) {
-        if (!rs.next() || rs.getLong(1) == 0) {
+    for (TableSpec table : model.tables()) {
+      long rows = 0;
+      for (String name : table.shards()) {
+        final ShardSpec shard = model.shard(name);
+        final long count = count(shard.jdbcUrl(), shard.jdbcUser(), shard.jdbcPassword(),
+            table.physicalName());
+        if (count < 0) {
           return false;
         }
-      } catch (SQLException e) {
+        rows += count;
+      }
+      final DirectorySpec directory = table.directory();
+      if (rows == 0 || directory != null && count(directory.jdbcUrl(), directory.jdbcUser(),
+          directory.jdbcPassword(), directory.table()) <= 0) {
         return false;
       }
     }
     return true;
+  }
+
+  /** The rows of a table, or -1 if it cannot be read. */
+  private static long count(String url, String user, String password, String table) {
+    try (Connection c = DriverManager.getConnection(url, user, password);
+         Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+      return rs.next() ? rs.getLong(1) : -1;
+    } catch (SQLException e) {
+      return -1;
+    }
+  }
+
+  /** Creates a lookup table's directory table and enters every demo tenant in it. */
+  private static void createDirectory(TableSpec table) throws SQLException {
+    final DirectorySpec directory = table.directory();
+    try (Connection c = DriverManager.getConnection(directory.jdbcUrl(), directory.jdbcUser(),
+        directory.jdbcPassword()); Statement s = c.createStatement()) {
+      s.execute("DROP TABLE IF EXISTS " + directory.table());
+      s.execute("CREATE TABLE " + directory.table() + " (" + directory.keyColumn()
+          + " BIGINT PRIMARY KEY, " + directory.shardColumn() + " VARCHAR(40) NOT NULL)");
+      try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + directory.table()
+          + " VALUES (?, ?)")) {
+        for (Object[] entry : DemoData.tenantDirectory(table.shards())) {
+          insert.setObject(1, entry[0]);
+          insert.setObject(2, entry[1]);
+          insert.addBatch();
+        }
+        insert.executeBatch();
+      }
+    }
   }
 
   private static void createTables(ShardSpec shard) throws SQLException, IOException {
@@ -131,8 +177,8 @@ public final class DemoDatabase implements Callable<Integer> {
         shard.jdbcPassword());
   }
 
-  /** Loads every demo table through ShardSet's own routing. */
-  private void load(File modelFile) throws SQLException {
+  /** Loads every demo table of the model through ShardSet's own routing. */
+  private void load(File modelFile, ShardSetModel model) throws SQLException {
     final DemoData data = DemoData.standard();
     final Properties info = new Properties();
     info.setProperty("model", modelFile.getPath());
@@ -143,7 +189,11 @@ public final class DemoDatabase implements Callable<Integer> {
         throw new IllegalArgumentException("model has no schema " + schema);
       }
       final ShardSchema shardSchema = sub.unwrap(ShardSchema.class);
+      final List<String> modelTables = model.tables().stream().map(TableSpec::name).toList();
       for (String name : DemoData.tables()) {
+        if (!modelTables.contains(name)) {
+          continue; // a model of some of the demo tables (the PostgreSQL demo)
+        }
         final ShardTable table = shardSchema.table(name);
         final List<Object[]> rows = data.rows(name);
         try (ShardedInserter inserter = ShardedInserter.open(table, 1_000)) {
