@@ -1,8 +1,12 @@
 package io.shardset.calcite;
 
+import io.shardset.execution.JdbcDirectory;
 import io.shardset.execution.ShardConnectionSettings;
 import io.shardset.execution.ShardEndpoint;
+import io.shardset.execution.ShardException;
 import io.shardset.execution.ShardPools;
+import io.shardset.model.DirectorySpec;
+import io.shardset.model.ModelException;
 import io.shardset.model.PhysicalTable;
 import io.shardset.model.RouterFactory;
 import io.shardset.model.ShardColumns;
@@ -13,10 +17,13 @@ import io.shardset.model.Subpartitioning;
 import io.shardset.model.TableLayout;
 import io.shardset.model.TableLayoutReader;
 import io.shardset.model.TableSpec;
+import io.shardset.routing.Directory;
 import io.shardset.routing.ShardRouter;
 
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,6 +32,9 @@ import java.util.Map;
 
 /** A schema of sharded tables, built from a validated model and the shards' metadata. */
 public final class ShardSchema extends AbstractSchema {
+  /** Connections to one lookup table's directory database. */
+  private static final int DIRECTORY_POOL_SIZE = 4;
+
   private final Map<String, Table> tables;
 
   private ShardSchema(Map<String, Table> tables) {
@@ -63,7 +73,7 @@ public final class ShardSchema extends AbstractSchema {
         }
         final TableLayout layout = TableLayoutReader.combine(model, spec, parts);
         final ShardRouter router = spec.method() == ShardingMethod.DUPLICATED
-            ? null : RouterFactory.create(model, spec, layout);
+            ? null : RouterFactory.create(model, spec, layout, directory(model, spec));
         final Subpartitioning subpartitioning = Subpartitioning.create(model, spec, layout);
         final List<ShardSite> sites = new ArrayList<>();
         for (int i = 0; i < layout.shards().size(); i++) {
@@ -88,6 +98,28 @@ public final class ShardSchema extends AbstractSchema {
       ShardMetadata metadata, PhysicalTable physical, List<ShardSite> subpartitions) {
     return new ShardSite(shard.name(), endpoints.get(shard.name()), metadata.dialect(shard),
         qualifiedName(shard, physical), physical.columns(), subpartitions);
+  }
+
+  /** A lookup table's directory, checked to exist; null for other tables. */
+  private static @Nullable Directory directory(ShardSetModel model, TableSpec spec) {
+    final DirectorySpec d = spec.directory();
+    if (d == null) {
+      return null;
+    }
+    final JdbcDirectory directory = JdbcDirectory.shared(new JdbcDirectory.Settings(
+        new ShardConnectionSettings("directory of " + model.schema() + "." + spec.name(),
+            d.jdbcUrl(), d.jdbcUser(), d.jdbcPassword(), null, DIRECTORY_POOL_SIZE),
+        d.table(), d.keyColumn(), d.shardColumn(), d.cacheSize(), d.cacheSeconds()));
+    try {
+      directory.verify();
+    } catch (JdbcDirectory.MissingException e) {
+      throw new ModelException(model.schema(), spec.name(), "directory." + e.setting(),
+          e.getMessage());
+    } catch (ShardException e) {
+      throw new ModelException(model.schema(), spec.name(), "directory",
+          "cannot read the directory database: " + e.detail(), e);
+    }
+    return directory;
   }
 
   /** The table name as a shard's SQL says it: qualified only as far as the model asks. */

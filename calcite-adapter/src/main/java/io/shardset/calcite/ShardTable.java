@@ -5,6 +5,7 @@ import io.shardset.model.ShardingMethod;
 import io.shardset.model.Subpartitioning;
 import io.shardset.model.TableLayout;
 import io.shardset.model.TableSpec;
+import io.shardset.routing.CompositeRouter;
 import io.shardset.routing.HashRouter;
 import io.shardset.routing.KeyType;
 import io.shardset.routing.ShardRouter;
@@ -18,6 +19,7 @@ import org.apache.calcite.schema.impl.AbstractTable;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +54,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
       indexes.putIfAbsent(this.sites.get(i).name(), i);
     }
     this.shardIndexes = Map.copyOf(indexes);
-    this.keyColumns = spec.shardKey().stream().map(layout::columnIndex).toList();
+    this.keyColumns = spec.routingKey().stream().map(layout::columnIndex).toList();
     this.parallelism = parallelism;
     this.subpartitioning = subpartitioning;
     if ((subpartitioning == null) != (spec.subpartitions() == null)) {
@@ -97,13 +99,41 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
    * placement and key types (a table family).
    */
   public boolean isColocatedWith(ShardTable other) {
-    return this == other
-        || spec.method() == ShardingMethod.CONSISTENT_HASH
+    if (this == other) {
+      return true;
+    }
+    if (!shardNames().equals(other.shardNames())) {
+      return false;
+    }
+    if (router instanceof CompositeRouter mine && other.router instanceof CompositeRouter theirs) {
+      // Equal partition values go to the same set and shardspace, equal keys to one shard.
+      return mine.placesAlike(theirs);
+    }
+    return spec.method() == ShardingMethod.CONSISTENT_HASH
         && other.spec.method() == ShardingMethod.CONSISTENT_HASH
         && router instanceof HashRouter mine && other.router instanceof HashRouter theirs
         && mine.keyTypes().equals(theirs.keyTypes())
-        && mine.chunkMap().equals(theirs.chunkMap())
-        && shardNames().equals(other.shardNames());
+        && mine.chunkMap().equals(theirs.chunkMap());
+  }
+
+  /**
+   * Whether this composite table's rows on {@code shards} are placed by their shard key as the
+   * rows of consistent-hash table {@code other} are: the shards lie in one shardspace, which
+   * is {@code other}'s, with the same key types and chunk placement. Rows on other shards
+   * (other shardspaces) are placed by other chunk layouts, so this says nothing about them.
+   */
+  public boolean isColocatedWithin(BitSet shards, ShardTable other) {
+    if (!(router instanceof CompositeRouter composite)
+        || other.spec.method() != ShardingMethod.CONSISTENT_HASH
+        || !(other.router instanceof HashRouter hash)) {
+      return false;
+    }
+    return composite.spaceHolding(shards)
+        .filter(space -> space.router().keyTypes().equals(hash.keyTypes())
+            && space.router().chunkMap().equals(hash.chunkMap())
+            && space.tableShards().stream().map(this::shardName).toList()
+                .equals(other.shardNames()))
+        .isPresent();
   }
 
   /** The names of the table's shards, in order. */
@@ -126,12 +156,13 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
     return router;
   }
 
-  /** The table column index of each shard key column, in shard key order. */
+  /** The table column index of each routing key column, in key order: the shard key, after
+   * the partition column of a composite table (see {@link TableSpec#routingKey()}). */
   public List<Integer> keyColumns() {
     return keyColumns;
   }
 
-  /** The routing type of each shard key column. */
+  /** The routing type of each routing key column. */
   public List<KeyType> keyTypes() {
     return router == null ? List.of() : router.keyTypes();
   }

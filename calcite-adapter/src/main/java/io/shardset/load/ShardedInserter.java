@@ -123,7 +123,7 @@ public final class ShardedInserter implements AutoCloseable {
   private String describeKey(List<Object> key) {
     final List<String> parts = new ArrayList<>();
     for (int i = 0; i < key.size(); i++) {
-      parts.add(table.spec().shardKey().get(i) + " = " + key.get(i));
+      parts.add(table.spec().routingKey().get(i) + " = " + key.get(i));
     }
     return String.join(", ", parts);
   }

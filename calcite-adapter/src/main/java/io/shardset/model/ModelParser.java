@@ -87,10 +87,15 @@ public final class ModelParser {
       return;
     }
     for (TableSpec table : model.tables()) {
-      if (table.method() == ShardingMethod.CONSISTENT_HASH
-          && model.chunkMap(table.shardspace()).isEmpty()) {
-        throw root.error("chunkMap", "shardspace '" + table.shardspace()
-            + "' has no entries, but consistent-hash table '" + table.name() + "' uses it");
+      List<String> hashedSpaces = table.method() == ShardingMethod.CONSISTENT_HASH
+          ? List.of(table.shardspace())
+          : table.method() == ShardingMethod.COMPOSITE
+              ? table.partitionBy().shardspaces() : List.of();
+      for (String space : hashedSpaces) {
+        if (model.chunkMap(space).isEmpty()) {
+          throw root.error("chunkMap", "shardspace '" + space + "' has no entries, but "
+              + table.method().modelName() + " table '" + table.name() + "' uses it");
+        }
       }
     }
   }

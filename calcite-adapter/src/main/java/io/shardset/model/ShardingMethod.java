@@ -12,7 +12,12 @@ public enum ShardingMethod {
   /** Rows go to the shard listing their key value, or to the default shard. */
   LIST("list"),
   /** Every shard holds a full copy. */
-  DUPLICATED("duplicated");
+  DUPLICATED("duplicated"),
+  /** The partition column's value picks a shardspace by list or range; the consistent hash of
+   * the key picks the shard within it. */
+  COMPOSITE("composite"),
+  /** Rows go to the shard a directory names for their key. */
+  LOOKUP("lookup");
 
   private final String modelName;
 

@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
 /** Reads the {@code tables} of a model operand and resolves each table's shards. */
 final class TableParser {
   private static final List<String> KEYS = List.of("name", "physicalName", "method", "shardKey",
-      "shards", "shardspace", "ranges", "lists", SubpartitionsParser.FIELD);
+      "shards", "shardspace", "ranges", "lists", "partitionBy", "directory",
+      SubpartitionsParser.FIELD);
   private static final List<String> RANGE_KEYS = List.of("shard", "from", "to");
   private static final List<String> LIST_KEYS = List.of("shard", "values", "default");
 
@@ -52,6 +53,13 @@ final class TableParser {
       throw table.error("method", e.getMessage());
     }
     List<String> shardKey = shardKey(table, method);
+    if (method == ShardingMethod.COMPOSITE) {
+      return composite(table, name, physicalName == null ? name : physicalName, shardKey);
+    }
+    absent(table, "partitionBy", ShardingMethod.COMPOSITE, method);
+    DirectorySpec directory = method == ShardingMethod.LOOKUP
+        ? DirectoryParser.parse(table, shardKey.get(0))
+        : absent(table, "directory", ShardingMethod.LOOKUP, method);
     String shardspace = table.name("shardspace");
     List<String> listed = listedShards(table);
     List<String> tableShards;
@@ -64,13 +72,39 @@ final class TableParser {
       tableShards = otherShards(table, shardspace, listed);
     }
     List<RangeSpec> ranges = method == ShardingMethod.RANGE
-        ? ranges(table, tableShards) : absent(table, "ranges", method);
+        ? ranges(table, tableShards)
+        : absentList(table, "ranges", ShardingMethod.RANGE, method);
     List<ListSpec> lists = method == ShardingMethod.LIST
-        ? lists(table, tableShards) : absent(table, "lists", method);
+        ? lists(table, tableShards)
+        : absentList(table, "lists", ShardingMethod.LIST, method);
     String tablePhysicalName = physicalName == null ? name : physicalName;
     return new TableSpec(name, tablePhysicalName, method, shardKey, tableShards,
-        tableShardspace, ranges, lists,
+        tableShardspace, ranges, lists, null, directory,
         SubpartitionsParser.parse(table, tablePhysicalName, method));
+  }
+
+  /**
+   * A composite table: its shards are all shards of its partition sets' shardspaces, so it
+   * names neither shards nor a shardspace of its own.
+   */
+  private TableSpec composite(OperandNode table, String name, String physicalName,
+      List<String> shardKey) {
+    for (String key : List.of("shards", "shardspace")) {
+      if (table.has(key)) {
+        throw table.error(key, "a composite table lives on every shard of its partition sets'"
+            + " shardspaces, so it has no '" + key + "' of its own");
+      }
+    }
+    absentList(table, "ranges", ShardingMethod.RANGE, ShardingMethod.COMPOSITE);
+    absentList(table, "lists", ShardingMethod.LIST, ShardingMethod.COMPOSITE);
+    absent(table, "directory", ShardingMethod.LOOKUP, ShardingMethod.COMPOSITE);
+    CompositeSpec partitionBy = new PartitionByParser(shards).parse(table, shardKey);
+    List<String> spaces = partitionBy.shardspaces();
+    List<String> tableShards = names(shards.stream()
+        .filter(shard -> spaces.contains(shard.shardspace())).toList());
+    return new TableSpec(name, physicalName, ShardingMethod.COMPOSITE, shardKey, tableShards,
+        null, List.of(), List.of(), partitionBy, null,
+        SubpartitionsParser.parse(table, physicalName, ShardingMethod.COMPOSITE));
   }
 
   private static List<String> shardKey(OperandNode table, ShardingMethod method) {
@@ -91,7 +125,8 @@ final class TableParser {
         throw table.error("shardKey", "column '" + column + "' is listed twice");
       }
     }
-    if (method != ShardingMethod.CONSISTENT_HASH && key.size() != 1) {
+    if (method != ShardingMethod.CONSISTENT_HASH && method != ShardingMethod.COMPOSITE
+        && key.size() != 1) {
       throw table.error("shardKey", "a " + method.modelName()
           + " table has exactly one shard key column, not " + key.size() + " ("
           + String.join(", ", key) + ")");
@@ -226,12 +261,20 @@ final class TableParser {
     return entries;
   }
 
-  private static <T> List<T> absent(OperandNode table, String key, ShardingMethod method) {
-    if (table.has(key)) {
-      throw table.error(key, "only " + (key.equals("ranges") ? "range" : "list")
-          + " tables have " + key + "; this table's method is '" + method.modelName() + "'");
-    }
+  private static <T> List<T> absentList(OperandNode table, String key, ShardingMethod owner,
+      ShardingMethod method) {
+    absent(table, key, owner, method);
     return List.of();
+  }
+
+  /** Fails if the table has a field that only tables of method {@code owner} have. */
+  private static <T> T absent(OperandNode table, String key, ShardingMethod owner,
+      ShardingMethod method) {
+    if (table.has(key)) {
+      throw table.error(key, "only " + owner.modelName() + " tables have " + key
+          + "; this table's method is '" + method.modelName() + "'");
+    }
+    return null;
   }
 
   /** The shard an entry of {@code ranges} or {@code lists} names: one of the table's. */

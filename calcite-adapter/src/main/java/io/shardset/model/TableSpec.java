@@ -1,5 +1,6 @@
 package io.shardset.model;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -15,19 +16,15 @@ import java.util.Objects;
  *     for other tables, the model's {@code shardspace} field, or null
  * @param ranges the ranges of a range table; empty for other methods
  * @param lists the lists of a list table; empty for other methods
+ * @param partitionBy the partitioning of a composite table; null for other methods
+ * @param directory the directory of a lookup table; null for other methods
  * @param subpartitions how each shard splits its rows into subpartition tables, or null when
  *     each shard holds the table as one table
  */
 public record TableSpec(String name, String physicalName, ShardingMethod method,
     List<String> shardKey, List<String> shards, String shardspace, List<RangeSpec> ranges,
-    List<ListSpec> lists, SubpartitionSpec subpartitions) {
-  /** A table without subpartitions. */
-  public TableSpec(String name, String physicalName, ShardingMethod method,
-      List<String> shardKey, List<String> shards, String shardspace, List<RangeSpec> ranges,
-      List<ListSpec> lists) {
-    this(name, physicalName, method, shardKey, shards, shardspace, ranges, lists, null);
-  }
-
+    List<ListSpec> lists, CompositeSpec partitionBy, DirectorySpec directory,
+    SubpartitionSpec subpartitions) {
   public TableSpec {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(physicalName, "physicalName");
@@ -42,13 +39,39 @@ public record TableSpec(String name, String physicalName, ShardingMethod method,
     if (method == ShardingMethod.CONSISTENT_HASH) {
       Objects.requireNonNull(shardspace, "shardspace");
     }
+    if ((method == ShardingMethod.COMPOSITE) != (partitionBy != null)
+        || (method == ShardingMethod.LOOKUP) != (directory != null)) {
+      throw new IllegalArgumentException("table " + name + ": only composite tables have"
+          + " partitionBy, and only lookup tables a directory");
+    }
     if (subpartitions != null && method == ShardingMethod.DUPLICATED) {
       throw new IllegalArgumentException("duplicated table " + name + " has subpartitions");
     }
   }
 
+  /** A table of a method other than composite and lookup, without subpartitions. */
+  public TableSpec(String name, String physicalName, ShardingMethod method,
+      List<String> shardKey, List<String> shards, String shardspace, List<RangeSpec> ranges,
+      List<ListSpec> lists) {
+    this(name, physicalName, method, shardKey, shards, shardspace, ranges, lists, null, null,
+        null);
+  }
+
   /** Whether each shard splits the table's rows into subpartition tables. */
   public boolean isSubpartitioned() {
     return subpartitions != null;
+  }
+
+  /**
+   * The columns the table's router takes, in order: a composite table's partition column and
+   * then its shard key; for other tables, the shard key.
+   */
+  public List<String> routingKey() {
+    if (partitionBy == null) {
+      return shardKey;
+    }
+    List<String> key = new ArrayList<>(List.of(partitionBy.column()));
+    key.addAll(shardKey);
+    return List.copyOf(key);
   }
 }

@@ -96,6 +96,20 @@ public final class ListRouter implements ShardRouter {
     return shards;
   }
 
+  /** Equal routers send every value to the same shard. */
+  @Override public boolean equals(Object o) {
+    return o == this
+        || o instanceof ListRouter that
+            && keyType == that.keyType
+            && shardCount == that.shardCount
+            && defaultShard.equals(that.defaultShard)
+            && shardByValue.equals(that.shardByValue);
+  }
+
+  @Override public int hashCode() {
+    return Objects.hash(keyType, shardCount, defaultShard, shardByValue);
+  }
+
   @Override public String toString() {
     return "ListRouter(" + keyType + ", " + shardByValue.size() + " values, "
         + (defaultShard.isPresent() ? "default shard " + defaultShard.getAsInt() : "no default")

@@ -126,6 +126,19 @@ public final class RangeRouter implements ShardRouter {
     return shards;
   }
 
+  /** Equal routers send every value to the same shard. */
+  @Override public boolean equals(Object o) {
+    return o == this
+        || o instanceof RangeRouter that
+            && keyType == that.keyType
+            && shardCount == that.shardCount
+            && partitions.equals(that.partitions);
+  }
+
+  @Override public int hashCode() {
+    return Objects.hash(keyType, shardCount, partitions);
+  }
+
   @Override public String toString() {
     return "RangeRouter(" + keyType + ", " + partitions.size() + " ranges, "
         + shardCount + " shards)";

@@ -25,4 +25,14 @@ public interface ShardRouter {
    * column i lies in {@code perKeyColumn.get(i)}. Returns a new set that the caller may change.
    */
   BitSet shardsFor(List<KeyDomain> perKeyColumn);
+
+  /**
+   * Whether this router always places a key on the same shard, so that shards chosen from
+   * literals when a query is planned stay right for every later execution of the plan. A
+   * router that reads placement from outside (a directory) returns false: its queries route
+   * each time they execute.
+   */
+  default boolean isStable() {
+    return true;
+  }
 }

@@ -63,7 +63,8 @@ class ModelConnectTest {
         "\"tables\": [{\"name\": \"CUSTOMERS\", \"method\": \"hash\","
             + " \"shardKey\": [\"CUSTOMER_ID\"]}]");
     assertEquals("Invalid ShardSet model: schema 'S', table 'CUSTOMERS', field 'method':"
-        + " unknown method 'hash'; expected one of consistent-hash, range, list, duplicated",
+        + " unknown method 'hash'; expected one of consistent-hash, range, list, duplicated,"
+        + " composite, lookup",
         e.getMessage());
   }
 

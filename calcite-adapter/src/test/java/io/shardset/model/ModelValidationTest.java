@@ -73,7 +73,7 @@ class ModelValidationTest {
             {"name": "T", "method": "hash", "shardKey": "K"}"""),
         "Invalid ShardSet model: schema 'SALES', table 'T', field 'method':"
             + " unknown method 'hash'; expected one of consistent-hash, range, list,"
-            + " duplicated");
+            + " duplicated, composite, lookup");
   }
 
   @Test void missingMethod() {

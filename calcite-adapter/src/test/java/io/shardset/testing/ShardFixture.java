@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
@@ -93,20 +94,34 @@ public final class ShardFixture implements AutoCloseable {
 
   /** The model's {@code shards} array for this fixture's shards. */
   public String shardsJson() {
+    return shardsJson(Map.of());
+  }
+
+  /** The model's {@code shards} array, each shard in the shardspace the map gives it (the
+   * default one if none). */
+  public String shardsJson(Map<String, String> shardspaces) {
     final StringJoiner j = new StringJoiner(",\n      ", "[\n      ", "]");
     for (String name : shards.names()) {
+      final String space = shardspaces.get(name);
       j.add("{\"name\": \"" + name + "\", \"jdbcUrl\": \"" + CountingDriver.url(group, name)
-          + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\"}");
+          + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\""
+          + (space == null ? "" : ", \"shardspace\": \"" + space + "\"") + "}");
     }
     return j.toString();
   }
 
   /** A whole model whose schema {@value #SCHEMA} has these shards and operand entries. */
   public String model(String operandEntries) {
+    return model(operandEntries, Map.of());
+  }
+
+  /** A whole model as {@link #model(String)}, with shards in the shardspaces the map gives. */
+  public String model(String operandEntries, Map<String, String> shardspaces) {
     return "{\"version\": \"1.0\", \"defaultSchema\": \"" + SCHEMA + "\", \"schemas\": [{\n"
         + "  \"name\": \"" + SCHEMA + "\", \"type\": \"custom\",\n"
         + "  \"factory\": \"io.shardset.calcite.ShardSchemaFactory\",\n"
-        + "  \"operand\": {\"shards\": " + shardsJson() + ",\n" + operandEntries + "}}]}";
+        + "  \"operand\": {\"shards\": " + shardsJson(shardspaces) + ",\n" + operandEntries
+        + "}}]}";
   }
 
   /** Opens a ShardSet connection on an inline model. */

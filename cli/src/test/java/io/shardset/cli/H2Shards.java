@@ -43,6 +43,15 @@ final class H2Shards implements AutoCloseable {
    */
   static H2Shards create(Path folder, int count, String operandEntries, String... ddl)
       throws SQLException, IOException {
+    return create(folder, List.of(), count, operandEntries, ddl);
+  }
+
+  /**
+   * Creates the shards as {@link #create(Path, int, String, String...)} does, shard i in
+   * shardspace {@code shardspaces.get(i)} (the default one where the list has no entry).
+   */
+  static H2Shards create(Path folder, List<String> shardspaces, int count,
+      String operandEntries, String... ddl) throws SQLException, IOException {
     final String group = "load" + GROUPS.incrementAndGet();
     final H2Shards shards = new H2Shards(group, count, folder.resolve("model.json"));
     final StringJoiner json = new StringJoiner(",\n", "[\n", "]");
@@ -55,7 +64,9 @@ final class H2Shards implements AutoCloseable {
         }
       }
       json.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + shards.url(i)
-          + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\"}");
+          + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\""
+          + (i < shardspaces.size() ? ", \"shardspace\": \"" + shardspaces.get(i) + "\"" : "")
+          + "}");
     }
     Files.writeString(shards.modelFile, "{\"version\": \"1.0\", \"defaultSchema\": \"" + SCHEMA
         + "\", \"schemas\": [{\"name\": \"" + SCHEMA + "\", \"type\": \"custom\","

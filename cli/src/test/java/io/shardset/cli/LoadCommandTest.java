@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import static io.shardset.testing.ExpectedPlacement.shardOfLong;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -281,5 +283,34 @@ class LoadCommandTest {
     }
     assertTrue(out.contains("  rows per shard: s0=2 s1=2 s2=2\n  bad rows: 1 (skipped)\n    "
         + csv + ":3: column NAME: empty field (NULL) in a NOT NULL column\n"), out);
+  }
+
+  @Test void aCompositeTableLoadsIntoItsSetsShardspace() throws Exception {
+    shards = H2Shards.create(folder, List.of("fast", "fast", "slow", "slow"), 4,
+        "\"tables\": [{\"name\": \"ACCOUNTS\", \"method\": \"composite\","
+            + " \"shardKey\": [\"CUST_ID\"], \"partitionBy\": {\"column\": \"CLASS\","
+            + " \"method\": \"list\", \"sets\": ["
+            + "{\"name\": \"gold\", \"values\": [\"gld\"], \"shardspace\": \"fast\"},"
+            + "{\"name\": \"other\", \"default\": true, \"shardspace\": \"slow\"}]}}]",
+        "CREATE TABLE ACCOUNTS (CUST_ID BIGINT NOT NULL, CLASS VARCHAR(8), NOTE VARCHAR(20))");
+    final List<String> lines = new ArrayList<>(List.of("CUST_ID,CLASS,NOTE"));
+    final List<List<String>> expected = new ArrayList<>();
+    for (int s = 0; s < 4; s++) {
+      expected.add(new ArrayList<>());
+    }
+    for (int id = 1; id <= 120; id++) {
+      final String klass = id % 3 == 0 ? "gld" : id % 3 == 1 ? "slv" : "";
+      lines.add(id + "," + klass + ",n" + id);
+      // The spec's placement, computed without the routing code: 240 chunks per shardspace.
+      final int inSpace = shardOfLong(id, 240, 2);
+      expected.get(klass.equals("gld") ? inSpace : 2 + inSpace)
+          .add(id + "|" + (klass.isEmpty() ? "null" : klass) + "|n" + id);
+    }
+    assertEquals(0, load("--table", "ACCOUNTS", "--append",
+        file("accounts.csv", lines).toString()), err);
+    for (int s = 0; s < 4; s++) {
+      assertEquals(expected.get(s), shards.rows(s, "SELECT * FROM ACCOUNTS ORDER BY CUST_ID"));
+      assertTrue(expected.get(s).size() > 10, expected::toString);
+    }
   }
 }

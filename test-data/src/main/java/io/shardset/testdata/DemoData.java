@@ -10,8 +10,9 @@ import java.util.SplittableRandom;
 import java.util.function.BiFunction;
 
 /**
- * The demo data set: customers, their orders, shipments, support tickets, payments and a
- * reference list of countries, generated deterministically (the same rows on every machine and every run).
+ * The demo data set: customers, their orders, shipments, support tickets, payments,
+ * subscriptions, the documents of tenants (with their directory) and a reference list of
+ * countries, generated deterministically (the same rows on every machine and every run).
  *
  * <p>Rows are arrays of JDBC values in the column order of {@code demo-schema.sql}. Each table
  * draws from its own seeded generator, so one table's size does not change another's rows.
@@ -43,6 +44,11 @@ public final class DemoData {
   private static final String[] CHANNELS = {"CARD", "TRANSFER", "WALLET", "INVOICE"};
   private static final String[] SUBJECTS = {"Late delivery", "Wrong item", "Refund request",
       "Invoice copy", "Damaged parcel", "Change address", "Account locked", "Price question"};
+  private static final String[] PLANS = {"BASIC", "PRO", "ENTERPRISE", "TRIAL"};
+  private static final String[] DOC_KINDS = {"Invoice", "Contract", "Report", "Memo", "Offer"};
+  /** The tenants of TENANT_DOCS, and how many documents each holds at most. */
+  private static final int TENANTS = 200;
+  private static final int DOCS_PER_TENANT = 60;
 
   private final int customers;
   private final int orders;
@@ -84,6 +90,10 @@ public final class DemoData {
       return generate(tickets, 5L, this::ticket);
     case "PAYMENTS":
       return payments();
+    case "SUBSCRIPTIONS":
+      return generate(customers / 2, 6L, this::subscription);
+    case "TENANT_DOCS":
+      return generate(TENANTS * DOCS_PER_TENANT / 2, 7L, this::tenantDoc);
     default:
       throw new IllegalArgumentException("no demo table " + table);
     }
@@ -91,7 +101,24 @@ public final class DemoData {
 
   /** The demo tables, in the order they are loaded. */
   public static List<String> tables() {
-    return List.of("COUNTRIES", "CUSTOMERS", "ORDERS", "SHIPMENTS", "TICKETS", "PAYMENTS");
+    return List.of("COUNTRIES", "CUSTOMERS", "ORDERS", "SHIPMENTS", "TICKETS", "PAYMENTS",
+        "SUBSCRIPTIONS", "TENANT_DOCS");
+  }
+
+  /**
+   * The directory of TENANT_DOCS: each tenant's id and the shard holding its documents, the
+   * tenants dealt round the given shards, except that tenant 1, the largest, has the last
+   * shard to itself.
+   */
+  public static List<Object[]> tenantDirectory(List<String> shards) {
+    final List<Object[]> entries = new ArrayList<>();
+    final int shared = Math.max(1, shards.size() - 1);
+    for (int tenant = 1; tenant <= TENANTS; tenant++) {
+      final String shard = tenant == 1 ? shards.get(shards.size() - 1)
+          : shards.get(tenant % shared);
+      entries.add(new Object[] {(long) tenant, shard});
+    }
+    return entries;
   }
 
   private static List<Object[]> countries() {
@@ -166,6 +193,26 @@ public final class DemoData {
           ((LocalDate) order[2]).plusDays(days), channel, order[5]});
     }
     return rows;
+  }
+
+  private Object[] subscription(int id, SplittableRandom r) {
+    final String plan = PLANS[weighted(r, new int[] {8, 4, 1, 2})];
+    final BigDecimal fee = switch (plan) {
+      case "ENTERPRISE" -> BigDecimal.valueOf(50_000 + r.nextInt(200_000), 2);
+      case "PRO" -> BigDecimal.valueOf(4_900 + r.nextInt(5_000), 2);
+      case "BASIC" -> BigDecimal.valueOf(900 + r.nextInt(1_000), 2);
+      default -> BigDecimal.ZERO.setScale(2);
+    };
+    return new Object[] {(long) id, (long) (1 + r.nextInt(customers)), plan,
+        LocalDate.of(2020, 1, 1).plusDays(r.nextInt(2_000)), fee};
+  }
+
+  private Object[] tenantDoc(int id, SplittableRandom r) {
+    // Tenant 1 is the largest: a tenth of all documents.
+    final long tenant = r.nextInt(10) == 0 ? 1 : 2 + r.nextInt(TENANTS - 1);
+    return new Object[] {(long) id, tenant,
+        DOC_KINDS[r.nextInt(DOC_KINDS.length)] + " " + id,
+        LocalDateTime.of(2023, 1, 1, 0, 0).plusSeconds(r.nextLong(2L * 365 * 24 * 3600))};
   }
 
   /** An index drawn with the given weights. */

@@ -3,6 +3,7 @@ package io.shardset.testdata;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.ShardTable;
 import io.shardset.load.ShardedInserter;
+import io.shardset.model.DirectorySpec;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
@@ -25,6 +26,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -71,7 +73,12 @@ public final class DemoDatabase implements Callable<Integer> {
     for (ShardSpec shard : parsed.shards()) {
       createTables(shard, statements);
     }
-    load(modelFile);
+    for (TableSpec table : parsed.tables()) {
+      if (table.directory() != null) {
+        createDirectory(table);
+      }
+    }
+    load(modelFile, parsed);
     System.out.printf("Loaded in %.1f s%n", (System.nanoTime() - start) / 1e9);
     return 0;
   }
@@ -91,24 +98,74 @@ public final class DemoDatabase implements Callable<Integer> {
     throw new IllegalArgumentException("model " + modelFile + " has no schema " + schemaName);
   }
 
-  /** Whether every shard already holds every demo table (so that one built before a table
-   * joined the demo is built again), with data. */
-  private static boolean loaded(ShardSetModel model) throws IOException {
-    final List<String> tables = createdTables(statements(model));
-    for (ShardSpec shard : model.shards()) {
-      try (Connection c = connect(shard); Statement s = c.createStatement()) {
-        for (String table : tables) {
-          try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
-            if (!rs.next() || rs.getLong(1) == 0 && table.equals("ORDERS")) {
-              return false;
-            }
+  /** Whether every table of the model exists on its shards and holds rows, and every lookup
+   * table's directory too (a demo made before a table was added is made again). */
+  private static boolean loaded(ShardSetModel model) {
+    for (TableSpec table : model.tables()) {
+      long rows = 0;
+      for (String name : table.shards()) {
+        final ShardSpec shard = model.shard(name);
+        for (String physical : physicalTables(table)) {
+          final long count = count(shard.jdbcUrl(), shard.jdbcUser(), shard.jdbcPassword(),
+              physical);
+          if (count < 0) {
+            return false;
           }
+          rows += count;
         }
-      } catch (SQLException e) {
+      }
+      final DirectorySpec directory = table.directory();
+      if (rows == 0 || directory != null && count(directory.jdbcUrl(), directory.jdbcUser(),
+          directory.jdbcPassword(), directory.table()) <= 0) {
         return false;
       }
     }
     return true;
+  }
+
+  /** The tables that hold a table's rows on each shard: its subpartition tables, if it has
+   * any, else its physical table. */
+  private static List<String> physicalTables(TableSpec table) {
+    final SubpartitionSpec sub = table.subpartitions();
+    if (sub == null) {
+      return List.of(table.physicalName());
+    }
+    final List<String> tables = new ArrayList<>();
+    for (int i = 0; i < sub.ranges().size(); i++) {
+      tables.add(sub.physicalName(i));
+    }
+    return tables;
+  }
+
+  /** The rows of a table, or -1 if it cannot be read. */
+  private static long count(String url, String user, String password, String table) {
+    try (Connection c = DriverManager.getConnection(url, user, password);
+         Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+      return rs.next() ? rs.getLong(1) : -1;
+    } catch (SQLException e) {
+      return -1;
+    }
+  }
+
+  /** Creates a lookup table's directory table and enters every demo tenant in it. */
+  private static void createDirectory(TableSpec table) throws SQLException {
+    final DirectorySpec directory = table.directory();
+    try (Connection c = DriverManager.getConnection(directory.jdbcUrl(), directory.jdbcUser(),
+        directory.jdbcPassword()); Statement s = c.createStatement()) {
+      s.execute("DROP TABLE IF EXISTS " + directory.table());
+      s.execute("CREATE TABLE " + directory.table() + " (" + directory.keyColumn()
+          + " BIGINT PRIMARY KEY, " + directory.shardColumn() + " VARCHAR(40) NOT NULL)");
+      try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + directory.table()
+          + " VALUES (?, ?)")) {
+        for (Object[] entry : DemoData.tenantDirectory(table.shards())) {
+          insert.setObject(1, entry[0]);
+          insert.setObject(2, entry[1]);
+          insert.addBatch();
+        }
+        insert.executeBatch();
+      }
+    }
   }
 
   private static void createTables(ShardSpec shard, List<String> statements)
@@ -186,8 +243,8 @@ public final class DemoDatabase implements Callable<Integer> {
         shard.jdbcPassword());
   }
 
-  /** Loads every demo table through ShardSet's own routing. */
-  private void load(File modelFile) throws SQLException {
+  /** Loads every demo table of the model through ShardSet's own routing. */
+  private void load(File modelFile, ShardSetModel model) throws SQLException {
     final DemoData data = DemoData.standard();
     final Properties info = new Properties();
     info.setProperty("model", modelFile.getPath());
@@ -198,7 +255,11 @@ public final class DemoDatabase implements Callable<Integer> {
         throw new IllegalArgumentException("model has no schema " + schema);
       }
       final ShardSchema shardSchema = sub.unwrap(ShardSchema.class);
+      final List<String> modelTables = model.tables().stream().map(TableSpec::name).toList();
       for (String name : DemoData.tables()) {
+        if (!modelTables.contains(name)) {
+          continue; // a model of some of the demo tables (the PostgreSQL demo)
+        }
         final ShardTable table = shardSchema.table(name);
         final List<Object[]> rows = data.rows(name);
         try (ShardedInserter inserter = ShardedInserter.open(table, 1_000)) {

@@ -84,4 +84,13 @@ class DemoDataTest {
   private static List<String> strings(List<Object[]> rows) {
     return rows.stream().map(Arrays::toString).toList();
   }
+
+  @Test void tenantDirectoryGivesTheLargestTenantAShardOfItsOwn() {
+    final List<Object[]> entries = DemoData.tenantDirectory(List.of("s0", "s1", "s2"));
+    assertEquals(200, entries.size());
+    assertEquals("s2", entries.get(0)[1]);
+    assertTrue(entries.stream().skip(1).noneMatch(e -> "s2".equals(e[1])));
+    final List<Object[]> docs = new DemoData(500, 10, 10, 10).rows("TENANT_DOCS");
+    assertTrue(docs.stream().allMatch(d -> (Long) d[1] >= 1 && (Long) d[1] <= 200));
+  }
 }

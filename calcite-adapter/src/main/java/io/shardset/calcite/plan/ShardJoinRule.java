@@ -17,8 +17,11 @@ import java.util.List;
 
 /**
  * Rule that runs a join inside the shards when every pair of matching rows lives on one
- * shard: two co-located consistent-hash tables joined on their whole shard key, a sharded
- * table joined with a duplicated (reference) table, or two duplicated tables. The joined
+ * shard: two co-located consistent-hash tables joined on their whole shard key, two composite
+ * tables partitioned alike joined on the partition column and the whole shard key, a
+ * composite table restricted to one shardspace joined on its shard key with a consistent-hash
+ * table of that shardspace, a sharded table joined with a duplicated (reference) table, or
+ * two duplicated tables. The joined
  * scan reaches the shards the driving (sharded) side reaches; pruning on either side of a
  * co-located inner join narrows it.
  *
@@ -80,7 +83,29 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
       // A left join from a duplicated table would repeat its unmatched rows on every shard.
       return join.getJoinType() == JoinRelType.INNER && holdsAll(l, r) ? right : null;
     }
-    return l.isColocatedWith(r) && joinsOnWholeKey(join, left, right) ? left : null;
+    if (l.isColocatedWith(r)) {
+      return joinsOnWholeKey(join, left, right) ? left : null;
+    }
+    if (isCompositeInHashSpace(left, right) && joinsOnShardKey(join, left, right, true)) {
+      return left;
+    }
+    // A left join from a consistent-hash table would lose its rows on shards the restricted
+    // composite side does not reach.
+    return join.getJoinType() == JoinRelType.INNER && isCompositeInHashSpace(right, left)
+        && joinsOnShardKey(join, left, right, false) ? right : null;
+  }
+
+  /**
+   * Whether {@code composite} is a composite table restricted, at planning time, to shards of
+   * one shardspace whose chunk layout {@code hash}, a consistent-hash table, shares: then every
+   * composite row that can match lives where {@code hash} keeps rows of its shard key.
+   * Unrestricted, a composite table's rows of other shardspaces are hashed by other chunk
+   * layouts, and their matches may be on another shard; so is a restriction known only when
+   * the statement executes (a parameter), so the join then runs above the scans.
+   */
+  private static boolean isCompositeInHashSpace(ShardScanSpec composite, ShardScanSpec hash) {
+    final BitSet shards = composite.selection().staticShards();
+    return shards != null && composite.table().isColocatedWithin(shards, hash.table());
   }
 
   /** Whether {@code reference} has a copy on every shard of {@code sharded}. */
@@ -92,15 +117,34 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
    * column of the other. */
   private static boolean joinsOnWholeKey(LogicalJoin join, ShardScanSpec left,
       ShardScanSpec right) {
+    return pairsKeys(join, left, 0, right, 0, left.table().keyColumns().size());
+  }
+
+  /** Whether the join's equalities pair each column of the composite side's shard key
+   * (routing key positions 1 to n, after the partition column) with the same position of
+   * the consistent-hash side's key. */
+  private static boolean joinsOnShardKey(LogicalJoin join, ShardScanSpec left,
+      ShardScanSpec right, boolean compositeIsLeft) {
+    final int compositeOffset = 1;
+    final ShardScanSpec hash = compositeIsLeft ? right : left;
+    return pairsKeys(join, left, compositeIsLeft ? compositeOffset : 0, right,
+        compositeIsLeft ? 0 : compositeOffset, hash.table().keyColumns().size());
+  }
+
+  /** Whether the join's equalities pair routing key column {@code k + leftOffset} of the left
+   * side with column {@code k + rightOffset} of the right side, for each k below
+   * {@code keySize}. */
+  private static boolean pairsKeys(LogicalJoin join, ShardScanSpec left, int leftOffset,
+      ShardScanSpec right, int rightOffset, int keySize) {
     final JoinInfo info = join.analyzeCondition();
     final KeyColumns leftKeys = KeyColumns.of(left.pushed(), left.table());
     final KeyColumns rightKeys = KeyColumns.of(right.pushed(), right.table());
-    final int keySize = left.table().keyColumns().size();
     final BitSet paired = new BitSet();
     for (int i = 0; i < info.leftKeys.size(); i++) {
-      final int key = leftKeys.keyColumn(info.leftKeys.get(i));
-      if (key >= 0 && key == rightKeys.keyColumn(info.rightKeys.get(i))) {
-        paired.set(key);
+      final int k = leftKeys.keyColumn(info.leftKeys.get(i)) - leftOffset;
+      if (k >= 0 && k < keySize
+          && rightKeys.keyColumn(info.rightKeys.get(i)) == k + rightOffset) {
+        paired.set(k);
       }
     }
     return keySize > 0 && paired.cardinality() == keySize;

@@ -2,6 +2,7 @@ package io.shardset.calcite.plan;
 
 import io.shardset.calcite.ShardTable;
 import io.shardset.routing.KeyCondition;
+import io.shardset.routing.ShardRouter;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -36,11 +37,15 @@ public final class ShardSelection {
       one.set(table.readShard());
       return new ShardSelection(total, one, condition);
     }
-    if (condition.hasParams()) {
+    final ShardRouter router = Objects.requireNonNull(table.router(), "router");
+    if (condition.hasParams()
+        || !router.isStable() && !(condition instanceof KeyCondition.Any)) {
+      // A router that is not stable (a lookup table's directory) may place a key elsewhere
+      // by the time a cached plan runs again: it routes at every execution.
       return new ShardSelection(total, null, condition);
     }
     return new ShardSelection(total,
-        condition.shards(Objects.requireNonNull(table.router(), "router"), i -> {
+        condition.shards(router, i -> {
           throw new IllegalStateException("no parameters at planning time");
         }), condition);
   }
@@ -71,6 +76,9 @@ public final class ShardSelection {
       final TreeSet<Integer> params = new TreeSet<>();
       collectParams(condition, params);
       final StringBuilder b = new StringBuilder("at execution by");
+      if (!Objects.requireNonNull(table.router(), "router").isStable()) {
+        b.append(" directory");
+      }
       params.forEach(p -> b.append(" ?").append(p));
       return b.append(" of ").append(total).toString();
     }
