@@ -72,6 +72,23 @@ class SubpartitionModelTest {
     assertEquals("ord_all_t", spec.physicalName(0));
   }
 
+  @Test void compositeAndLookupTablesMayHaveSubpartitions() {
+    String subpartitions = "\"subpartitions\": {\"column\": \"ORDER_DATE\", \"ranges\": "
+        + RANGES + "}";
+    ShardSetModel model = parse(twoShards("""
+        {"name": "BY_CLASS", "method": "composite", "shardKey": ["CUST_ID"],
+         "partitionBy": {"column": "SCORE", "method": "range",
+           "sets": [{"name": "all", "shardspace": "default"}]}, %s},
+        {"name": "BY_TENANT", "method": "lookup", "shardKey": ["CUST_ID"],
+         "directory": {"jdbcUrl": "jdbc:h2:mem:directory"}, %s}"""
+        .formatted(subpartitions, subpartitions)));
+    for (TableSpec table : model.tables()) {
+      assertEquals("%s_p2020".formatted(table.name()), table.subpartitions().physicalName(1));
+      Subpartitioning sub = Subpartitioning.create(model, table, LAYOUT);
+      assertEquals(OptionalInt.of(2), sub.subpartitionOf(row(LocalDate.of(2021, 3, 1))));
+    }
+  }
+
   @Test void routesRowsToTheirSubpartition() {
     Subpartitioning sub = subpartitioning(byDate(RANGES));
     assertEquals(1, sub.column());
