@@ -39,7 +39,6 @@ final class ShardCursor implements AutoCloseable {
     void unregister(Statement statement);
   }
 
-  private final ShardRequest request;
   private final ShardEndpoint endpoint;
   private final RowReader rowReader;
   private final ScanOptions options;
@@ -60,7 +59,6 @@ final class ShardCursor implements AutoCloseable {
       boolean endTransaction, @Nullable PreparedStatement statement,
       @Nullable ResultSet resultSet, @Nullable Registry registry,
       @Nullable Iterator<@Nullable Object[]> rows) {
-    this.request = request;
     this.endpoint = request.endpoint();
     this.rowReader = rowReader;
     this.options = options;
@@ -220,11 +218,6 @@ final class ShardCursor implements AutoCloseable {
       throws SQLException {
     return connection.prepareStatement(request.sql(), ResultSet.TYPE_FORWARD_ONLY,
         ResultSet.CONCUR_READ_ONLY);
-  }
-
-  /** The request this cursor reads (a fallback's, when the request's own shard failed). */
-  ShardRequest request() {
-    return request;
   }
 
   /**
