@@ -31,41 +31,51 @@ public record KeyLists(List<List<Integer>> lists) {
   }
 
   /**
+   * The shard that holds each listed parameter's value in this execution; a NULL value, or one
+   * that no shard accepts, has none. Routed once per execution, for all shards.
+   *
+   * @param values the bound value of each parameter index
+   */
+  Map<Integer, Integer> owners(ShardRouter router, IntFunction<@Nullable Object> values) {
+    Map<Integer, Integer> owners = new HashMap<>();
+    for (List<Integer> list : lists) {
+      for (int index : list) {
+        Object value = values.apply(index);
+        if (value != null) {
+          OptionalInt owner = router.shardOf(List.of(value));
+          if (owner.isPresent()) {
+            owners.put(index, owner.getAsInt());
+          }
+        }
+      }
+    }
+    return owners;
+  }
+
+  /**
    * The values to send shard {@code shard} instead of the bound ones: for each list with at
    * least one key of that shard, its other keys are replaced by that key. Empty when nothing
    * changes.
    *
+   * @param owners the {@link #owners} of this execution
    * @param values the bound value of each parameter index
    */
-  Map<Integer, @Nullable Object> forShard(int shard, ShardRouter router,
+  Map<Integer, @Nullable Object> forShard(int shard, Map<Integer, Integer> owners,
       IntFunction<@Nullable Object> values) {
     Map<Integer, @Nullable Object> replaced = new HashMap<>();
     for (List<Integer> list : lists) {
-      Object own = null;
-      boolean found = false;
-      for (int index : list) {
-        Object value = values.apply(index);
-        if (value != null && isOn(router, value, shard)) {
-          own = value;
-          found = true;
-          break;
-        }
-      }
-      if (!found) {
+      Integer own = list.stream().filter(i -> owners.getOrDefault(i, -1) == shard)
+          .findFirst().orElse(null);
+      if (own == null) {
         continue;
       }
+      Object ownValue = values.apply(own);
       for (int index : list) {
-        Object value = values.apply(index);
-        if (value == null || !isOn(router, value, shard)) {
-          replaced.put(index, own);
+        if (owners.getOrDefault(index, -1) != shard) {
+          replaced.put(index, ownValue);
         }
       }
     }
     return replaced;
-  }
-
-  private static boolean isOn(ShardRouter router, Object value, int shard) {
-    OptionalInt owner = router.shardOf(List.of(value));
-    return owner.isPresent() && owner.getAsInt() == shard;
   }
 }

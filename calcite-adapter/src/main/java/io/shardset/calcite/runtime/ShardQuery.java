@@ -114,17 +114,20 @@ public final class ShardQuery {
     if (texts == null) {
       return Linq4j.emptyEnumerator();
     }
+    final IntFunction<@Nullable Object> bound = i -> binder.bind(i, root.get("?" + i));
+    final Map<Integer, Integer> owners = router == null || keyLists.lists().isEmpty()
+        ? Map.of() : keyLists.owners(router, bound);
     final List<ShardRequest> requests = new ArrayList<>();
     for (int shard = targets.nextSetBit(0); shard >= 0;
          shard = targets.nextSetBit(shard + 1)) {
-      requests.add(request(root, texts, shard));
+      requests.add(request(bound, owners, texts, shard));
     }
     if (anyShardAnswers && requests.size() == 1) {
       final int target = targets.nextSetBit(0);
       final List<ShardRequest> fallbacks = new ArrayList<>();
       for (int shard = 0; shard < endpoints.size(); shard++) {
         if (shard != target && texts.has(shard)) {
-          fallbacks.add(request(root, texts, shard));
+          fallbacks.add(request(bound, owners, texts, shard));
         }
       }
       requests.set(0, requests.get(0).withFallbacks(fallbacks));
@@ -157,11 +160,11 @@ public final class ShardQuery {
     }
   }
 
-  private ShardRequest request(DataContext root, ShardTexts texts, int shard) {
+  private ShardRequest request(IntFunction<@Nullable Object> bound,
+      Map<Integer, Integer> owners, ShardTexts texts, int shard) {
     final Text text = texts.of(shard);
-    final IntFunction<@Nullable Object> bound = i -> binder.bind(i, root.get("?" + i));
-    final Map<Integer, @Nullable Object> own = router == null || keyLists.lists().isEmpty()
-        ? Map.of() : keyLists.forShard(shard, router, bound);
+    final Map<Integer, @Nullable Object> own = owners.isEmpty()
+        ? Map.of() : keyLists.forShard(shard, owners, bound);
     final List<@Nullable Object> values = new ArrayList<>();
     for (int index : text.parameters()) {
       values.add(own.containsKey(index) ? own.get(index) : bound.apply(index));
