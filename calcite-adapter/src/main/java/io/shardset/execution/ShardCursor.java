@@ -174,8 +174,8 @@ final class ShardCursor implements AutoCloseable {
         } catch (SQLException e) {
           throw explainTimeout(e, options, deadlineNanos, started, statementTimeout);
         }
-        return new Outcome(false, new ShardCursor(request, rowReader, options, deadlineNanos, started,
-            null, false, null, null, null, rows.iterator()));
+        return new Outcome(false, new ShardCursor(request, rowReader, options, deadlineNanos,
+            started, null, false, null, null, null, rows.iterator()));
       } finally {
         registry.unregister(statement);
       }

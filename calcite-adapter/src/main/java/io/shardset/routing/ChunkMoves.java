@@ -84,13 +84,13 @@ public final class ChunkMoves {
     if (byShard.isEmpty()) {
       throw new IllegalArgumentException("shard " + leaving + " is the only shard");
     }
+    Comparator<Map.Entry<Integer, Long>> leastLoaded =
+        Map.Entry.<Integer, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey());
     Map<Integer, Long> widths = new TreeMap<>();
     byShard.forEach((shard, entries) -> widths.put(shard, width(entries)));
     List<Move> moves = new ArrayList<>();
     for (ChunkMap.Entry entry : ranges) {
-      int target = widths.entrySet().stream()
-          .min(Map.Entry.<Integer, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
-          .orElseThrow().getKey();
+      int target = widths.entrySet().stream().min(leastLoaded).orElseThrow().getKey();
       moves.add(new Move(entry.from(), entry.to(), leaving, target));
       widths.merge(target, entry.to() - entry.from(), Long::sum);
     }

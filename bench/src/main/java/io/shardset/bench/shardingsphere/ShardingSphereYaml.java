@@ -50,7 +50,8 @@ public final class ShardingSphereYaml {
       names.add(dataSourceName(i));
       b.append("  ").append(dataSourceName(i)).append(":\n")
           .append("    dataSourceClassName: com.zaxxer.hikari.HikariDataSource\n")
-          .append("    jdbcUrl: ").append(quoted(spelledForShardingSphere(shardUrls.get(i)))).append('\n')
+          .append("    jdbcUrl: ").append(quoted(spelledForShardingSphere(shardUrls.get(i))))
+          .append('\n')
           .append("    username: ").append(quoted(user)).append('\n')
           .append("    password: ").append(quoted(password)).append('\n')
           .append("    maximumPoolSize: ").append(poolSize).append('\n');
