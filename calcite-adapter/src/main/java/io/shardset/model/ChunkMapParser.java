@@ -52,7 +52,8 @@ final class ChunkMapParser {
     return specs;
   }
 
-  private static long bound(OperandNode node, String key) {
+  /** A hash bound: an integer from 0 to 2^32 that must be present. */
+  static long bound(OperandNode node, String key) {
     Long value = node.integer(key, 0, ChunkMapSpec.HASH_SPACE);
     if (value == null) {
       throw node.error(key, "a value is required");

@@ -16,6 +16,8 @@ import java.util.function.UnaryOperator;
  * accepts these extensions:
  * <ul>
  *   <li>{@code parallelism}: how many shards one query may read at once;</li>
+ *   <li>{@code reshard}: a resharding in progress, written by the resharding tool (see
+ *       {@link ReshardSpec});</li>
  *   <li>a table's {@code shardspace}: the shardspace holding the table;</li>
  *   <li>{@code ${modelDir}} in any string value: the absolute path of the folder holding the
  *       model file (the {@code baseDirectory} Calcite adds to the operand), so that a model can
@@ -29,7 +31,7 @@ import java.util.function.UnaryOperator;
  */
 public final class ModelParser {
   private static final List<String> KEYS = List.of("shards", "chunks", "chunkMap", "parallelism",
-      "tables");
+      "tables", "reshard");
   /** Keys Calcite's model handler adds to the operand of every custom schema. */
   private static final Set<String> CALCITE_KEYS = Set.of("baseDirectory", "modelUri");
 
@@ -57,8 +59,9 @@ public final class ModelParser {
     List<ChunkMapSpec> chunkMap = ChunkMapParser.parse(root, shards);
     Integer parallelism = root.positiveInt("parallelism");
     List<TableSpec> tables = new TableParser(shards).parse(tableEntries(root));
+    ReshardSpec reshard = ReshardParser.parse(root, shards, chunkMap);
     ShardSetModel model =
-        new ShardSetModel(schema, shards, chunks, chunkMap, parallelism, tables);
+        new ShardSetModel(schema, shards, chunks, chunkMap, parallelism, tables, reshard);
     checkChunkMapPlacesHashTables(root, model);
     return model;
   }

@@ -12,9 +12,11 @@ import java.util.Objects;
  * @param chunkMap explicit placement of hash ranges on shards; empty for default placement
  * @param parallelism how many shards one query may read at once, or null for the default
  * @param tables the tables in model order
+ * @param reshard the resharding in progress, or null
  */
 public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
-    List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables) {
+    List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
+    ReshardSpec reshard) {
   /** Chunks per shard of a shardspace when the model does not set {@code chunks}. */
   public static final int DEFAULT_CHUNKS_PER_SHARD = 120;
 
@@ -23,6 +25,12 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
     shards = List.copyOf(shards);
     chunkMap = List.copyOf(chunkMap);
     tables = List.copyOf(tables);
+  }
+
+  /** A model with no resharding in progress. */
+  public ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
+      List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables) {
+    this(schema, shards, chunks, chunkMap, parallelism, tables, null);
   }
 
   /**
