@@ -1,0 +1,294 @@
+package io.shardset.reshard;
+
+import io.shardset.model.ChunkMapSpec;
+import io.shardset.model.ModelParser;
+import io.shardset.model.ReshardSpec;
+import io.shardset.model.ShardSetModel;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * A Calcite JSON model file as the resharding tool reads and rewrites it: each edit gives a
+ * new in-memory copy, and {@link #write()} replaces the file atomically, leaving every part the
+ * edit did not touch as it was (key order included; comments are not kept).
+ */
+public final class ModelFile {
+  private static final ObjectMapper MAPPER = new ObjectMapper()
+      .enable(JsonParser.Feature.ALLOW_COMMENTS)
+      .enable(JsonParser.Feature.ALLOW_SINGLE_QUOTES)
+      .enable(JsonParser.Feature.ALLOW_UNQUOTED_FIELD_NAMES);
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private final Path path;
+  /** The file's text when it was read or last written here. */
+  private final String onDisk;
+  private final ObjectNode root;
+
+  private ModelFile(Path path, String onDisk, ObjectNode root) {
+    this.path = path;
+    this.onDisk = onDisk;
+    this.root = root;
+  }
+
+  /**
+   * Reads a model file.
+   *
+   * @throws IllegalArgumentException if it is not a JSON object (YAML models cannot be edited)
+   */
+  public static ModelFile read(Path path) {
+    Objects.requireNonNull(path, "path");
+    String text;
+    try {
+      text = Files.readString(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read model file " + path + ": " + e.getMessage(), e);
+    }
+    JsonNode root;
+    try {
+      root = MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("model file " + path + " is not JSON (resharding edits"
+          + " JSON model files only): " + e.getOriginalMessage(), e);
+    }
+    if (!(root instanceof ObjectNode object)) {
+      throw new IllegalArgumentException("model file " + path + " does not hold a JSON object");
+    }
+    return new ModelFile(path, text, object);
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /** The names of the file's schemas, in file order. */
+  public List<String> schemas() {
+    List<String> names = new ArrayList<>();
+    root.path("schemas").forEach(schema -> names.add(schema.path("name").asText()));
+    return names;
+  }
+
+  /**
+   * A schema's operand as Calcite's model handler passes it to the schema factory: the file's
+   * operand plus {@code baseDirectory} (the model's folder) and {@code modelUri} (the path).
+   */
+  public Map<String, Object> operand(String schema) {
+    Map<String, Object> operand = MAPPER.convertValue(operandNode(schema),
+        new TypeReference<LinkedHashMap<String, Object>>() { });
+    operand.putIfAbsent("baseDirectory", path.toAbsolutePath().getParent().toFile());
+    operand.putIfAbsent("modelUri", path.toString());
+    return operand;
+  }
+
+  /** A schema's validated model, with environment placeholders from the process. */
+  public ShardSetModel model(String schema) {
+    return ModelParser.parse(schema, operand(schema), System::getenv);
+  }
+
+  /** A copy whose schema has this chunk map, each entry as {@code from, to, shard}. */
+  public ModelFile withChunkMap(String schema, List<ChunkMapSpec> entries) {
+    return edit(schema, operand -> {
+      ArrayNode array = NODES.arrayNode();
+      for (ChunkMapSpec entry : entries) {
+        array.addObject().put("from", entry.from()).put("to", entry.to())
+            .put("shard", entry.shard());
+      }
+      putAfter(operand, "chunkMap", array, "chunks", "shards");
+    });
+  }
+
+  /** A copy whose schema records this move in progress; null removes the record. */
+  public ModelFile withReshard(String schema, ReshardSpec reshard) {
+    return edit(schema, operand -> {
+      if (reshard == null) {
+        operand.remove("reshard");
+        return;
+      }
+      ObjectNode node = NODES.objectNode()
+          .put("shardspace", reshard.shardspace())
+          .put("phase", reshard.phase().modelName())
+          .put("operation", reshard.operation());
+      if (reshard.leaving() != null) {
+        node.put("leaving", reshard.leaving());
+      }
+      ArrayNode moves = node.putArray("moves");
+      for (ReshardSpec.MoveSpec move : reshard.moves()) {
+        moves.addObject().put("from", move.from()).put("to", move.to())
+            .put("source", move.source()).put("target", move.target());
+      }
+      operand.set("reshard", node);
+    });
+  }
+
+  /**
+   * A copy whose schema has one more shard, written as given (placeholders stay), and whose
+   * tables {@code listedBy} name it at the end of their explicit {@code shards}.
+   */
+  public ModelFile withShard(String schema, Map<String, Object> shard, List<String> listedBy) {
+    return edit(schema, operand -> {
+      JsonNode shards = operand.get("shards");
+      if (!(shards instanceof ArrayNode array)) {
+        throw new IllegalArgumentException("schema '" + schema + "' has no shards array");
+      }
+      array.add(MAPPER.valueToTree(shard));
+      for (JsonNode table : operand.path("tables")) {
+        if (listedBy.contains(table.path("name").asText())
+            && table.get("shards") instanceof ArrayNode listed) {
+          listed.add((String) shard.get("name"));
+        }
+      }
+    });
+  }
+
+  /** A copy without a shard, in the schema's shards and in every table's explicit shards. */
+  public ModelFile withoutShard(String schema, String shard) {
+    return edit(schema, operand -> {
+      removeNamed(operand.path("shards"), shard);
+      for (JsonNode table : operand.path("tables")) {
+        removeText(table.path("shards"), shard);
+      }
+    });
+  }
+
+  /** The file's text as {@link #write()} would write it. */
+  public String text() {
+    return JsonText.write(root);
+  }
+
+  /**
+   * Replaces the file with this copy atomically: the text goes to a new file in the same
+   * folder, is forced to disk, and is renamed over the model file.
+   *
+   * @return the model file as now written
+   * @throws IllegalStateException if the file changed since it was read
+   */
+  public ModelFile write() throws IOException {
+    String text = text();
+    if (!Files.readString(path).equals(onDisk)) {
+      throw new IllegalStateException("model file " + path + " changed since it was read;"
+          + " run the command again");
+    }
+    Path folder = path.toAbsolutePath().getParent();
+    Path temp = Files.createTempFile(folder, "." + path.getFileName(), ".tmp");
+    try {
+      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE,
+          StandardOpenOption.TRUNCATE_EXISTING)) {
+        ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+        while (bytes.hasRemaining()) {
+          channel.write(bytes);
+        }
+        channel.force(true);
+      }
+      Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+    forceFolder(folder);
+    return new ModelFile(path, text, root.deepCopy());
+  }
+
+  /** Makes the rename durable where the platform allows syncing a folder. */
+  private static void forceFolder(Path folder) {
+    try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException e) {
+      // Some platforms cannot open a folder; the rename itself is atomic all the same.
+    }
+  }
+
+  private ModelFile edit(String schema, Consumer<ObjectNode> change) {
+    ObjectNode copy = root.deepCopy();
+    change.accept(operandNode(copy, schema));
+    return new ModelFile(path, onDisk, copy);
+  }
+
+  private ObjectNode operandNode(String schema) {
+    return operandNode(root, schema);
+  }
+
+  private ObjectNode operandNode(ObjectNode tree, String schema) {
+    for (JsonNode node : tree.path("schemas")) {
+      if (node.path("name").asText().equals(schema)) {
+        if (node.get("operand") instanceof ObjectNode operand) {
+          return operand;
+        }
+        throw new IllegalArgumentException("schema '" + schema + "' in " + path
+            + " has no operand object");
+      }
+    }
+    throw new IllegalArgumentException("model file " + path + " has no schema '" + schema
+        + "'; schemas are " + schemas());
+  }
+
+  /**
+   * Sets a key, in place when present, else right after the first of {@code after} the
+   * object has (at the end when it has none).
+   */
+  private static void putAfter(ObjectNode object, String key, JsonNode value,
+      String... after) {
+    if (object.has(key)) {
+      object.set(key, value);
+      return;
+    }
+    String anchor = null;
+    for (String candidate : after) {
+      if (object.has(candidate)) {
+        anchor = candidate;
+        break;
+      }
+    }
+    if (anchor == null) {
+      object.set(key, value);
+      return;
+    }
+    Map<String, JsonNode> fields = new LinkedHashMap<>();
+    object.fields().forEachRemaining(f -> fields.put(f.getKey(), f.getValue()));
+    object.removeAll();
+    for (Map.Entry<String, JsonNode> field : fields.entrySet()) {
+      object.set(field.getKey(), field.getValue());
+      if (field.getKey().equals(anchor)) {
+        object.set(key, value);
+      }
+    }
+  }
+
+  private static void removeNamed(JsonNode array, String name) {
+    for (Iterator<JsonNode> i = array.iterator(); i.hasNext(); ) {
+      if (i.next().path("name").asText().equals(name)) {
+        i.remove();
+      }
+    }
+  }
+
+  private static void removeText(JsonNode array, String text) {
+    for (Iterator<JsonNode> i = array.iterator(); i.hasNext(); ) {
+      if (i.next().asText().equals(text)) {
+        i.remove();
+      }
+    }
+  }
+}
