@@ -1,0 +1,25 @@
+package io.shardset.reshard;
+
+/**
+ * Follows a move's progress. An exception thrown here aborts the move where it stands, in a
+ * state from which {@link Mover#resume()} finishes it.
+ */
+public interface MoveListener {
+  /** Ignores every event. */
+  MoveListener NONE = new MoveListener() {
+    @Override public void step(Step step, String detail) {
+    }
+
+    @Override public void rows(long copied, long total) {
+    }
+  };
+
+  /**
+   * A step starts ({@code detail} "start"), ends ("done"), or one of its parts starts or ends
+   * (such as "source s0" and then "source s0: 1200 rows").
+   */
+  void step(Step step, String detail);
+
+  /** COPY has copied this many of the rows it has to copy. */
+  void rows(long copied, long total);
+}

@@ -1,0 +1,293 @@
+package io.shardset.reshard;
+
+import io.shardset.model.ChunkMapSpec;
+import io.shardset.model.LiveModel;
+import io.shardset.model.ReshardSpec;
+import io.shardset.model.ShardSetModel;
+import io.shardset.model.ShardingMethod;
+import io.shardset.model.TableSpec;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Moves the rows of a {@link ReshardPlan} online, step by step (see {@link Step}), recording in
+ * the model file how far it got, so that {@link #resume()} finishes a move that stopped at any
+ * point. Every step can run again without harm.
+ */
+public final class Mover {
+  /**
+   * How a move runs.
+   *
+   * @param grace how long to wait after each model change for other processes to re-read it
+   * @param drainTimeout how long to wait for this process's executions under an older model
+   * @param batchSize keys per DELETE, rows per committed COPY batch
+   */
+  public record Settings(Duration grace, Duration drainTimeout, int batchSize) {
+    /** Ten seconds of grace, a minute to drain, batches of 1,000. */
+    public static final Settings DEFAULT =
+        new Settings(Duration.ofSeconds(10), Duration.ofMinutes(1), 1000);
+
+    public Settings {
+      Objects.requireNonNull(grace, "grace");
+      Objects.requireNonNull(drainTimeout, "drainTimeout");
+      if (grace.isNegative() || batchSize < 1) {
+        throw new IllegalArgumentException("grace must not be negative, and batchSize must be"
+            + " positive, got " + grace + " and " + batchSize);
+      }
+    }
+  }
+
+  private final Path modelFile;
+  private final String schema;
+  private final Settings settings;
+  private final MoveListener listener;
+  private final NewShardPreparer preparer;
+
+  /**
+   * A mover of one schema of a model file.
+   *
+   * @param preparer creates the tables of a shard that joins (add-shard)
+   */
+  public Mover(Path modelFile, String schema, Settings settings, MoveListener listener,
+      NewShardPreparer preparer) {
+    this.modelFile = Objects.requireNonNull(modelFile, "modelFile");
+    this.schema = Objects.requireNonNull(schema, "schema");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.listener = Objects.requireNonNull(listener, "listener");
+    this.preparer = Objects.requireNonNull(preparer, "preparer");
+  }
+
+  /**
+   * Runs a plan made from the model file's current model, to the end.
+   *
+   * @throws IllegalStateException if the model records a move already, or its chunk map is no
+   *     longer the plan's
+   */
+  public void apply(ReshardPlan plan) throws SQLException, IOException, InterruptedException {
+    ModelFile file = ModelFile.read(modelFile);
+    ShardSetModel model = file.model(schema);
+    if (model.reshard() != null) {
+      throw new IllegalStateException("schema '" + schema + "' has a move in progress ("
+          + model.reshard().operation() + ", phase " + model.reshard().phase().modelName()
+          + "); resume it first");
+    }
+    if (!ReshardPlanner.explicitChunkMap(model).equals(plan.chunkMapBefore())) {
+      throw new IllegalStateException("the chunk map of schema '" + schema + "' changed since"
+          + " the plan of " + plan.operation() + " was made; plan again");
+    }
+    ModelFile joined = plan.addedShard() == null ? file
+        : file.withShard(schema, plan.addedShard(), tablesListing(model, plan.shardspace()));
+    ModelFile during = joined.withChunkMap(schema, plan.chunkMapBefore())
+        .withReshard(schema, plan.reshard(ReshardSpec.Phase.COPY));
+    event(Step.PREPARE, "start");
+    if (plan.addedShard() != null) {
+      String shard = plan.addedShardName();
+      event(Step.PREPARE, "new shard " + shard);
+      ShardSetModel after = (plan.moves().isEmpty() ? joined : during).model(schema);
+      preparer.prepare(model, after, shard);
+      event(Step.PREPARE, "new shard " + shard + ": ready");
+    }
+    if (plan.moves().isEmpty()) {
+      // Nothing moves (a split, or a shard without ranges): the model changes in one write.
+      event(Step.PREPARE, "done");
+      ModelFile done = joined.withChunkMap(schema, plan.chunkMapAfter());
+      finish(plan.leaving() == null ? done : done.withoutShard(schema, plan.leaving()));
+      return;
+    }
+    MovingFamily family = family(during);
+    createMoveTables(family);
+    event(Step.PREPARE, "done");
+    event(Step.ANNOUNCE, "start");
+    ModelFile announced = during.write();
+    grace();
+    event(Step.ANNOUNCE, "done");
+    copyPhase(announced, family);
+  }
+
+  /**
+   * Finishes the move the model file records, from its phase; without one, drops the move
+   * tables a finished move may have left.
+   */
+  public void resume() throws SQLException, IOException, InterruptedException {
+    ModelFile file = ModelFile.read(modelFile);
+    ReshardSpec reshard = file.model(schema).reshard();
+    if (reshard == null) {
+      dropLeftovers(file.model(schema));
+      return;
+    }
+    MovingFamily family = family(file);
+    if (reshard.phase() == ReshardSpec.Phase.COPY) {
+      event(Step.PREPARE, "start");
+      createMoveTables(family);
+      event(Step.PREPARE, "done");
+      copyPhase(file, family);
+    } else {
+      switchedPhase(file, family);
+    }
+  }
+
+  private void copyPhase(ModelFile file, MovingFamily family)
+      throws SQLException, IOException, InterruptedException {
+    RowMoves rows = new RowMoves(family, settings.batchSize());
+    event(Step.DETACH, "start");
+    perShard(Step.DETACH, "source", family.sources(), s -> rows.detach(s) + " rows");
+    event(Step.DETACH, "done");
+
+    event(Step.COPY, "start");
+    long total = 0;
+    for (String source : family.sources()) {
+      total += rows.twinRows(source);
+    }
+    AtomicLong copied = new AtomicLong();
+    long all = total;
+    perShard(Step.COPY, "target", family.targets(),
+        t -> rows.copy(t, batch -> listener.rows(copied.addAndGet(batch), all)) + " rows");
+    event(Step.COPY, "done");
+
+    event(Step.VERIFY, "start");
+    MoveCheck check = new MoveCheck(family);
+    for (CarriedTable table : family.tables()) {
+      event(Step.VERIFY, "table " + table.name() + ": " + check.verify(table) + " rows");
+    }
+    event(Step.VERIFY, "done");
+
+    event(Step.SWITCH, "start");
+    ReshardSpec reshard = file.model(schema).reshard();
+    ModelFile switched = file.withChunkMap(schema, switchedChunkMap(file.model(schema)))
+        .withReshard(schema, new ReshardSpec(reshard.shardspace(), ReshardSpec.Phase.SWITCHED,
+            reshard.moves(), reshard.operation(), reshard.leaving()))
+        .write();
+    grace();
+    event(Step.SWITCH, "done");
+    switchedPhase(switched, family);
+  }
+
+  private void switchedPhase(ModelFile file, MovingFamily family)
+      throws SQLException, IOException, InterruptedException {
+    RowMoves rows = new RowMoves(family, settings.batchSize());
+    event(Step.MERGE, "start");
+    perShard(Step.MERGE, "target", family.targets(), t -> rows.merge(t) + " rows");
+    // No reader reads a source's move tables once the chunk map names the targets.
+    perShard(Step.MERGE, "source", family.sources(), s -> drop(family, s));
+    event(Step.MERGE, "done");
+    String leaving = file.model(schema).reshard().leaving();
+    ModelFile done = file.withReshard(schema, null);
+    finish(leaving == null ? done : done.withoutShard(schema, leaving));
+    dropAll(family);
+  }
+
+  private void finish(ModelFile done) throws IOException, InterruptedException {
+    event(Step.FINISH, "start");
+    done.write();
+    grace();
+    event(Step.FINISH, "done");
+  }
+
+  private void dropLeftovers(ShardSetModel model) throws SQLException {
+    dropAll(MovingFamily.leftovers(model));
+  }
+
+  private void dropAll(MovingFamily family) throws SQLException {
+    event(Step.DROP, "start");
+    perShard(Step.DROP, "shard", family.shards(), shard -> drop(family, shard));
+    event(Step.DROP, "done");
+  }
+
+  private void createMoveTables(MovingFamily family) throws SQLException {
+    perShard(Step.PREPARE, "move tables on", family.shards(), shard -> {
+      try (Connection connection = family.connect(shard)) {
+        return TwinTables.create(connection, family.parts(shard)) + " created";
+      }
+    });
+  }
+
+  private static String drop(MovingFamily family, String shard) throws SQLException {
+    try (Connection connection = family.connect(shard)) {
+      return TwinTables.drop(connection, family.parts(shard)) + " move tables dropped";
+    }
+  }
+
+  /** Work on one shard that says what it did. */
+  @FunctionalInterface
+  private interface ShardWork {
+    String run(String shard) throws SQLException;
+  }
+
+  /** Runs a part of a step on each shard, telling the listener before and after each. */
+  private void perShard(Step step, String role, List<String> shards, ShardWork work)
+      throws SQLException {
+    for (String shard : shards) {
+      event(step, role + " " + shard);
+      event(step, role + " " + shard + ": " + work.run(shard));
+    }
+  }
+
+  /** The family of the move a model file records, with row owners before and after it. */
+  private MovingFamily family(ModelFile file) {
+    ShardSetModel during = file.model(schema);
+    ShardSetModel after = file.withChunkMap(schema, switchedChunkMap(during))
+        .withReshard(schema, null).model(schema);
+    ShardSetModel before = file.withChunkMap(schema, copyChunkMap(during))
+        .withReshard(schema, null).model(schema);
+    return MovingFamily.of(during, before, after);
+  }
+
+  /** The consistent-hash tables of a shardspace that list their shards in the model. */
+  private static List<String> tablesListing(ShardSetModel model, String shardspace) {
+    return model.tables().stream()
+        .filter(t -> t.method() == ShardingMethod.CONSISTENT_HASH
+            && t.shardspace().equals(shardspace))
+        .map(TableSpec::name).toList();
+  }
+
+  /** The chunk map with each moving range on its target. */
+  private static List<ChunkMapSpec> switchedChunkMap(ShardSetModel model) {
+    return model.chunkMap().stream().map(entry -> {
+      ReshardSpec.MoveSpec move = moveOf(model, entry);
+      return move == null ? entry : new ChunkMapSpec(entry.from(), entry.to(), move.target());
+    }).toList();
+  }
+
+  /** The chunk map with each moving range on its source. */
+  private static List<ChunkMapSpec> copyChunkMap(ShardSetModel model) {
+    return model.chunkMap().stream().map(entry -> {
+      ReshardSpec.MoveSpec move = moveOf(model, entry);
+      return move == null ? entry : new ChunkMapSpec(entry.from(), entry.to(), move.source());
+    }).toList();
+  }
+
+  private static ReshardSpec.MoveSpec moveOf(ShardSetModel model, ChunkMapSpec entry) {
+    return model.reshard().moves().stream()
+        .filter(m -> m.from() == entry.from() && m.to() == entry.to()
+            && (m.source().equals(entry.shard()) || m.target().equals(entry.shard())))
+        .findFirst().orElse(null);
+  }
+
+  /**
+   * GRACE: this process's readers re-read the model and those under the older one finish,
+   * then other processes get the configured time to re-read it.
+   */
+  private void grace() throws InterruptedException {
+    try {
+      LiveModel.publishAndDrain(modelFile, settings.drainTimeout());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("the model file records the step, but " + e.getMessage()
+          + "; resume the move once they finish", e);
+    }
+    if (!settings.grace().isZero()) {
+      Thread.sleep(settings.grace().toMillis());
+    }
+  }
+
+  private void event(Step step, String detail) {
+    listener.step(step, detail);
+  }
+}

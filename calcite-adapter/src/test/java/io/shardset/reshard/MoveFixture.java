@@ -1,0 +1,288 @@
+package io.shardset.reshard;
+
+import io.shardset.calcite.ShardSchema;
+import io.shardset.calcite.ShardTable;
+import io.shardset.model.MoveTables;
+import io.shardset.model.ReshardSpec;
+import io.shardset.model.ShardSetModel;
+import io.shardset.model.TableSpec;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * H2 shards s0..s4 (s4 outside the model at first) holding a family of two consistent-hash
+ * tables, CUSTOMERS and ORDERS on CUSTOMER_ID (some orders without a customer), and the
+ * duplicated table REGIONS; the model in a file; and checks of where rows sit.
+ */
+final class MoveFixture {
+  static final String SCHEMA = "S";
+  static final List<String> FAMILY = List.of("CUSTOMERS", "ORDERS");
+  private static final String[] DDL = {
+      "CREATE TABLE IF NOT EXISTS CUSTOMERS (CUSTOMER_ID INT PRIMARY KEY, NAME VARCHAR(40))",
+      "CREATE TABLE IF NOT EXISTS ORDERS (ORDER_ID INT PRIMARY KEY, CUSTOMER_ID INT,"
+          + " AMOUNT DECIMAL(12, 2))",
+      "CREATE TABLE IF NOT EXISTS REGIONS (REGION_ID INT PRIMARY KEY, NAME VARCHAR(20))"};
+  private static final int REGIONS = 5;
+
+  private final String prefix;
+  private final Path modelFile;
+  private final int customers;
+  private final int orders;
+
+  /**
+   * Creates empty shards and the model file of the four first.
+   *
+   * @param name names the shards' databases, unique per test
+   */
+  MoveFixture(String name, Path folder, int customers, int orders) throws IOException {
+    this.prefix = "reshard-mover-" + name;
+    this.modelFile = folder.resolve("model.json");
+    this.customers = customers;
+    this.orders = orders;
+  }
+
+  Path modelFile() {
+    return modelFile;
+  }
+
+  String url(int shard) {
+    return "jdbc:h2:mem:" + prefix + "-s" + shard + ";DB_CLOSE_DELAY=-1";
+  }
+
+  /** The model object of the fifth shard, as a user would give it. */
+  Map<String, Object> fifthShard() {
+    Map<String, Object> shard = new java.util.LinkedHashMap<>();
+    shard.put("jdbcUrl", url(4));
+    shard.put("jdbcUser", "sa");
+    shard.put("jdbcPassword", "");
+    return shard;
+  }
+
+  /** Empties every shard, writes the four-shard model and loads the rows where they route. */
+  void reset() throws IOException, SQLException {
+    for (int i = 0; i < 5; i++) {
+      try (Connection c = connect(i); Statement s = c.createStatement()) {
+        s.execute("DROP ALL OBJECTS");
+        if (i < 4) {
+          for (String ddl : DDL) {
+            s.execute(ddl);
+          }
+        }
+      }
+    }
+    StringJoiner shards = new StringJoiner(",\n        ");
+    for (int i = 0; i < 4; i++) {
+      shards.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + url(i)
+          + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\"}");
+    }
+    Files.writeString(modelFile, """
+        {"version": "1.0", "defaultSchema": "S", "schemas": [{
+          "name": "S", "type": "custom", "factory": "io.shardset.calcite.ShardSchemaFactory",
+          "operand": {
+            "shards": [
+              %s],
+            "tables": [
+              {"name": "CUSTOMERS", "method": "consistent-hash", "shardKey": ["CUSTOMER_ID"]},
+              {"name": "ORDERS", "method": "consistent-hash", "shardKey": ["CUSTOMER_ID"]},
+              {"name": "REGIONS", "method": "duplicated", "shards": ["s0", "s1", "s2", "s3"]}
+            ]
+          }
+        }]}
+        """.formatted(shards));
+    load();
+  }
+
+  private void load() throws SQLException {
+    ShardSetModel model = model();
+    ShardSchema schema = ShardSchema.create(model);
+    Map<String, Connection> connections = new HashMap<>();
+    try {
+      for (int i = 0; i < 4; i++) {
+        Connection c = connect(i);
+        c.setAutoCommit(false);
+        connections.put("s" + i, c);
+      }
+      RowOwners customerOwners = RowOwners.of(schema.table("CUSTOMERS"), model);
+      insert(connections, customerOwners, "INSERT INTO CUSTOMERS VALUES (?, ?)", customers,
+          id -> new Object[] {id, "customer " + id});
+      insert(connections, RowOwners.of(schema.table("ORDERS"), model),
+          "INSERT INTO ORDERS VALUES (?, ?, ?)", orders,
+          id -> new Object[] {id, id % 97 == 0 ? null : id % customers,
+              BigDecimal.valueOf(id, 2)});
+      for (Connection c : connections.values()) {
+        try (PreparedStatement p = c.prepareStatement("INSERT INTO REGIONS VALUES (?, ?)")) {
+          for (int r = 0; r < REGIONS; r++) {
+            p.setInt(1, r);
+            p.setString(2, "region " + r);
+            p.addBatch();
+          }
+          p.executeBatch();
+        }
+        c.commit();
+      }
+    } finally {
+      for (Connection c : connections.values()) {
+        c.close();
+      }
+    }
+  }
+
+  private interface RowMaker {
+    Object[] row(int id);
+  }
+
+  private static void insert(Map<String, Connection> connections, RowOwners owners, String sql,
+      int count, RowMaker maker) throws SQLException {
+    Map<String, PreparedStatement> statements = new HashMap<>();
+    for (Map.Entry<String, Connection> e : connections.entrySet()) {
+      statements.put(e.getKey(), e.getValue().prepareStatement(sql));
+    }
+    for (int id = 0; id < count; id++) {
+      Object[] row = maker.row(id);
+      List<Object> key = new ArrayList<>();
+      owners.keyColumns().forEach(c -> key.add(row[c]));
+      PreparedStatement p = statements.get(owners.ownerOf(key));
+      for (int c = 0; c < row.length; c++) {
+        p.setObject(c + 1, row[c]);
+      }
+      p.addBatch();
+    }
+    for (PreparedStatement p : statements.values()) {
+      p.executeBatch();
+      p.close();
+    }
+  }
+
+  Connection connect(int shard) throws SQLException {
+    return DriverManager.getConnection(url(shard), "sa", "");
+  }
+
+  ShardSetModel model() {
+    return ModelFile.read(modelFile).model(SCHEMA);
+  }
+
+  /** Creates the family and the duplicated table on the new shard and copies REGIONS there. */
+  NewShardPreparer preparer() {
+    return (before, after, shard) -> {
+      assertEquals("s4", shard);
+      try (Connection c = connect(4); Statement s = c.createStatement()) {
+        for (String ddl : DDL) {
+          s.execute(ddl);
+        }
+        s.execute("DELETE FROM REGIONS");
+        for (int r = 0; r < REGIONS; r++) {
+          s.execute("INSERT INTO REGIONS VALUES (" + r + ", 'region " + r + "')");
+        }
+      }
+    };
+  }
+
+  /** Every row of a table, as text, in a stable order: what the fixture loaded. */
+  List<String> expectedRows(String table) {
+    List<String> rows = new ArrayList<>();
+    if (table.equals("CUSTOMERS")) {
+      for (int id = 0; id < customers; id++) {
+        rows.add(id + "|customer " + id);
+      }
+    } else {
+      for (int id = 0; id < orders; id++) {
+        rows.add(id + "|" + (id % 97 == 0 ? null : id % customers) + "|"
+            + BigDecimal.valueOf(id, 2));
+      }
+    }
+    rows.sort(null);
+    return rows;
+  }
+
+  /**
+   * The rows a reader of the model file now reads: each shard's table, and its move table when
+   * the model says the shard reads it; each row checked to sit on the shard its key routes to
+   * under that model.
+   */
+  List<String> readableRows(String tableName) throws SQLException {
+    ShardSetModel model = model();
+    ReshardSpec reshard = model.reshard();
+    ShardTable table = ShardSchema.create(model).table(tableName);
+    TableSpec spec = table.spec();
+    RowOwners owners = RowOwners.of(table, model);
+    List<String> rows = new ArrayList<>();
+    for (String shard : spec.shards()) {
+      List<String> sources = new ArrayList<>(List.of(tableName));
+      if (reshard != null && reshard.carries(spec) && reshard.readsMoveTables(shard)) {
+        sources.add(MoveTables.name(tableName));
+      }
+      try (Connection c = connect(Integer.parseInt(shard.substring(1)));
+          Statement s = c.createStatement()) {
+        for (String source : sources) {
+          try (ResultSet r = s.executeQuery("SELECT * FROM " + source)) {
+            int width = r.getMetaData().getColumnCount();
+            while (r.next()) {
+              StringJoiner row = new StringJoiner("|");
+              List<Object> key = new ArrayList<>();
+              for (int i = 1; i <= width; i++) {
+                row.add(String.valueOf(r.getObject(i)));
+              }
+              for (int k : owners.keyColumns()) {
+                key.add(r.getObject(k + 1));
+              }
+              String owner = owners.ownerOf(key);
+              if (!owner.equals(shard)) {
+                throw new AssertionError(tableName + " row " + row + " is read on " + shard
+                    + " (" + source + ") but routes to " + owner);
+              }
+              rows.add(row.toString());
+            }
+          }
+        }
+      }
+    }
+    rows.sort(null);
+    return rows;
+  }
+
+  /** The move tables on each of the five shards, by shard. */
+  Map<String, List<String>> moveTables() throws SQLException {
+    Map<String, List<String>> found = new HashMap<>();
+    for (int i = 0; i < 5; i++) {
+      try (Connection c = connect(i)) {
+        DatabaseMetaData md = c.getMetaData();
+        try (ResultSet r = md.getTables(null, null, "%", null)) {
+          while (r.next()) {
+            String name = r.getString("TABLE_NAME");
+            if (name.toLowerCase(Locale.ROOT).endsWith(MoveTables.SUFFIX)) {
+              found.computeIfAbsent("s" + i, k -> new ArrayList<>()).add(name);
+            }
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  /** The number of rows of a table on a shard. */
+  long count(int shard, String table) throws SQLException {
+    try (Connection c = connect(shard); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+}

@@ -1,0 +1,238 @@
+package io.shardset.reshard;
+
+import io.shardset.model.ChunkMapSpec;
+import io.shardset.model.ShardSetModel;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Moves on H2 shards: every row ends where it routes, none lost or doubled, at any crash. */
+class MoverTest {
+  private static final Mover.Settings FAST = new Mover.Settings(Duration.ZERO,
+      Duration.ofSeconds(5), 1000);
+
+  @TempDir Path folder;
+
+  /** Records events; throws at the {@code crashAt}-th (never when 0). */
+  private static final class Events implements MoveListener {
+    private final int crashAt;
+    final List<String> events = new ArrayList<>();
+    long lastCopied = -1;
+    long lastTotal = -1;
+
+    Events(int crashAt) {
+      this.crashAt = crashAt;
+    }
+
+    @Override public void step(Step step, String detail) {
+      record(step + " " + detail);
+    }
+
+    @Override public void rows(long copied, long total) {
+      lastCopied = copied;
+      lastTotal = total;
+      record("rows " + copied + "/" + total);
+    }
+
+    private void record(String event) {
+      events.add(event);
+      if (events.size() == crashAt) {
+        throw new Crash(event);
+      }
+    }
+  }
+
+  /** The crash a test's listener simulates. */
+  private static final class Crash extends RuntimeException {
+    Crash(String event) {
+      super("crash at " + event);
+    }
+  }
+
+  private Mover mover(MoveFixture fixture, MoveListener listener, int batchSize) {
+    return new Mover(fixture.modelFile(), MoveFixture.SCHEMA,
+        new Mover.Settings(Duration.ZERO, Duration.ofSeconds(5), batchSize), listener,
+        fixture.preparer());
+  }
+
+  private static Operation addFifth(MoveFixture fixture) {
+    return new Operation.AddShard("s4", fixture.fifthShard(), null);
+  }
+
+  private static ReshardPlan plan(MoveFixture fixture, Operation operation) {
+    return ReshardPlanner.plan(fixture.model(), operation);
+  }
+
+  /** Every row read once, where it routes; no move left; the model records no move. */
+  private static void assertDone(MoveFixture fixture) throws SQLException {
+    for (String table : MoveFixture.FAMILY) {
+      assertEquals(fixture.expectedRows(table), fixture.readableRows(table), table);
+    }
+    assertNull(fixture.model().reshard());
+    assertEquals(Map.of(), fixture.moveTables());
+  }
+
+  private static double share(ShardSetModel model, String shard) {
+    return model.chunkMap().stream().filter(e -> e.shard().equals(shard))
+        .mapToDouble(e -> e.to() - e.from()).sum() / ChunkMapSpec.HASH_SPACE;
+  }
+
+  @Test void addFifthShard() throws Exception {
+    MoveFixture fixture = new MoveFixture("add", folder, 8_000, 16_000);
+    fixture.reset();
+    long[] before = new long[4];
+    for (int i = 0; i < 4; i++) {
+      before[i] = fixture.count(i, "CUSTOMERS") + fixture.count(i, "ORDERS");
+    }
+    Events events = new Events(0);
+    ReshardPlan plan = plan(fixture, addFifth(fixture));
+    new Mover(fixture.modelFile(), MoveFixture.SCHEMA, FAST, events, fixture.preparer())
+        .apply(plan);
+
+    assertDone(fixture);
+    ShardSetModel model = fixture.model();
+    assertEquals("s4", model.shards().get(4).name());
+    assertEquals(0.2, share(model, "s4"), 0.005);
+    long moved = fixture.count(4, "CUSTOMERS") + fixture.count(4, "ORDERS");
+    assertEquals(0.2, moved / 24_000.0, 0.03, "fraction of rows moved");
+    long lost = 0;
+    for (int i = 0; i < 4; i++) {
+      long after = fixture.count(i, "CUSTOMERS") + fixture.count(i, "ORDERS");
+      assertTrue(after <= before[i], "s" + i + " only gives rows away");
+      lost += before[i] - after;
+    }
+    assertEquals(moved, lost);
+    assertEquals(5, fixture.count(4, "REGIONS"));
+    assertEquals(moved, events.lastCopied);
+    assertEquals(moved, events.lastTotal);
+    List<String> steps = events.events.stream().filter(e -> e.endsWith(" start"))
+        .map(e -> e.substring(0, e.indexOf(' '))).toList();
+    assertEquals(List.of("PREPARE", "ANNOUNCE", "DETACH", "COPY", "VERIFY", "SWITCH", "MERGE",
+        "FINISH", "DROP"), steps);
+    String text = Files.readString(fixture.modelFile());
+    assertTrue(text.lines().allMatch(l -> l.length() <= JsonText.WIDTH));
+  }
+
+  @Test void removeShard() throws Exception {
+    MoveFixture fixture = new MoveFixture("remove", folder, 2_000, 4_000);
+    fixture.reset();
+    long leaving = fixture.count(3, "CUSTOMERS") + fixture.count(3, "ORDERS");
+    mover(fixture, MoveListener.NONE, 1000)
+        .apply(plan(fixture, new Operation.RemoveShard("s3")));
+    assertDone(fixture);
+    ShardSetModel model = fixture.model();
+    assertEquals(List.of("s0", "s1", "s2"), model.shards().stream().map(s -> s.name()).toList());
+    assertEquals(List.of("s0", "s1", "s2"), model.tables().get(2).shards());
+    assertEquals(0, fixture.count(3, "CUSTOMERS") + fixture.count(3, "ORDERS"));
+    assertTrue(leaving > 0);
+  }
+
+  @Test void moveRangeAndSplitRange() throws Exception {
+    MoveFixture fixture = new MoveFixture("range", folder, 2_000, 4_000);
+    fixture.reset();
+    ReshardPlan move = plan(fixture, new Operation.MoveRange(0, "s2"));
+    mover(fixture, MoveListener.NONE, 1000).apply(move);
+    assertDone(fixture);
+    ChunkMapSpec first = fixture.model().chunkMap().get(0);
+    assertEquals("s2", first.shard());
+
+    long[] counts = new long[4];
+    for (int i = 0; i < 4; i++) {
+      counts[i] = fixture.count(i, "CUSTOMERS") + fixture.count(i, "ORDERS");
+    }
+    Events events = new Events(0);
+    mover(fixture, events, 1000).apply(plan(fixture, new Operation.SplitRange(0, null)));
+    assertDone(fixture);
+    List<ChunkMapSpec> map = fixture.model().chunkMap();
+    assertEquals(new ChunkMapSpec(0, first.to() / 2, "s2"), map.get(0));
+    assertEquals(new ChunkMapSpec(first.to() / 2, first.to(), "s2"), map.get(1));
+    for (int i = 0; i < 4; i++) {
+      assertEquals(counts[i], fixture.count(i, "CUSTOMERS") + fixture.count(i, "ORDERS"));
+    }
+    assertEquals(List.of("PREPARE start", "PREPARE done", "FINISH start", "FINISH done"),
+        events.events);
+  }
+
+  @Test void refusesAPlanOfAnotherChunkMap() throws Exception {
+    MoveFixture fixture = new MoveFixture("stale", folder, 100, 100);
+    fixture.reset();
+    ReshardPlan stale = plan(fixture, new Operation.MoveRange(0, "s2"));
+    mover(fixture, MoveListener.NONE, 1000).apply(plan(fixture,
+        new Operation.SplitRange(0, null)));
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> mover(fixture, MoveListener.NONE, 1000).apply(stale));
+    assertEquals("the chunk map of schema 'S' changed since the plan of move-chunk 0 s2 was"
+        + " made; plan again", e.getMessage());
+  }
+
+  @Test void crashAtEveryEventOfAddShardThenResume() throws Exception {
+    crashAtEveryEvent("crash-add", fixture -> addFifth(fixture));
+  }
+
+  @Test void crashAtEveryEventOfRemoveShardThenResume() throws Exception {
+    crashAtEveryEvent("crash-remove", fixture -> new Operation.RemoveShard("s3"));
+  }
+
+  private interface OperationOf {
+    Operation of(MoveFixture fixture);
+  }
+
+  private void crashAtEveryEvent(String name, OperationOf operation) throws Exception {
+    MoveFixture fixture = new MoveFixture(name, folder, 300, 600);
+    fixture.reset();
+    Events clean = new Events(0);
+    mover(fixture, clean, 20).apply(plan(fixture, operation.of(fixture)));
+    assertDone(fixture);
+    int count = clean.events.size();
+    assertTrue(count > 40, "events: " + clean.events);
+    for (int k = 1; k <= count; k++) {
+      fixture.reset();
+      String original = Files.readString(fixture.modelFile());
+      Events crashing = new Events(k);
+      Crash crash = assertThrows(Crash.class,
+          () -> mover(fixture, crashing, 20).apply(plan(fixture, operation.of(fixture))));
+      String at = crash.getMessage();
+      for (String table : MoveFixture.FAMILY) {
+        assertEquals(fixture.expectedRows(table), fixture.readableRows(table),
+            table + " read after a " + at);
+      }
+      Mover mover = mover(fixture, MoveListener.NONE, 20);
+      mover.resume();
+      if (Files.readString(fixture.modelFile()).equals(original)) {
+        // Stopped before ANNOUNCE: the model never changed, so the operation starts again.
+        mover.apply(plan(fixture, operation.of(fixture)));
+      }
+      try {
+        assertDone(fixture);
+      } catch (AssertionError e) {
+        throw new AssertionError("after a " + at + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  @Test void resumeWithoutAMoveDropsLeftovers() throws IOException, SQLException,
+      InterruptedException {
+    MoveFixture fixture = new MoveFixture("leftovers", folder, 10, 10);
+    fixture.reset();
+    try (var c = fixture.connect(1); var s = c.createStatement()) {
+      s.execute("CREATE TABLE ORDERS_SHARDSET_MOVE AS SELECT * FROM ORDERS WHERE 1 = 0");
+    }
+    assertEquals(Map.of("s1", List.of("ORDERS_SHARDSET_MOVE")), fixture.moveTables());
+    mover(fixture, MoveListener.NONE, 10).resume();
+    assertDone(fixture);
+  }
+}
