@@ -34,11 +34,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 final class MoveFixture {
   static final String SCHEMA = "S";
-  static final List<String> FAMILY = List.of("CUSTOMERS", "ORDERS");
+  static final List<String> FAMILY = List.of("CUSTOMERS", "ORDERS", "VISITS");
   private static final String[] DDL = {
       "CREATE TABLE IF NOT EXISTS CUSTOMERS (CUSTOMER_ID INT PRIMARY KEY, NAME VARCHAR(40))",
       "CREATE TABLE IF NOT EXISTS ORDERS (ORDER_ID INT PRIMARY KEY, CUSTOMER_ID INT,"
           + " AMOUNT DECIMAL(12, 2))",
+      "CREATE TABLE IF NOT EXISTS VISITS (VISIT_ID INT PRIMARY KEY, REGION VARCHAR(10),"
+          + " VISIT_DAY INT)",
       "CREATE TABLE IF NOT EXISTS REGIONS (REGION_ID INT PRIMARY KEY, NAME VARCHAR(20))"};
   private static final int REGIONS = 5;
 
@@ -102,6 +104,8 @@ final class MoveFixture {
             "tables": [
               {"name": "CUSTOMERS", "method": "consistent-hash", "shardKey": ["CUSTOMER_ID"]},
               {"name": "ORDERS", "method": "consistent-hash", "shardKey": ["CUSTOMER_ID"]},
+              {"name": "VISITS", "method": "consistent-hash", "shardKey": ["REGION", "VISIT_DAY"],
+               "shards": ["s0", "s1", "s2", "s3"]},
               {"name": "REGIONS", "method": "duplicated", "shards": ["s0", "s1", "s2", "s3"]}
             ]
           }
@@ -127,6 +131,8 @@ final class MoveFixture {
           "INSERT INTO ORDERS VALUES (?, ?, ?)", orders,
           id -> new Object[] {id, id % 97 == 0 ? null : id % customers,
               BigDecimal.valueOf(id, 2)});
+      insert(connections, RowOwners.of(schema.table("VISITS"), model),
+          "INSERT INTO VISITS VALUES (?, ?, ?)", orders / 2, MoveFixture::visit);
       for (Connection c : connections.values()) {
         try (PreparedStatement p = c.prepareStatement("INSERT INTO REGIONS VALUES (?, ?)")) {
           for (int r = 0; r < REGIONS; r++) {
@@ -143,6 +149,11 @@ final class MoveFixture {
         c.close();
       }
     }
+  }
+
+  /** A visit: its key has two columns, the second sometimes NULL. */
+  private static Object[] visit(int id) {
+    return new Object[] {id, "r" + id % 7, id % 13 == 0 ? null : id % 50};
   }
 
   private interface RowMaker {
@@ -195,12 +206,16 @@ final class MoveFixture {
     };
   }
 
-  /** Every row of a table, as text, in a stable order: what the fixture loaded. */
-  List<String> expectedRows(String table) {
+  private List<String> expectedRows(String table) {
     List<String> rows = new ArrayList<>();
     if (table.equals("CUSTOMERS")) {
       for (int id = 0; id < customers; id++) {
         rows.add(id + "|customer " + id);
+      }
+    } else if (table.equals("VISITS")) {
+      for (int id = 0; id < orders / 2; id++) {
+        Object[] visit = visit(id);
+        rows.add(visit[0] + "|" + visit[1] + "|" + visit[2]);
       }
     } else {
       for (int id = 0; id < orders; id++) {
@@ -217,10 +232,29 @@ final class MoveFixture {
    * the model says the shard reads it; each row checked to sit on the shard its key routes to
    * under that model.
    */
-  List<String> readableRows(String tableName) throws SQLException {
+  Map<String, List<String>> readableRows() throws SQLException {
     ShardSetModel model = model();
+    ShardSchema schema = ShardSchema.create(model);
+    Map<String, List<String>> rows = new HashMap<>();
+    for (String table : FAMILY) {
+      rows.put(table, readableRows(model, schema.table(table)));
+    }
+    return rows;
+  }
+
+  /** Every row of the family, as text, by table: what the fixture loaded. */
+  Map<String, List<String>> expectedRows() {
+    Map<String, List<String>> rows = new HashMap<>();
+    for (String table : FAMILY) {
+      rows.put(table, expectedRows(table));
+    }
+    return rows;
+  }
+
+  private List<String> readableRows(ShardSetModel model, ShardTable table)
+      throws SQLException {
+    String tableName = table.spec().name();
     ReshardSpec reshard = model.reshard();
-    ShardTable table = ShardSchema.create(model).table(tableName);
     TableSpec spec = table.spec();
     RowOwners owners = RowOwners.of(table, model);
     List<String> rows = new ArrayList<>();
