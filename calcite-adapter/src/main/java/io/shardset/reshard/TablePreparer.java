@@ -1,5 +1,7 @@
 package io.shardset.reshard;
 
+import io.shardset.calcite.ShardSchema;
+import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardColumns;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
@@ -15,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Makes a shard ready to join a shardspace: creates on it the tables it will hold, as an
- * existing shard has them, and gives it the rows of every duplicated table. Running it again
- * changes nothing.
+ * Makes shards ready for a move: creates on a joining shard the tables it will hold, as an
+ * existing shard has them, and gives it the rows of every duplicated table; creates and drops
+ * the move tables. Running any of it again changes nothing.
  */
 public final class TablePreparer {
   /**
@@ -89,6 +91,32 @@ public final class TablePreparer {
           + e.getMessage(), e);
     }
     return new Outcome(created, copied);
+  }
+
+  /**
+   * Creates, on every shard a move involves, the move tables of every table it carries, empty,
+   * unless they exist.
+   *
+   * @param model the model whose tables the move carries
+   * @param schema the schema {@code model} builds, knowing every shard the move involves
+   * @param move the move
+   * @return the number of move tables that now exist
+   * @throws io.shardset.execution.ShardException if a shard fails
+   */
+  public static int createMoveTables(ShardSetModel model, ShardSchema schema,
+      ReshardSpec move) {
+    return MoveTableStatements.create(model, schema, move);
+  }
+
+  /**
+   * Drops, on every shard a move involves, the move tables of every table it carries, where
+   * they exist.
+   *
+   * @return the number of move tables that no longer exist
+   * @throws io.shardset.execution.ShardException if a shard fails
+   */
+  public static int dropMoveTables(ShardSetModel model, ShardSchema schema, ReshardSpec move) {
+    return MoveTableStatements.drop(model, schema, move);
   }
 
   /** The physical tables that hold a table on a shard: its subpartition tables, or itself. */
