@@ -1,5 +1,7 @@
 package io.shardset.cli.load;
 
+import io.shardset.load.RowRates;
+
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.ArrayList;
@@ -40,7 +42,7 @@ public record LoadResult(String table, List<String> shardNames, List<Long> rowsP
     final double seconds = elapsedNanos / 1e9;
     lines.add(String.format(Locale.ROOT, "%s %,d rows into %s in %.1f s (%,d rows/s)",
         completed() ? "Loaded" : "Stopped after", rows, table, seconds,
-        ProgressReporter.ratePerSecond(rows, elapsedNanos)));
+        RowRates.perSecond(rows, elapsedNanos)));
     final StringBuilder shards = new StringBuilder("  rows per shard:");
     for (int i = 0; i < shardNames.size(); i++) {
       shards.append(String.format(Locale.ROOT, " %s=%,d", shardNames.get(i),

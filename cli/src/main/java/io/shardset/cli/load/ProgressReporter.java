@@ -1,5 +1,7 @@
 package io.shardset.cli.load;
 
+import io.shardset.load.RowRates;
+
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Objects;
@@ -71,7 +73,8 @@ public final class ProgressReporter {
     drawn = true;
     final int percent = totalBytes <= 0 ? 100
         : (int) Math.min(100, bytesRead * 100 / totalBytes);
-    final String rate = String.format(Locale.ROOT, "%,d rows/s", ratePerSecond(rows, now - start));
+    final String rate =
+        String.format(Locale.ROOT, "%,d rows/s", RowRates.perSecond(rows, now - start));
     if (bar) {
       final int filled = percent * BAR_WIDTH / 100;
       out.print(String.format(Locale.ROOT, "\r[%s%s] %3d%% %,d rows, %s",
@@ -80,10 +83,5 @@ public final class ProgressReporter {
       out.println(String.format(Locale.ROOT, "%,d rows (%d%%), %s", rows, percent, rate));
     }
     out.flush();
-  }
-
-  /** Rows per second over an elapsed time; 0 before any time has passed. */
-  public static long ratePerSecond(long rows, long elapsedNanos) {
-    return elapsedNanos <= 0 ? 0 : (long) (rows * 1e9 / elapsedNanos);
   }
 }
