@@ -40,10 +40,11 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final List<Integer> keyColumns;
   private final @Nullable Integer parallelism;
   private final @Nullable Subpartitioning subpartitioning;
+  private final @Nullable LiveSource live;
 
   ShardTable(String schemaName, TableSpec spec, TableLayout layout,
       @Nullable ShardRouter router, List<ShardSite> sites, @Nullable Integer parallelism,
-      @Nullable Subpartitioning subpartitioning) {
+      @Nullable Subpartitioning subpartitioning, @Nullable LiveSource live) {
     this.schemaName = Objects.requireNonNull(schemaName, "schemaName");
     this.spec = Objects.requireNonNull(spec, "spec");
     this.layout = Objects.requireNonNull(layout, "layout");
@@ -57,6 +58,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
     this.keyColumns = spec.routingKey().stream().map(layout::columnIndex).toList();
     this.parallelism = parallelism;
     this.subpartitioning = subpartitioning;
+    this.live = live;
     if ((subpartitioning == null) != (spec.subpartitions() == null)) {
       throw new IllegalArgumentException("table " + spec.name()
           + " needs subpartitioning exactly when its model declares subpartitions");
@@ -182,6 +184,16 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   /** How each shard splits the table into subpartition tables; null if it does not. */
   public @Nullable Subpartitioning subpartitioning() {
     return subpartitioning;
+  }
+
+  /** The model file the schema follows, or null for a model that cannot change. */
+  public @Nullable LiveSource live() {
+    return live;
+  }
+
+  /** The schema's name. */
+  public String schemaName() {
+    return schemaName;
   }
 
   /** The schema's {@code parallelism} setting, or null for the default. */
