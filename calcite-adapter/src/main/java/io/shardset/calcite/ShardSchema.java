@@ -98,7 +98,7 @@ public final class ShardSchema extends AbstractSchema {
         }
         tables.put(spec.name(),
             new ShardTable(model.schema(), spec, layout, router, sites, model.parallelism(),
-                subpartitioning, live));
+                subpartitioning, live, model.reshard()));
       }
     }
     return new ShardSchema(tables);
