@@ -1,8 +1,11 @@
 package io.shardset.load;
 
+import io.shardset.calcite.LiveRouting;
+import io.shardset.calcite.LiveSource;
 import io.shardset.calcite.ShardSite;
 import io.shardset.calcite.ShardTable;
 import io.shardset.execution.ShardException;
+import io.shardset.model.LiveModel;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.Subpartitioning;
 import io.shardset.routing.KeyHasher;
@@ -35,6 +38,9 @@ public final class ShardedInserter implements AutoCloseable {
   private final List<ShardWriter> writers = new ArrayList<>();
   private final long[] rowsPerShard;
   private boolean closed;
+  /** How the table routes under the model file's version {@link #routedVersion}. */
+  private LiveRouting routing;
+  private long routedVersion = -1;
 
   private ShardedInserter(ShardTable table, int batchSize,
       Function<ShardSite, String> statementSql) {
@@ -110,7 +116,7 @@ public final class ShardedInserter implements AutoCloseable {
 
   /** The shard a row of this table belongs to. */
   private int shardOf(Object[] row) {
-    final ShardRouter router = Objects.requireNonNull(table.router(), "router");
+    final ShardRouter router = Objects.requireNonNull(router(), "router");
     final List<Object> key = new ArrayList<>();
     for (int column : table.keyColumns()) {
       key.add(row[column]);
@@ -122,6 +128,20 @@ public final class ShardedInserter implements AutoCloseable {
     }
     checkNotMoving(row, key, table.shardName(shard.getAsInt()));
     return shard.getAsInt();
+  }
+
+  /** The router of the table's model as its model file says now. */
+  private ShardRouter router() {
+    final LiveSource source = table.live();
+    if (source == null) {
+      return table.router();
+    }
+    final LiveModel.Snapshot snapshot = source.model().current();
+    if (snapshot.version() != routedVersion) {
+      routing = LiveRouting.of(table, snapshot);
+      routedVersion = snapshot.version();
+    }
+    return routing.routerOr(table.router());
   }
 
   /**

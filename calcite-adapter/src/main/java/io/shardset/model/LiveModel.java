@@ -119,7 +119,12 @@ public final class LiveModel {
       return null;
     }
     Key key = new Key(path(uri), schema);
-    return REGISTRY.computeIfAbsent(key, k -> new LiveModel(k, uri, initial));
+    LiveModel live = REGISTRY.computeIfAbsent(key, k -> new LiveModel(k, uri, initial));
+    if (!initial.equals(live.state.snapshot.model())) {
+      // The connection read a newer file than the last look at it: look again now.
+      live.refresh(false);
+    }
+    return live;
   }
 
   /** The model file a {@code modelUri} names, absolute and normalized. */

@@ -386,6 +386,14 @@ class MoveReadTest {
           mover.dropMoveTables(copy);
           check(scenario, "(e) done", queries, prepared, withNew(scenario, known));
           assertReconnect(old);
+          // A loader of a connection made before the move routes by the new chunk map.
+          final Object[] moved = {100_002, scenario.movingKey, "W", "OPEN", BigDecimal.ONE};
+          try (ShardedInserter inserter =
+                   ShardedInserter.open(table(calcite, "ORDERS"), 10)) {
+            inserter.insert(moved);
+          }
+          scenario.insertIntoOracle("ORDERS", List.<Object[]>of(moved));
+          check(scenario, "(e) loaded", queries, prepared, known);
         }
       }
     }

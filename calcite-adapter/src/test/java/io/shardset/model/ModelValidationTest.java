@@ -273,7 +273,8 @@ class ModelValidationTest {
     assertFails("""
             {"shards": [{"name": "s0", "jdbcUrl": "jdbc:h2:mem:s0"}], "replicas": 2}""",
         "Invalid ShardSet model: schema 'SALES', field 'replicas':"
-            + " unknown key; expected one of shards, chunks, chunkMap, parallelism, tables");
+            + " unknown key; expected one of shards, chunks, chunkMap, parallelism, tables,"
+            + " reshard");
   }
 
   @Test void stringWhereANumberIsExpected() {

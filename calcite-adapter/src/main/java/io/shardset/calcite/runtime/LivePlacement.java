@@ -1,25 +1,18 @@
 package io.shardset.calcite.runtime;
 
+import io.shardset.calcite.LiveRouting;
 import io.shardset.calcite.LiveSource;
 import io.shardset.calcite.ShardTable;
 import io.shardset.model.LiveModel;
 import io.shardset.model.ReshardSpec;
-import io.shardset.model.RouterFactory;
 import io.shardset.model.ShardSetModel;
-import io.shardset.model.ShardSpec;
-import io.shardset.model.ShardingMethod;
-import io.shardset.model.TableSpec;
-import io.shardset.routing.RenumberedRouter;
 import io.shardset.routing.ShardRouter;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -124,49 +117,9 @@ public final class LivePlacement {
         }
       }
     }
-    final TableSpec built = table.spec();
-    if (snapshot.version() == source.builtVersion()
-        || built.method() != ShardingMethod.CONSISTENT_HASH
-        && built.method() != ShardingMethod.COMPOSITE) {
-      return new Placement(snapshot.version(), null, readers, reshard, null);
-    }
-    final TableSpec spec = model.tables().stream()
-        .filter(t -> t.name().equals(built.name())).findFirst().orElse(null);
-    if (spec == null) {
-      return failed(snapshot, "the model of schema '" + model.schema()
-          + "' no longer has table '" + built.name() + "'; reconnect");
-    }
-    for (String shard : placedShards(model, spec)) {
-      if (table.shardIndex(shard) < 0) {
-        return failed(snapshot, "the model of schema '" + model.schema()
-            + "' now places rows of table '" + built.name() + "' on shard '" + shard
-            + "', which this connection does not know; reconnect");
-      }
-    }
-    final ShardRouter fresh = RouterFactory.create(model, spec, table.layout(), null);
-    final int[] numbers = spec.shards().stream().mapToInt(table::shardIndex).toArray();
-    return new Placement(snapshot.version(),
-        new RenumberedRouter(fresh, numbers, table.shardCount()), readers, reshard, null);
-  }
-
-  private static Placement failed(LiveModel.Snapshot snapshot, String error) {
-    return new Placement(snapshot.version(), null, new BitSet(), null, error);
-  }
-
-  /** The shards on which the chunk map of a hashed table's shardspaces puts hash ranges. */
-  private static Set<String> placedShards(ShardSetModel model, TableSpec spec) {
-    final List<String> spaces = spec.method() == ShardingMethod.CONSISTENT_HASH
-        ? List.of(spec.shardspace()) : spec.partitionBy().shardspaces();
-    final Set<String> shards = new LinkedHashSet<>();
-    for (String space : spaces) {
-      final List<String> placed = new ArrayList<>();
-      model.chunkMap(space).forEach(entry -> placed.add(entry.shard()));
-      if (placed.isEmpty()) {
-        // Default placement: every shard of the shardspace holds chunks.
-        model.shardspace(space).stream().map(ShardSpec::name).forEach(placed::add);
-      }
-      shards.addAll(placed);
-    }
-    return shards;
+    final LiveRouting routing = LiveRouting.of(table, snapshot);
+    return routing.error() != null
+        ? new Placement(snapshot.version(), null, new BitSet(), null, routing.error())
+        : new Placement(snapshot.version(), routing.router(), readers, reshard, null);
   }
 }
