@@ -192,8 +192,8 @@ public final class ShardQuery {
     if (staticShards != null && staticShards.cardinality() == 1 && targets.cardinality() > 1) {
       // The plan may run work inside its one shard that is wrong over several.
       throw new IllegalStateException("the model now places the rows of " + tableName
-          + " this statement reads on " + targets.cardinality() + " shards, not one; prepare"
-          + " it again");
+          + " this statement reads on " + targets.cardinality() + " shards, where it was"
+          + " planned for one; prepare it again on a new connection");
     }
     return targets;
   }
