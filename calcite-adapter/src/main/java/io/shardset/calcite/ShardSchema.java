@@ -47,6 +47,16 @@ public final class ShardSchema extends AbstractSchema {
    * {@link ShardMetadata}).
    */
   public static ShardSchema create(ShardSetModel model) {
+    return create(model, null);
+  }
+
+  /**
+   * Builds the schema as {@link #create(ShardSetModel)} does, for a model that its model file
+   * may change while the schema is in use.
+   *
+   * @param live the model file the schema follows, or null
+   */
+  public static ShardSchema create(ShardSetModel model, @Nullable LiveSource live) {
     final Map<String, ShardEndpoint> endpoints = new LinkedHashMap<>();
     for (ShardSpec shard : model.shards()) {
       endpoints.put(shard.name(),
@@ -88,7 +98,7 @@ public final class ShardSchema extends AbstractSchema {
         }
         tables.put(spec.name(),
             new ShardTable(model.schema(), spec, layout, router, sites, model.parallelism(),
-                subpartitioning));
+                subpartitioning, live, model.reshard()));
       }
     }
     return new ShardSchema(tables);

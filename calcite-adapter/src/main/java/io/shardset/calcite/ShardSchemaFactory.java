@@ -1,5 +1,6 @@
 package io.shardset.calcite;
 
+import io.shardset.model.LiveModel;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 
@@ -29,8 +30,15 @@ public final class ShardSchemaFactory implements SchemaFactory {
   @Override public Schema create(SchemaPlus parentSchema, String name,
       Map<String, Object> operand) {
     try {
-      final ShardSetModel model = ModelParser.parse(name, operand, System::getenv);
-      return ShardSchema.create(model);
+      final ShardSetModel initial = ModelParser.parse(name, operand, System::getenv);
+      final LiveModel live = LiveModel.of(name, operand, initial);
+      if (live == null) {
+        return ShardSchema.create(initial);
+      }
+      // The file may have changed since Calcite read it: build from what it says now.
+      final LiveModel.Snapshot snapshot = live.current();
+      return ShardSchema.create(snapshot.model(),
+          new LiveSource(live, snapshot.version()));
     } catch (RuntimeException e) {
       // Calcite reports this as "Error instantiating JsonCustomSchema(name=...)", and many
       // clients (sqlline among them) show only that; the log carries the message that says

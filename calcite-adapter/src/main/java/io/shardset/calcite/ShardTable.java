@@ -1,6 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.calcite.plan.ShardTableScan;
+import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardingMethod;
 import io.shardset.model.Subpartitioning;
 import io.shardset.model.TableLayout;
@@ -40,10 +41,13 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final List<Integer> keyColumns;
   private final @Nullable Integer parallelism;
   private final @Nullable Subpartitioning subpartitioning;
+  private final @Nullable LiveSource live;
+  private final @Nullable ReshardSpec reshard;
 
   ShardTable(String schemaName, TableSpec spec, TableLayout layout,
       @Nullable ShardRouter router, List<ShardSite> sites, @Nullable Integer parallelism,
-      @Nullable Subpartitioning subpartitioning) {
+      @Nullable Subpartitioning subpartitioning, @Nullable LiveSource live,
+      @Nullable ReshardSpec reshard) {
     this.schemaName = Objects.requireNonNull(schemaName, "schemaName");
     this.spec = Objects.requireNonNull(spec, "spec");
     this.layout = Objects.requireNonNull(layout, "layout");
@@ -57,6 +61,8 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
     this.keyColumns = spec.routingKey().stream().map(layout::columnIndex).toList();
     this.parallelism = parallelism;
     this.subpartitioning = subpartitioning;
+    this.live = live;
+    this.reshard = reshard;
     if ((subpartitioning == null) != (spec.subpartitions() == null)) {
       throw new IllegalArgumentException("table " + spec.name()
           + " needs subpartitioning exactly when its model declares subpartitions");
@@ -182,6 +188,24 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   /** How each shard splits the table into subpartition tables; null if it does not. */
   public @Nullable Subpartitioning subpartitioning() {
     return subpartitioning;
+  }
+
+  /** The model file the schema follows, or null for a model that cannot change. */
+  public @Nullable LiveSource live() {
+    return live;
+  }
+
+  /**
+   * The resharding in progress as the model says now: the live model's when the schema
+   * follows a model file, else the one recorded when the schema was built; null when none.
+   */
+  public @Nullable ReshardSpec reshard() {
+    return live == null ? reshard : live.model().current().model().reshard();
+  }
+
+  /** The schema's name. */
+  public String schemaName() {
+    return schemaName;
   }
 
   /** The schema's {@code parallelism} setting, or null for the default. */

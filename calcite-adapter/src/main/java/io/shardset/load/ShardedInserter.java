@@ -1,9 +1,15 @@
 package io.shardset.load;
 
+import io.shardset.calcite.LiveRouting;
+import io.shardset.calcite.LiveSource;
 import io.shardset.calcite.ShardSite;
 import io.shardset.calcite.ShardTable;
 import io.shardset.execution.ShardException;
+import io.shardset.model.LiveModel;
+import io.shardset.model.ReshardSpec;
 import io.shardset.model.Subpartitioning;
+import io.shardset.routing.KeyHasher;
+import io.shardset.routing.KeyType;
 import io.shardset.routing.ShardRouter;
 
 import org.apache.calcite.sql.SqlDialect;
@@ -32,6 +38,9 @@ public final class ShardedInserter implements AutoCloseable {
   private final List<ShardWriter> writers = new ArrayList<>();
   private final long[] rowsPerShard;
   private boolean closed;
+  /** How the table routes under the model file's version {@link #routedVersion}. */
+  private LiveRouting routing;
+  private long routedVersion = -1;
 
   private ShardedInserter(ShardTable table, int batchSize,
       Function<ShardSite, String> statementSql) {
@@ -107,7 +116,7 @@ public final class ShardedInserter implements AutoCloseable {
 
   /** The shard a row of this table belongs to. */
   private int shardOf(Object[] row) {
-    final ShardRouter router = Objects.requireNonNull(table.router(), "router");
+    final ShardRouter router = Objects.requireNonNull(router(), "router");
     final List<Object> key = new ArrayList<>();
     for (int column : table.keyColumns()) {
       key.add(row[column]);
@@ -117,7 +126,52 @@ public final class ShardedInserter implements AutoCloseable {
       throw new IllegalArgumentException("table " + table.qualifiedName()
           + ": no shard accepts key " + describeKey(key));
     }
+    checkNotMoving(row, key, table.shardName(shard.getAsInt()));
     return shard.getAsInt();
+  }
+
+  /** The router of the table's model as its model file says now. */
+  private ShardRouter router() {
+    final LiveSource source = table.live();
+    if (source == null) {
+      return table.router();
+    }
+    final LiveModel.Snapshot snapshot = source.model().current();
+    if (snapshot.version() != routedVersion) {
+      routing = LiveRouting.of(table, snapshot);
+      routedVersion = snapshot.version();
+    }
+    return routing.routerOr(table.router());
+  }
+
+  /**
+   * Refuses a row that a resharding in progress moves: its rows sit in move tables that the
+   * resharding tool fills and empties, and a row written beside them would be lost or read
+   * twice.
+   *
+   * @param shard the shard the table's routing puts the row on
+   */
+  private void checkNotMoving(Object[] row, List<Object> key, String shard) {
+    final ReshardSpec reshard = table.reshard();
+    if (reshard == null || !reshard.carries(table.spec())) {
+      return;
+    }
+    final List<KeyType> types = table.keyTypes();
+    final List<Object> shardKey = new ArrayList<>();
+    for (String column : table.spec().shardKey()) {
+      shardKey.add(row[table.layout().columnIndex(column)]);
+    }
+    final long hash = KeyHasher.hash(KeyHasher.keyBytes(
+        types.subList(types.size() - shardKey.size(), types.size()), shardKey));
+    final ReshardSpec.MoveSpec move = reshard.moveOf(hash);
+    // Only a row of the moving shardspace moves: a composite table's row of another set
+    // lies on another shardspace's shards.
+    if (move != null && (move.source().equals(shard) || move.target().equals(shard))) {
+      throw new IllegalArgumentException("table " + table.qualifiedName() + ": key "
+          + describeKey(key) + " lies in hash range [" + move.from() + ", " + move.to()
+          + ") of shardspace '" + reshard.shardspace() + "', which is moving from "
+          + move.source() + " to " + move.target() + "; load it after the move");
+    }
   }
 
   private String describeKey(List<Object> key) {

@@ -1,9 +1,30 @@
 package io.shardset.model;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A schema's model as its model file says now, for the parts that may change while the
@@ -15,6 +36,14 @@ import java.util.concurrent.TimeoutException;
  * snapshot still runs before it takes a step those executions would not expect.
  */
 public final class LiveModel {
+  private static final Logger LOGGER = LoggerFactory.getLogger(LiveModel.class);
+  /** How often, at most, executions look at the model file. */
+  private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .configure(JsonParser.Feature.ALLOW_COMMENTS, true);
+  /** Every live model of the process, by model file and schema. */
+  private static final Map<Key, LiveModel> REGISTRY = new ConcurrentHashMap<>();
+
   /** The model at one moment. */
   public record Snapshot(long version, ShardSetModel model) {
   }
@@ -27,7 +56,52 @@ public final class LiveModel {
     @Override void close();
   }
 
-  private LiveModel() {
+  private record Key(Path file, String schema) {
+  }
+
+  /** A snapshot and the executions running under it. */
+  private static final class State {
+    final Snapshot snapshot;
+    final AtomicInteger open = new AtomicInteger();
+
+    State(Snapshot snapshot) {
+      this.snapshot = snapshot;
+    }
+  }
+
+  /** What tells that a file changed: its size, modification time and identity. */
+  private record FileStamp(long size, long modified, Object fileKey) {
+    static final FileStamp UNKNOWN = new FileStamp(-1, -1, null);
+
+    static FileStamp of(Path file) {
+      try {
+        BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+        return new FileStamp(a.size(), a.lastModifiedTime().toMillis(), a.fileKey());
+      } catch (IOException e) {
+        return new FileStamp(-2, -2, e.getMessage());
+      }
+    }
+  }
+
+  private final Key key;
+  private final String modelUri;
+  private final AtomicLong nextCheck = new AtomicLong(System.nanoTime());
+  /** Guards reading the file and replacing the state; drains wait on it. */
+  private final Object lock = new Object();
+  private volatile State state;
+  /** The file state the current snapshot was read from; guarded by {@link #lock}. */
+  private FileStamp stamp = FileStamp.UNKNOWN;
+  /** Superseded states with executions still open; guarded by {@link #lock}. */
+  private final List<State> draining = new ArrayList<>();
+  /** The file state whose error was logged, so that it is logged once; guarded by lock. */
+  private FileStamp failedStamp;
+
+  private LiveModel(Key key, String modelUri, ShardSetModel initial) {
+    this.key = key;
+    this.modelUri = modelUri;
+    // The stamp is unknown: the file may have changed since Calcite read the operand, so the
+    // first look at the file reads it (and keeps version 1 if the model is the same).
+    this.state = new State(new Snapshot(1, initial));
   }
 
   /**
@@ -37,17 +111,163 @@ public final class LiveModel {
    * @param initial the model parsed from the operand at connect time
    */
   public static LiveModel of(String schema, Map<String, ?> operand, ShardSetModel initial) {
-    throw new UnsupportedOperationException("not yet");
+    Objects.requireNonNull(schema, "schema");
+    Objects.requireNonNull(initial, "initial");
+    // Only JSON model files are rewritten while servers run (see the resharding design).
+    if (!(operand.get("modelUri") instanceof String uri) || uri.startsWith("inline:")
+        || uri.toLowerCase(Locale.ROOT).matches(".*\\.ya?ml")) {
+      return null;
+    }
+    Key key = new Key(path(uri), schema);
+    LiveModel live = REGISTRY.computeIfAbsent(key, k -> new LiveModel(k, uri, initial));
+    if (!initial.equals(live.state.snapshot.model())) {
+      // The connection read a newer file than the last look at it: look again now.
+      live.refresh(false);
+    }
+    return live;
+  }
+
+  /** The model file a {@code modelUri} names, absolute and normalized. */
+  private static Path path(String uri) {
+    Path path = uri.startsWith("file:") ? Path.of(URI.create(uri)) : Path.of(uri);
+    return path.toAbsolutePath().normalize();
+  }
+
+  /** The model file this live model reads. */
+  public Path file() {
+    return key.file();
   }
 
   /** The current snapshot; re-reads the file when it changed (checked at most every 200 ms). */
   public Snapshot current() {
-    throw new UnsupportedOperationException("not yet");
+    long now = System.nanoTime();
+    long due = nextCheck.get();
+    if (now - due >= 0 && nextCheck.compareAndSet(due, now + CHECK_NANOS)) {
+      refresh(false);
+    }
+    return state.snapshot;
   }
 
   /** Starts an execution under the current snapshot. */
   public Ticket enter() {
-    throw new UnsupportedOperationException("not yet");
+    current();
+    while (true) {
+      State entered = state;
+      entered.open.incrementAndGet();
+      if (entered == state) {
+        return new OpenTicket(entered);
+      }
+      // A newer snapshot was published meanwhile; a drain may have seen no execution open
+      // under this one, so run under the newer one instead.
+      leave(entered);
+    }
+  }
+
+  private void leave(State left) {
+    if (left.open.decrementAndGet() == 0 && left != state) {
+      synchronized (lock) {
+        lock.notifyAll();
+      }
+    }
+  }
+
+  /** An open execution. */
+  private final class OpenTicket implements Ticket {
+    private final State entered;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    OpenTicket(State entered) {
+      this.entered = entered;
+    }
+
+    @Override public Snapshot snapshot() {
+      return entered.snapshot;
+    }
+
+    @Override public void close() {
+      if (closed.compareAndSet(false, true)) {
+        leave(entered);
+      }
+    }
+  }
+
+  /** Reads the file if it changed (always when {@code force}) and publishes what it says. */
+  private void refresh(boolean force) {
+    synchronized (lock) {
+      FileStamp now = FileStamp.of(key.file());
+      if (!force && (now.equals(stamp) || now.equals(failedStamp))) {
+        return;
+      }
+      ShardSetModel model;
+      try {
+        model = read();
+      } catch (IOException | RuntimeException e) {
+        if (!now.equals(failedStamp)) {
+          failedStamp = now;
+          LOGGER.error("Keeping the model of schema '{}' read before: cannot use model file {}:"
+              + " {}", key.schema(), key.file(), e.getMessage());
+        }
+        return;
+      }
+      failedStamp = null;
+      stamp = now;
+      State old = state;
+      if (model.equals(old.snapshot.model())) {
+        return;
+      }
+      State next = new State(new Snapshot(old.snapshot.version() + 1, model));
+      draining.removeIf(s -> s.open.get() == 0);
+      draining.add(old);
+      state = next;
+      LOGGER.info("Schema '{}' now follows model file {} as changed (version {})",
+          key.schema(), key.file(), next.snapshot.version());
+    }
+  }
+
+  /** The schema's operand as the file says it, completed as Calcite's model handler does. */
+  private ShardSetModel read() throws IOException {
+    Map<?, ?> root = JSON.readValue(key.file().toFile(), Map.class);
+    Map<String, Object> operand = null;
+    if (root.get("schemas") instanceof List<?> schemas) {
+      for (Object schema : schemas) {
+        if (schema instanceof Map<?, ?> map && key.schema().equals(map.get("name"))) {
+          if (!(map.get("operand") instanceof Map<?, ?> found)) {
+            throw new IllegalArgumentException("schema '" + key.schema() + "' has no operand");
+          }
+          operand = new LinkedHashMap<>();
+          for (Map.Entry<?, ?> e : found.entrySet()) {
+            operand.put(String.valueOf(e.getKey()), e.getValue());
+          }
+        }
+      }
+    }
+    if (operand == null) {
+      throw new IllegalArgumentException("the file has no schema '" + key.schema() + "'");
+    }
+    File parent = new File(modelUri).getParentFile();
+    operand.putIfAbsent("modelUri", modelUri);
+    operand.putIfAbsent("baseDirectory", parent == null ? new File("") : parent);
+    return ModelParser.parse(key.schema(), operand, System::getenv);
+  }
+
+  /** Waits until no execution that entered under a superseded snapshot is open. */
+  private void drain(long deadline) throws TimeoutException, InterruptedException {
+    synchronized (lock) {
+      while (true) {
+        draining.removeIf(s -> s.open.get() == 0);
+        if (draining.isEmpty()) {
+          return;
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          int running = draining.stream().mapToInt(s -> s.open.get()).sum();
+          throw new TimeoutException(running + " execution" + (running == 1 ? "" : "s")
+              + " of schema '" + key.schema() + "' under an older version of model file "
+              + key.file() + " still run" + (running == 1 ? "s" : ""));
+        }
+        TimeUnit.NANOSECONDS.timedWait(lock, left);
+      }
+    }
   }
 
   /**
@@ -59,6 +279,15 @@ public final class LiveModel {
    */
   public static void publishAndDrain(Path modelFile, Duration timeout)
       throws TimeoutException, InterruptedException {
-    // Filled in with the registry of live models.
+    long deadline = System.nanoTime() + timeout.toNanos();
+    Path file = modelFile.toAbsolutePath().normalize();
+    List<LiveModel> models = REGISTRY.values().stream()
+        .filter(m -> m.key.file().equals(file)).toList();
+    for (LiveModel model : models) {
+      model.refresh(true);
+    }
+    for (LiveModel model : models) {
+      model.drain(deadline);
+    }
   }
 }

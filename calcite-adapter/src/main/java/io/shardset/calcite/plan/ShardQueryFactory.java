@@ -1,7 +1,9 @@
 package io.shardset.calcite.plan;
 
 import io.shardset.calcite.ColumnTypes;
+import io.shardset.calcite.LiveSource;
 import io.shardset.calcite.ShardTable;
+import io.shardset.calcite.runtime.LivePlacement;
 import io.shardset.calcite.runtime.ParameterBinder;
 import io.shardset.calcite.runtime.ShardQuery;
 import io.shardset.calcite.runtime.ShardTexts;
@@ -20,6 +22,8 @@ import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.type.SqlTypeName;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -53,7 +57,21 @@ final class ShardQueryFactory {
         ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
         spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated(),
         fixesShardKey(table, spec.condition()),
-        KeyListFinder.find(table, spec.condition(), spec.pushed()));
+        KeyListFinder.find(table, spec.condition(), spec.pushed()),
+        live(spec));
+  }
+
+  /** Where the model file of the table's schema places the scan's rows at each execution;
+   * null when the schema's model cannot change. */
+  private static @Nullable LivePlacement live(ShardScanSpec spec) {
+    final ShardTable table = spec.table();
+    final LiveSource source = table.live();
+    if (source == null) {
+      return null;
+    }
+    return new LivePlacement(source, table, ShardSqlGenerator.scannedTables(spec.pushed()),
+        (chosen, readers, carried) ->
+            texts(spec.sqls(chosen, readers, carried), table.shardCount()));
   }
 
   /** Whether the pushed work aggregates without GROUP BY somewhere, which gives a row even

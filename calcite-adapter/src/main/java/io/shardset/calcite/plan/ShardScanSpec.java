@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * Everything a shard scan stands for: the table, the work pushed into each shard (a detached
@@ -190,6 +191,20 @@ public final class ShardScanSpec {
    * parameters decide. */
   List<RenderedSql> sqls(BitSet chosenSubpartitions) {
     return ShardSqlGenerator.render(table, pushed, chosenSubpartitions);
+  }
+
+  /**
+   * The pushed work as SQL while a resharding runs: the shards of {@code moveReaders} read
+   * the tables {@code carried} accepts together with their move tables.
+   *
+   * @param chosenSubpartitions the subpartitions that query parameters select, or null for
+   *     those the plan reads
+   */
+  List<RenderedSql> sqls(@Nullable BitSet chosenSubpartitions, BitSet moveReaders,
+      Predicate<ShardTable> carried) {
+    return ShardSqlGenerator.render(table, pushed,
+        chosenSubpartitions == null ? subpartitions.planned() : chosenSubpartitions,
+        moveReaders, carried);
   }
 
   /** Operators in a pushed tree; a Sort with a limit counts as two (it sorts and limits). */

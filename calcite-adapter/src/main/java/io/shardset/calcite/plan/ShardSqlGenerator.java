@@ -2,6 +2,7 @@ package io.shardset.calcite.plan;
 
 import io.shardset.calcite.ShardSite;
 import io.shardset.calcite.ShardTable;
+import io.shardset.model.MoveTables;
 
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
@@ -27,6 +28,7 @@ import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Renders the work pushed into a shard scan as SQL in each shard's own dialect.
@@ -91,6 +93,21 @@ final class ShardSqlGenerator {
    */
   static List<RenderedSql> render(ShardTable table, RelNode pushed,
       @Nullable BitSet subpartitions) {
+    return render(table, pushed, subpartitions, new BitSet(), t -> false);
+  }
+
+  /**
+   * Renders the pushed work as {@link #render(ShardTable, RelNode, BitSet)} does, while a
+   * resharding runs: on each shard of {@code moveReaders}, every table that {@code carried}
+   * accepts is read together with its move tables ({@code P UNION ALL P_SHARDSET_MOVE} for
+   * each physical table P it reads there), so that rows in transit are read exactly once.
+   *
+   * @param moveReaders the shards (numbered as {@code table} numbers them) that read their
+   *     move tables
+   * @param carried whether the move carries rows of a table
+   */
+  static List<RenderedSql> render(ShardTable table, RelNode pushed,
+      @Nullable BitSet subpartitions, BitSet moveReaders, Predicate<ShardTable> carried) {
     final List<ShardTable> scans = scannedTables(pushed);
     final Map<Layout, BitSet> groups = new LinkedHashMap<>();
     shards:
@@ -103,7 +120,9 @@ final class ShardSqlGenerator {
         if (index < 0) {
           continue shards; // a joined table is not on this shard: it can never be a target
         }
-        names.add(physicalNames(leaf.site(index), scan == 0 ? subpartitions : null));
+        final List<PhysicalName> physical =
+            physicalNames(leaf.site(index), scan == 0 ? subpartitions : null);
+        names.add(moveReaders.get(i) && carried.test(leaf) ? withMoveTables(physical) : physical);
       }
       groups.computeIfAbsent(new Layout(table.site(i).dialect(), names), k -> new BitSet())
           .set(i);
@@ -128,9 +147,23 @@ final class ShardSqlGenerator {
     return names;
   }
 
+  /** Each physical table followed by its move table, which has the same qualification and
+   * columns. */
+  private static List<PhysicalName> withMoveTables(List<PhysicalName> tables) {
+    final List<PhysicalName> names = new ArrayList<>();
+    for (PhysicalName table : tables) {
+      final List<String> moveName = new ArrayList<>(table.tableName());
+      final int last = moveName.size() - 1;
+      moveName.set(last, MoveTables.name(moveName.get(last)));
+      names.add(table);
+      names.add(new PhysicalName(moveName, table.columns()));
+    }
+    return names;
+  }
+
   /** The table of every scan of the pushed work, in the order the shuttle meets them (the
    * left-most first). */
-  private static List<ShardTable> scannedTables(RelNode pushed) {
+  static List<ShardTable> scannedTables(RelNode pushed) {
     final List<ShardTable> tables = new ArrayList<>();
     pushed.accept(new RelShuttleImpl() {
       @Override public RelNode visit(TableScan scan) {

@@ -5,6 +5,7 @@ import io.shardset.execution.RowReader;
 import io.shardset.execution.ScanOptions;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.ShardRequest;
+import io.shardset.model.LiveModel;
 import io.shardset.routing.KeyCondition;
 import io.shardset.routing.ShardRouter;
 
@@ -53,6 +54,7 @@ public final class ShardQuery {
   private final boolean anyShardAnswers;
   private final boolean fewRowsExpected;
   private final KeyLists keyLists;
+  private final @Nullable LivePlacement live;
 
   /**
    * Creates a query.
@@ -66,6 +68,8 @@ public final class ShardQuery {
    *     each shard most likely returns few rows (see {@link ScanOptions#fewRowsExpected()})
    * @param keyLists the parameters that list shard keys, of which each shard is sent only its
    *     own
+   * @param live where the model file the schema follows places the rows at each execution,
+   *     or null when the model cannot change
    */
   public ShardQuery(String tableName, List<String> shardNames, List<ShardEndpoint> endpoints,
       ShardTexts texts, @Nullable SubpartitionTexts subpartitionTexts,
@@ -73,7 +77,7 @@ public final class ShardQuery {
       KeyCondition condition, @Nullable ShardRouter router, ParameterBinder binder,
       RowReader reader, @Nullable Integer parallelism,
       @Nullable Comparator<@Nullable Object[]> mergeOrder, boolean anyShardAnswers,
-      boolean fewRowsExpected, KeyLists keyLists) {
+      boolean fewRowsExpected, KeyLists keyLists, @Nullable LivePlacement live) {
     this.tableName = Objects.requireNonNull(tableName, "tableName");
     this.shardNames = List.copyOf(shardNames);
     this.endpoints = List.copyOf(endpoints);
@@ -89,6 +93,7 @@ public final class ShardQuery {
     this.anyShardAnswers = anyShardAnswers;
     this.fewRowsExpected = fewRowsExpected;
     this.keyLists = Objects.requireNonNull(keyLists, "keyLists");
+    this.live = live;
   }
 
   /** The shards this execution reaches, from the query parameters when the plan kept them. */
@@ -109,8 +114,35 @@ public final class ShardQuery {
 
   /** Starts this query's scan for one execution. */
   Enumerator<Object[]> open(DataContext root) {
-    final BitSet targets = targets(root);
-    final ShardTexts texts = targets.isEmpty() ? null : texts(root);
+    if (live == null) {
+      return open(root, null);
+    }
+    // The execution runs under one version of the model from start to end, so that the
+    // resharding tool can wait for it before a step it would not expect.
+    final LiveModel.Ticket ticket = live.enter();
+    try {
+      final LivePlacement.Placement placement = live.of(ticket.snapshot());
+      return new TicketEnumerator(open(root, placement.isAsPlanned() ? null : placement),
+          ticket);
+    } catch (RuntimeException | Error e) {
+      ticket.close();
+      throw e;
+    }
+  }
+
+  /** Starts the scan, placed as the plan says or, when not null, as {@code placement} says. */
+  private Enumerator<Object[]> open(DataContext root,
+      LivePlacement.@Nullable Placement placement) {
+    if (placement != null && placement.error() != null) {
+      throw new IllegalStateException(placement.error());
+    }
+    final ShardRouter router = placement == null || placement.router() == null
+        ? this.router : placement.router();
+    final BitSet targets = placement == null || placement.router() == null
+        ? targets(root) : liveTargets(root, placement.router());
+    final ShardTexts texts = targets.isEmpty() ? null
+        : placement == null || placement.moveReaders().isEmpty() ? texts(root)
+        : moveTexts(root, placement);
     if (texts == null) {
       return Linq4j.emptyEnumerator();
     }
@@ -143,6 +175,46 @@ public final class ShardQuery {
         : ParallelScan.merge(requests, reader, options, mergeOrder);
     return LoggingEnumerator.wrap(rows, () -> tableName + ": " + targets.cardinality() + " of "
         + endpoints.size() + " shards " + names(targets));
+  }
+
+  /** The shards this execution reaches under a router of a newer model. */
+  private BitSet liveTargets(DataContext root, ShardRouter liveRouter) {
+    if (staticShards != null && staticShards.isEmpty()) {
+      return new BitSet(); // no row can match, under any placement
+    }
+    final BitSet targets;
+    try {
+      targets = condition.shards(liveRouter, i -> binder.bind(i, root.get("?" + i)));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot route " + tableName + ": " + e.getMessage(),
+          e);
+    }
+    if (staticShards != null && staticShards.cardinality() == 1 && targets.cardinality() > 1) {
+      // The plan may run work inside its one shard that is wrong over several.
+      throw new IllegalStateException("the model now places the rows of " + tableName
+          + " this statement reads on " + targets.cardinality() + " shards, where it was"
+          + " planned for one; prepare it again on a new connection");
+    }
+    return targets;
+  }
+
+  /** The texts for this execution of shards that read their move tables; null when no
+   * shard need be asked. */
+  private @Nullable ShardTexts moveTexts(DataContext root,
+      LivePlacement.Placement placement) {
+    BitSet chosen = null;
+    if (subpartitionTexts != null) {
+      try {
+        chosen = subpartitionTexts.selection(i -> binder.bind(i, root.get("?" + i)));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("Cannot route " + tableName
+            + " to its subpartitions: " + e.getMessage(), e);
+      }
+      if (chosen == null) {
+        return null;
+      }
+    }
+    return Objects.requireNonNull(live, "live").texts(chosen, placement);
   }
 
   /** The shards' texts for this execution: those that read the subpartitions its parameter

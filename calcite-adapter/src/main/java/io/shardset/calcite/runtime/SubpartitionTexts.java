@@ -3,8 +3,6 @@ package io.shardset.calcite.runtime;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.BitSet;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -21,22 +19,10 @@ public final class SubpartitionTexts {
   /** Selections kept; a table with k subpartitions has at most 2^k, usually a handful. */
   static final int KEPT = 32;
 
-  /**
-   * Held while rendering, by every instance: rendering uses the objects of the planning that
-   * made the query (its cluster and metadata), which the scans of one plan share and which
-   * are not made for concurrent use. It is rare: once per selection met.
-   */
-  private static final Object RENDERING = new Object();
-
   private final Function<IntFunction<Object>, BitSet> selector;
   private final Function<BitSet, ShardTexts> renderer;
   private final boolean noneReadsNothing;
-  // Guarded by itself.
-  private final Map<BitSet, ShardTexts> kept = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override protected boolean removeEldestEntry(Map.Entry<BitSet, ShardTexts> eldest) {
-      return size() > KEPT;
-    }
-  };
+  private final TextCache<BitSet> kept = new TextCache<>(KEPT);
 
   /**
    * Creates the texts.
@@ -57,30 +43,18 @@ public final class SubpartitionTexts {
 
   /** The texts for these parameter values; null when no shard need be asked. */
   @Nullable ShardTexts texts(IntFunction<Object> params) {
+    final BitSet selection = selection(params);
+    return selection == null ? null : kept.get(selection, () -> renderer.apply(selection));
+  }
+
+  /** The subpartitions these parameter values select; null when no shard need be asked. */
+  @Nullable BitSet selection(IntFunction<Object> params) {
     final BitSet selection = selector.apply(params);
-    if (selection.isEmpty() && noneReadsNothing) {
-      return null;
-    }
-    synchronized (kept) {
-      final ShardTexts known = kept.get(selection);
-      if (known != null) {
-        return known;
-      }
-    }
-    final ShardTexts rendered;
-    synchronized (RENDERING) {
-      rendered = renderer.apply(selection);
-    }
-    synchronized (kept) {
-      final ShardTexts raced = kept.putIfAbsent(selection, rendered);
-      return raced != null ? raced : rendered;
-    }
+    return selection.isEmpty() && noneReadsNothing ? null : selection;
   }
 
   /** How many selections are kept now. */
   int keptCount() {
-    synchronized (kept) {
-      return kept.size();
-    }
+    return kept.size();
   }
 }
