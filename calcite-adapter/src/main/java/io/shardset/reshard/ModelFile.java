@@ -84,6 +84,12 @@ public final class ModelFile {
     return path;
   }
 
+  /** The model's {@code defaultSchema}, or null when it names none. */
+  public String defaultSchema() {
+    JsonNode name = root.get("defaultSchema");
+    return name == null || !name.isTextual() ? null : name.asText();
+  }
+
   /** The names of the file's schemas, in file order. */
   public List<String> schemas() {
     List<String> names = new ArrayList<>();

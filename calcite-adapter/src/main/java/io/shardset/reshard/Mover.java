@@ -240,6 +240,17 @@ public final class Mover {
     return MovingFamily.of(during, before, after);
   }
 
+  /**
+   * The model file as it reads once a plan is done: the new shard joined, the chunk map
+   * switched (a shard that leaves is still listed).
+   */
+  public static ModelFile modelAfter(ModelFile file, ReshardPlan plan) {
+    ShardSetModel model = file.model(plan.schema());
+    ModelFile joined = plan.addedShard() == null ? file : file.withShard(plan.schema(),
+        plan.addedShard(), tablesListing(model, plan.shardspace()));
+    return joined.withChunkMap(plan.schema(), plan.chunkMapAfter());
+  }
+
   /** The consistent-hash tables of a shardspace that list their shards in the model. */
   private static List<String> tablesListing(ShardSetModel model, String shardspace) {
     return model.tables().stream()

@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code shardset} command; its work is done by its subcommands. */
 @Command(name = "shardset", mixinStandardHelpOptions = true,
     description = "Tools for ShardSet models: one logical SQL schema over JDBC shards.",
-    subcommands = {LoadCommand.class, ServerCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {LoadCommand.class, ServerCommand.class, ReshardCommand.class,
+        CommandLine.HelpCommand.class})
 public final class ShardSetCli implements Runnable {
   @CommandLine.Spec
   private CommandLine.Model.CommandSpec spec;
