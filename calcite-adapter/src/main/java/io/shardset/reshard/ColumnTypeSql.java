@@ -28,8 +28,8 @@ final class ColumnTypeSql {
   /** PostgreSQL reports an unbounded {@code varchar} or {@code bpchar} with this length. */
   private static final int UNBOUNDED_LENGTH = Integer.MAX_VALUE;
   /**
-   * The largest precision PostgreSQL declares; pgjdbc reports an unconstrained
-   * {@code numeric} with at least this precision and scale 0.
+   * The largest precision PostgreSQL declares. pgjdbc reports an unconstrained {@code numeric}
+   * with precision 0, older versions with a larger one (131089).
    */
   private static final int POSTGRES_MAX_NUMERIC_PRECISION = 1000;
 
@@ -47,7 +47,7 @@ final class ColumnTypeSql {
     }
     if (WITH_PRECISION_AND_SCALE.contains(upper)) {
       final boolean unconstrained = column.precision() <= 0
-          || name.equals("numeric") && column.precision() >= POSTGRES_MAX_NUMERIC_PRECISION
+          || name.equals("numeric") && column.precision() > POSTGRES_MAX_NUMERIC_PRECISION
               && column.scale() == 0;
       return unconstrained ? name
           : name + "(" + column.precision() + ", " + column.scale() + ")";

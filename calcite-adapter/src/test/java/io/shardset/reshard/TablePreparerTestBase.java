@@ -112,6 +112,9 @@ abstract class TablePreparerTestBase {
     for (String table : outcome.created()) {
       assertEquals(describe(shards.get(0), table), describe(shards.get(2), table), table);
     }
+    // An unconstrained or wide decimal column keeps a fraction.
+    ReshardModels.execute(shards.get(2), "INSERT INTO ORDERS (ID, NAME, BIG) VALUES (1, 'a', 1.5)");
+    assertEquals(List.of("1.5"), rows(shards.get(2), "SELECT BIG FROM ORDERS"));
     assertEquals(Map.of("REGIONS", (long) REGIONS), outcome.copiedRows());
     assertEquals(rows(shards.get(0), "SELECT * FROM REGIONS ORDER BY CODE"),
         rows(shards.get(2), "SELECT * FROM REGIONS ORDER BY CODE"));
