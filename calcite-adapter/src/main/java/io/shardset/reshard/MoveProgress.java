@@ -21,6 +21,8 @@ public final class MoveProgress {
 
   private final LongSupplier nanoTime;
   private final long start;
+  /** When the current step began: a line's rate counts the rows of its step only. */
+  private long stepStart;
   private final Map<List<String>, Long> pairRows = new LinkedHashMap<>();
   private String step = "plan";
   private long rows;
@@ -35,11 +37,15 @@ public final class MoveProgress {
   public MoveProgress(LongSupplier nanoTime) {
     this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
     this.start = nanoTime.getAsLong();
+    this.stepStart = start;
   }
 
   /** The step now running, as lines name it: {@code copy}. */
   public void step(String name) {
-    this.step = Objects.requireNonNull(name, "name");
+    if (!name.equals(step)) {
+      stepStart = nanoTime.getAsLong();
+    }
+    this.step = name;
   }
 
   /** The rows copied so far, and all rows to copy (0 if not known). */
@@ -81,7 +87,7 @@ public final class MoveProgress {
   }
 
   private ProgressLine lineAt(long now) {
-    return new ProgressLine(step, rows, totalRows, ranges, totalRanges, now - start);
+    return new ProgressLine(step, rows, totalRows, ranges, totalRanges, now - stepStart);
   }
 
   /**

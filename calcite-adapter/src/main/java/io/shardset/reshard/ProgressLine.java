@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param totalRows the rows to copy, or 0 if not known
  * @param ranges the hash ranges done
  * @param totalRanges the hash ranges to move, or 0 if not known
- * @param elapsedNanos the time since the run started
+ * @param elapsedNanos the time since the step started
  */
 public record ProgressLine(String step, long rows, long totalRows, int ranges,
     int totalRanges, long elapsedNanos) {
