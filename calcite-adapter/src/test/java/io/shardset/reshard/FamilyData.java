@@ -1,0 +1,320 @@
+package io.shardset.reshard;
+
+import io.shardset.calcite.ShardSchema;
+import io.shardset.load.ShardedInserter;
+import io.shardset.model.ShardSetModel;
+
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A table family (CUSTOMERS and ORDERS hashed on CUSTOMER_ID, COUNTRIES duplicated) on H2
+ * shards s0..s4 described by a model file, an unsharded oracle with the same rows, and the
+ * queries whose answers must not change while the family is resharded.
+ */
+final class FamilyData implements AutoCloseable {
+  static final String SCHEMA = "S";
+
+  private final Path folder;
+  private final String prefix;
+  private final boolean files;
+  private final int customers;
+  private final int orders;
+  private final List<Connection> open = new ArrayList<>();
+
+  /**
+   * A family whose model file lives in {@code folder}.
+   *
+   * @param prefix the start of every database name
+   * @param files whether the databases are files in {@code folder} that other processes can
+   *     open too, rather than in memory
+   */
+  FamilyData(Path folder, String prefix, boolean files, int customers, int orders) {
+    this.folder = folder;
+    this.prefix = prefix;
+    this.files = files;
+    this.customers = customers;
+    this.orders = orders;
+  }
+
+  /** Opens a shard's database and keeps it open until {@link #close()}. */
+  void open(String shard) throws SQLException {
+    open.add(DriverManager.getConnection(url(shard)));
+  }
+
+  /** Checks that each row of the hashed tables sits on the shard a model routes it to. */
+  void assertPlaced(ShardSetModel model, int shards) throws SQLException {
+    final ShardSchema schema = ShardSchema.create(model);
+    for (String table : List.of("CUSTOMERS", "ORDERS")) {
+      final RowOwners owners = RowOwners.of(schema.table(table), model);
+      long rows = 0;
+      for (int i = 0; i < shards; i++) {
+        final String shard = "s" + i;
+        try (Connection c = DriverManager.getConnection(url(shard));
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT CUSTOMER_ID FROM " + table)) {
+          while (rs.next()) {
+            rows++;
+            final String owner = owners.ownerOf(List.of(rs.getLong(1)));
+            if (!owner.equals(shard)) {
+              throw new AssertionError(table + " row of customer " + rs.getLong(1) + " is on "
+                  + shard + ", but the model places it on " + owner);
+            }
+          }
+        } catch (SQLException e) {
+          if (!e.getMessage().contains("not found")) {
+            throw e;
+          }
+        }
+      }
+      assertEquals(table.equals("ORDERS") ? orders : customers, rows, table + " rows");
+    }
+  }
+
+  /** The move tables on shards s0..s{shards - 1}, as "shard.table". */
+  List<String> moveTables(int shards) throws SQLException {
+    final List<String> found = new ArrayList<>();
+    for (int i = 0; i < shards; i++) {
+      try (Connection c = DriverManager.getConnection(url("s" + i));
+           Statement s = c.createStatement();
+           ResultSet rs = s.executeQuery("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES"
+               + " WHERE TABLE_NAME LIKE '%SHARDSET_MOVE'")) {
+        while (rs.next()) {
+          found.add("s" + i + "." + rs.getString(1));
+        }
+      }
+    }
+    return found;
+  }
+
+  /** All rows of the hashed tables. */
+  int rows() {
+    return customers + orders;
+  }
+
+  @Override public void close() {
+    for (Connection c : open) {
+      try (Statement s = c.createStatement()) {
+        s.execute("SHUTDOWN");
+      } catch (SQLException e) {
+        // Already closed.
+      }
+    }
+  }
+
+  private static final String[] STATUSES = {"NEW", "PAID", "SHIPPED", "RETURNED"};
+  private static final String[] COUNTRIES = {"DE", "FR", "IT", "JP", "US", "BR"};
+  private static final String[] DDL = {
+      "CREATE TABLE CUSTOMERS (CUSTOMER_ID BIGINT PRIMARY KEY, NAME VARCHAR(40),"
+          + " COUNTRY CHAR(2))",
+      "CREATE TABLE ORDERS (ORDER_ID BIGINT PRIMARY KEY, CUSTOMER_ID BIGINT NOT NULL,"
+          + " STATUS VARCHAR(10), AMOUNT DECIMAL(12, 2), ORDERED_ON DATE)",
+      "CREATE TABLE COUNTRIES (CODE CHAR(2) PRIMARY KEY, NAME VARCHAR(40))"};
+  private static final String TABLES = """
+      "tables": [
+        {"name": "CUSTOMERS", "method": "consistent-hash", "shardKey": ["CUSTOMER_ID"]},
+        {"name": "ORDERS", "method": "consistent-hash", "shardKey": ["CUSTOMER_ID"]},
+        {"name": "COUNTRIES", "method": "duplicated"}]""";
+  /** Keys some of which move and some not, for point and IN queries. */
+  private static final long[] PROBES = {1, 2, 3, 77, 1_234, 5_000, 9_999};
+  private static final List<String> QUERIES = List.of(
+      "SELECT COUNT(*), SUM(AMOUNT) FROM ORDERS",
+      "SELECT STATUS, COUNT(*), SUM(AMOUNT), MIN(ORDERED_ON) FROM ORDERS GROUP BY STATUS"
+          + " ORDER BY STATUS",
+      "SELECT c.COUNTRY, COUNT(*), SUM(o.AMOUNT) FROM CUSTOMERS c"
+          + " JOIN ORDERS o ON c.CUSTOMER_ID = o.CUSTOMER_ID GROUP BY c.COUNTRY"
+          + " ORDER BY c.COUNTRY",
+      "SELECT k.NAME, COUNT(*) FROM CUSTOMERS c JOIN COUNTRIES k ON c.COUNTRY = k.CODE"
+          + " GROUP BY k.NAME ORDER BY k.NAME",
+      "SELECT CUSTOMER_ID, SUM(AMOUNT) FROM ORDERS GROUP BY CUSTOMER_ID"
+          + " ORDER BY 2 DESC, 1 LIMIT 5",
+      "SELECT COUNT(DISTINCT CUSTOMER_ID) FROM ORDERS",
+      "SELECT ORDER_ID, AMOUNT FROM ORDERS WHERE CUSTOMER_ID IN (1, 2, 3, 77, 1234)"
+          + " ORDER BY ORDER_ID");
+  private static final String POINT =
+      "SELECT ORDER_ID, STATUS, AMOUNT FROM ORDERS WHERE CUSTOMER_ID = ? ORDER BY ORDER_ID";
+
+  /** Every query's answer, and the point query's for each probe key, through ShardSet. */
+  static Map<String, String> answers(Connection c) throws SQLException {
+    final Map<String, String> answers = new LinkedHashMap<>();
+    try (Statement s = c.createStatement()) {
+      for (String sql : QUERIES) {
+        try (ResultSet rs = s.executeQuery(sql)) {
+          answers.put(sql, text(rs));
+        }
+      }
+    }
+    try (PreparedStatement p = c.prepareStatement(POINT)) {
+      for (long key : PROBES) {
+        p.setLong(1, key);
+        try (ResultSet rs = p.executeQuery()) {
+          answers.put(POINT + " [" + key + "]", text(rs));
+        }
+      }
+    }
+    return answers;
+  }
+
+  private static String text(ResultSet rs) throws SQLException {
+    final ResultSetMetaData md = rs.getMetaData();
+    final StringJoiner rows = new StringJoiner("; ");
+    while (rs.next()) {
+      final StringJoiner row = new StringJoiner(", ");
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        final Object v = rs.getObject(i);
+        row.add(v instanceof java.math.BigDecimal d
+            ? d.stripTrailingZeros().toPlainString()
+            : v instanceof Number n ? Long.toString(n.longValue()) : String.valueOf(v));
+      }
+      rows.add(row.toString());
+    }
+    return rows.toString();
+  }
+
+  static Connection connect(Path model) throws SQLException {
+    final Properties info = new Properties();
+    info.setProperty("model", model.toString());
+    return DriverManager.getConnection("jdbc:shardset:", info);
+  }
+
+  String url(String shard) {
+    return files
+        ? "jdbc:h2:" + folder.resolve(prefix + "_" + shard).toAbsolutePath() + ";AUTO_SERVER=TRUE"
+        : "jdbc:h2:mem:" + prefix + "_" + shard + ";DB_CLOSE_DELAY=-1";
+  }
+
+  /** A model file of the first {@code shards} of s0..s4, with default placement. */
+  Path writeModel(int shards) throws Exception {
+    final StringJoiner list = new StringJoiner(",\n    ");
+    for (int i = 0; i < shards; i++) {
+      list.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + url("s" + i) + "\"}");
+    }
+    final Path model = folder.resolve("model.json");
+    Files.writeString(model, """
+        {"version": "1.0", "defaultSchema": "S", "schemas": [{"name": "S", "type": "custom",
+          "factory": "io.shardset.calcite.ShardSchemaFactory",
+          "operand": {"shards": [
+            %s],
+            %s}}]}""".formatted(list, TABLES));
+    return model;
+  }
+
+  /**
+   * Creates the tables on s0..s{shards - 1} and the oracle, loads the rows through ShardSet's
+   * routing, installs the trigger, and returns the oracle's answers.
+   */
+  Map<String, String> load(Path model, int shards) throws Exception {
+    for (int i = 0; i < shards; i++) {
+      final Connection c = DriverManager.getConnection(url("s" + i));
+      open.add(c);
+      try (Statement s = c.createStatement()) {
+        for (String ddl : DDL) {
+          s.execute(ddl);
+        }
+      }
+    }
+    // The shard that may join: an empty database, so that it exists until the test ends.
+    if (shards == 4) {
+      open.add(DriverManager.getConnection(url("s4")));
+    }
+    final Connection oracle = DriverManager.getConnection(url("oracle"));
+    open.add(oracle);
+    try (Statement s = oracle.createStatement()) {
+      for (String ddl : DDL) {
+        s.execute(ddl);
+      }
+    }
+    final ShardSchema schema = ShardSchema.create(ModelFile.read(model).model(SCHEMA));
+    final List<Object[]> countries = new ArrayList<>();
+    for (String code : COUNTRIES) {
+      countries.add(new Object[] {code, "Country " + code});
+    }
+    insert(schema, oracle, "COUNTRIES", countries);
+    final List<Object[]> customerRows = new ArrayList<>();
+    for (long id = 1; id <= customers; id++) {
+      customerRows.add(
+          new Object[] {id, "Customer " + id, COUNTRIES[(int) (id % COUNTRIES.length)]});
+    }
+    insert(schema, oracle, "CUSTOMERS", customerRows);
+    final List<Object[]> orderRows = new ArrayList<>();
+    for (long id = 1; id <= orders; id++) {
+      orderRows.add(new Object[] {id, 1 + (id * 7919) % customers, STATUSES[(int) (id % 4)],
+          BigDecimal.valueOf(id % 10_000, 2),
+          LocalDate.of(2024, 1, 1).plusDays(id % 365)});
+    }
+    insert(schema, oracle, "ORDERS", orderRows);
+    for (int i = 0; i < shards; i++) {
+      for (String table : List.of("CUSTOMERS", "ORDERS")) {
+        TouchedRows.install(open.get(i), "s" + i, table);
+      }
+    }
+    return answers(oracle);
+  }
+
+  private static void insert(ShardSchema schema, Connection oracle, String table,
+      List<Object[]> rows) throws SQLException {
+    try (ShardedInserter inserter = ShardedInserter.open(schema.table(table), 1_000)) {
+      rows.forEach(inserter::insert);
+    }
+    final String marks = String.join(", ", Collections.nCopies(rows.get(0).length,
+        "?"));
+    try (PreparedStatement p =
+             oracle.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
+      for (Object[] row : rows) {
+        for (int i = 0; i < row.length; i++) {
+          p.setObject(i + 1, row[i]);
+        }
+        p.addBatch();
+      }
+      p.executeBatch();
+    }
+  }
+
+  /** For CUSTOMERS and ORDERS, the shard of each row by its first column, read directly. */
+  Map<String, Map<Long, String>> placement(int shards) throws SQLException {
+    final Map<String, Map<Long, String>> placement = new TreeMap<>();
+    for (String table : List.of("CUSTOMERS", "ORDERS")) {
+      final Map<Long, String> rows = new HashMap<>();
+      for (int i = 0; i < shards; i++) {
+        final String shard = "s" + i;
+        try (Connection c = DriverManager.getConnection(url(shard));
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT * FROM " + table)) {
+          while (rs.next()) {
+            final String previous = rows.put(rs.getLong(1), shard);
+            assertEquals(null, previous, table + " row " + rs.getLong(1) + " on " + previous
+                + " and " + shard);
+          }
+        } catch (SQLException e) {
+          if (!e.getMessage().contains("not found")) {
+            throw e;
+          }
+        }
+      }
+      assertEquals(table.equals("ORDERS") ? orders : customers, rows.size(), table + " rows");
+      placement.put(table, rows);
+    }
+    return placement;
+  }
+
+}
