@@ -75,7 +75,7 @@ final class H2Shards implements AutoCloseable {
     return shards;
   }
 
-  private String url(int shard) {
+  String url(int shard) {
     return "jdbc:h2:mem:" + group + "_s" + shard + ";DB_CLOSE_DELAY=-1";
   }
 
