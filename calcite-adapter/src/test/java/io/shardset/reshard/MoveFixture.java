@@ -34,13 +34,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 final class MoveFixture {
   static final String SCHEMA = "S";
-  static final List<String> FAMILY = List.of("CUSTOMERS", "ORDERS", "VISITS");
+  static final List<String> FAMILY = List.of("CUSTOMERS", "ORDERS", "VISITS", "ACCOUNTS");
   private static final String[] DDL = {
       "CREATE TABLE IF NOT EXISTS CUSTOMERS (CUSTOMER_ID INT PRIMARY KEY, NAME VARCHAR(40))",
       "CREATE TABLE IF NOT EXISTS ORDERS (ORDER_ID INT PRIMARY KEY, CUSTOMER_ID INT,"
           + " AMOUNT DECIMAL(12, 2))",
       "CREATE TABLE IF NOT EXISTS VISITS (VISIT_ID INT PRIMARY KEY, REGION VARCHAR(10),"
           + " VISIT_DAY INT)",
+      "CREATE TABLE IF NOT EXISTS ACCOUNTS (ACCOUNT_ID INT PRIMARY KEY, CLASS VARCHAR(5),"
+          + " CUSTOMER_ID INT)",
       "CREATE TABLE IF NOT EXISTS REGIONS (REGION_ID INT PRIMARY KEY, NAME VARCHAR(20))"};
   private static final int REGIONS = 5;
 
@@ -106,6 +108,10 @@ final class MoveFixture {
               {"name": "ORDERS", "method": "consistent-hash", "shardKey": ["CUSTOMER_ID"]},
               {"name": "VISITS", "method": "consistent-hash", "shardKey": ["REGION", "VISIT_DAY"],
                "shards": ["s0", "s1", "s2", "s3"]},
+              {"name": "ACCOUNTS", "method": "composite", "shardKey": ["CUSTOMER_ID"],
+               "partitionBy": {"column": "CLASS", "method": "list", "sets": [
+                 {"name": "gold", "values": ["gold"], "shardspace": "default"},
+                 {"name": "other", "default": true, "shardspace": "default"}]}},
               {"name": "REGIONS", "method": "duplicated", "shards": ["s0", "s1", "s2", "s3"]}
             ]
           }
@@ -133,6 +139,8 @@ final class MoveFixture {
               BigDecimal.valueOf(id, 2)});
       insert(connections, RowOwners.of(schema.table("VISITS"), model),
           "INSERT INTO VISITS VALUES (?, ?, ?)", orders / 2, MoveFixture::visit);
+      insert(connections, RowOwners.of(schema.table("ACCOUNTS"), model),
+          "INSERT INTO ACCOUNTS VALUES (?, ?, ?)", customers, MoveFixture::account);
       for (Connection c : connections.values()) {
         try (PreparedStatement p = c.prepareStatement("INSERT INTO REGIONS VALUES (?, ?)")) {
           for (int r = 0; r < REGIONS; r++) {
@@ -154,6 +162,11 @@ final class MoveFixture {
   /** A visit: its key has two columns, the second sometimes NULL. */
   private static Object[] visit(int id) {
     return new Object[] {id, "r" + id % 7, id % 13 == 0 ? null : id % 50};
+  }
+
+  /** An account of a composite table: its routing key is the class, then the customer. */
+  private static Object[] account(int id) {
+    return new Object[] {id, id % 3 == 0 ? "gold" : "basic", id / 2};
   }
 
   private interface RowMaker {
@@ -206,11 +219,17 @@ final class MoveFixture {
     };
   }
 
-  private List<String> expectedRows(String table) {
+  /** Every row of a table, as text, in a stable order: what the fixture loaded. */
+  List<String> expectedRows(String table) {
     List<String> rows = new ArrayList<>();
     if (table.equals("CUSTOMERS")) {
       for (int id = 0; id < customers; id++) {
         rows.add(id + "|customer " + id);
+      }
+    } else if (table.equals("ACCOUNTS")) {
+      for (int id = 0; id < customers; id++) {
+        Object[] account = account(id);
+        rows.add(account[0] + "|" + account[1] + "|" + account[2]);
       }
     } else if (table.equals("VISITS")) {
       for (int id = 0; id < orders / 2; id++) {
@@ -238,15 +257,6 @@ final class MoveFixture {
     Map<String, List<String>> rows = new HashMap<>();
     for (String table : FAMILY) {
       rows.put(table, readableRows(model, schema.table(table)));
-    }
-    return rows;
-  }
-
-  /** Every row of the family, as text, by table: what the fixture loaded. */
-  Map<String, List<String>> expectedRows() {
-    Map<String, List<String>> rows = new HashMap<>();
-    for (String table : FAMILY) {
-      rows.put(table, expectedRows(table));
     }
     return rows;
   }
