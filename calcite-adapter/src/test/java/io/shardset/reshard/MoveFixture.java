@@ -46,18 +46,31 @@ final class MoveFixture {
       "CREATE TABLE IF NOT EXISTS REGIONS (REGION_ID INT PRIMARY KEY, NAME VARCHAR(20))"};
   private static final int REGIONS = 5;
 
-  private final String prefix;
+  /** Where the five shards live and how to empty one. */
+  record Shards(List<String> urls, String user, List<String> wipe) {
+  }
+
+  private final Shards shards;
   private final Path modelFile;
   private final int customers;
   private final int orders;
 
   /**
-   * Creates empty shards and the model file of the four first.
+   * A fixture whose shards are H2 in-memory databases.
    *
    * @param name names the shards' databases, unique per test
    */
-  MoveFixture(String name, Path folder, int customers, int orders) throws IOException {
-    this.prefix = "reshard-mover-" + name;
+  static MoveFixture h2(String name, Path folder, int customers, int orders) {
+    List<String> urls = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      urls.add("jdbc:h2:mem:reshard-mover-" + name + "-s" + i + ";DB_CLOSE_DELAY=-1");
+    }
+    return new MoveFixture(new Shards(urls, "sa", List.of("DROP ALL OBJECTS")), folder,
+        customers, orders);
+  }
+
+  MoveFixture(Shards shards, Path folder, int customers, int orders) {
+    this.shards = shards;
     this.modelFile = folder.resolve("model.json");
     this.customers = customers;
     this.orders = orders;
@@ -67,15 +80,15 @@ final class MoveFixture {
     return modelFile;
   }
 
-  String url(int shard) {
-    return "jdbc:h2:mem:" + prefix + "-s" + shard + ";DB_CLOSE_DELAY=-1";
+  private String url(int shard) {
+    return shards.urls().get(shard);
   }
 
   /** The model object of the fifth shard, as a user would give it. */
   Map<String, Object> fifthShard() {
     Map<String, Object> shard = new java.util.LinkedHashMap<>();
     shard.put("jdbcUrl", url(4));
-    shard.put("jdbcUser", "sa");
+    shard.put("jdbcUser", shards.user());
     shard.put("jdbcPassword", "");
     return shard;
   }
@@ -84,7 +97,9 @@ final class MoveFixture {
   void reset() throws IOException, SQLException {
     for (int i = 0; i < 5; i++) {
       try (Connection c = connect(i); Statement s = c.createStatement()) {
-        s.execute("DROP ALL OBJECTS");
+        for (String wipe : shards.wipe()) {
+          s.execute(wipe);
+        }
         if (i < 4) {
           for (String ddl : DDL) {
             s.execute(ddl);
@@ -92,10 +107,10 @@ final class MoveFixture {
         }
       }
     }
-    StringJoiner shards = new StringJoiner(",\n        ");
+    StringJoiner shardList = new StringJoiner(",\n        ");
     for (int i = 0; i < 4; i++) {
-      shards.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + url(i)
-          + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\"}");
+      shardList.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + url(i)
+          + "\", \"jdbcUser\": \"" + shards.user() + "\", \"jdbcPassword\": \"\"}");
     }
     Files.writeString(modelFile, """
         {"version": "1.0", "defaultSchema": "S", "schemas": [{
@@ -116,7 +131,7 @@ final class MoveFixture {
             ]
           }
         }]}
-        """.formatted(shards));
+        """.formatted(shardList));
     load();
   }
 
@@ -196,7 +211,7 @@ final class MoveFixture {
   }
 
   Connection connect(int shard) throws SQLException {
-    return DriverManager.getConnection(url(shard), "sa", "");
+    return DriverManager.getConnection(url(shard), shards.user(), "");
   }
 
   ShardSetModel model() {

@@ -26,10 +26,13 @@ class MoverTest {
   private static final Mover.Settings FAST = new Mover.Settings(Duration.ZERO,
       Duration.ofSeconds(5), 1000);
 
+  /** Small enough that COPY commits several batches per target. */
+  private static final int CRASH_BATCH = 40;
+
   @TempDir Path folder;
 
   /** Records events; throws at the {@code crashAt}-th (never when 0). */
-  private static final class Events implements MoveListener {
+  static final class Events implements MoveListener {
     private final int crashAt;
     final List<String> events = new ArrayList<>();
     long lastCopied = -1;
@@ -58,35 +61,35 @@ class MoverTest {
   }
 
   /** The crash a test's listener simulates. */
-  private static final class Crash extends RuntimeException {
+  static final class Crash extends RuntimeException {
     Crash(String event) {
       super("crash at " + event);
     }
   }
 
-  private Mover mover(MoveFixture fixture, MoveListener listener, int batchSize) {
+  static Mover mover(MoveFixture fixture, MoveListener listener, int batchSize) {
     return new Mover(fixture.modelFile(), MoveFixture.SCHEMA,
         new Mover.Settings(Duration.ZERO, Duration.ofSeconds(5), batchSize), listener,
         fixture.preparer());
   }
 
-  private static Operation addFifth(MoveFixture fixture) {
+  static Operation addFifth(MoveFixture fixture) {
     return new Operation.AddShard("s4", fixture.fifthShard(), null);
   }
 
-  private static ReshardPlan plan(MoveFixture fixture, Operation operation) {
+  static ReshardPlan plan(MoveFixture fixture, Operation operation) {
     return ReshardPlanner.plan(fixture.model(), operation);
   }
 
   /** Every row read once, where it routes; no move left; the model records no move. */
-  private static void assertDone(MoveFixture fixture) throws SQLException {
+  static void assertDone(MoveFixture fixture) throws SQLException {
     assertReadOnce(fixture, "at the end");
     assertNull(fixture.model().reshard());
     assertEquals(Map.of(), fixture.moveTables());
   }
 
   /** Readers of the model file read every row of the family exactly once. */
-  private static void assertReadOnce(MoveFixture fixture, String when) throws SQLException {
+  static void assertReadOnce(MoveFixture fixture, String when) throws SQLException {
     Map<String, List<String>> read = fixture.readableRows();
     for (String table : MoveFixture.FAMILY) {
       List<String> expected = fixture.expectedRows(table);
@@ -126,7 +129,7 @@ class MoverTest {
   }
 
   @Test void addFifthShard() throws Exception {
-    MoveFixture fixture = new MoveFixture("add", folder, 8_000, 16_000);
+    MoveFixture fixture = MoveFixture.h2("add", folder, 8_000, 16_000);
     fixture.reset();
     long[] before = new long[4];
     for (int i = 0; i < 4; i++) {
@@ -164,7 +167,7 @@ class MoverTest {
   }
 
   @Test void removeShard() throws Exception {
-    MoveFixture fixture = new MoveFixture("remove", folder, 2_000, 4_000);
+    MoveFixture fixture = MoveFixture.h2("remove", folder, 2_000, 4_000);
     fixture.reset();
     long leaving = familyRows(fixture, 3);
     mover(fixture, MoveListener.NONE, 1000)
@@ -180,7 +183,7 @@ class MoverTest {
   }
 
   @Test void moveRangeAndSplitRange() throws Exception {
-    MoveFixture fixture = new MoveFixture("range", folder, 2_000, 4_000);
+    MoveFixture fixture = MoveFixture.h2("range", folder, 2_000, 4_000);
     fixture.reset();
     ReshardPlan move = plan(fixture, new Operation.MoveRange(0, "s2"));
     mover(fixture, MoveListener.NONE, 1000).apply(move);
@@ -206,7 +209,7 @@ class MoverTest {
   }
 
   @Test void refusesAPlanOfAnotherChunkMap() throws Exception {
-    MoveFixture fixture = new MoveFixture("stale", folder, 100, 100);
+    MoveFixture fixture = MoveFixture.h2("stale", folder, 100, 100);
     fixture.reset();
     ReshardPlan stale = plan(fixture, new Operation.MoveRange(0, "s2"));
     mover(fixture, MoveListener.NONE, 1000).apply(plan(fixture,
@@ -218,34 +221,41 @@ class MoverTest {
   }
 
   @Test void crashAtEveryEventOfAddShardThenResume() throws Exception {
-    crashAtEveryEvent("crash-add", fixture -> addFifth(fixture));
+    crashAtEvents(MoveFixture.h2("crash-add", folder, 200, 400), MoverTest::addFifth, 1);
   }
 
-  @Test void crashAtEveryEventOfRemoveShardThenResume() throws Exception {
-    crashAtEveryEvent("crash-remove", fixture -> new Operation.RemoveShard("s3"));
+  /** Every other event: add-shard crashes at every one. */
+  @Test void crashAtEveryOtherEventOfRemoveShardThenResume() throws Exception {
+    crashAtEvents(MoveFixture.h2("crash-remove", folder, 200, 400),
+        fixture -> new Operation.RemoveShard("s3"), 2);
   }
 
-  private interface OperationOf {
+  interface OperationOf {
     Operation of(MoveFixture fixture);
   }
 
-  private void crashAtEveryEvent(String name, OperationOf operation) throws Exception {
-    MoveFixture fixture = new MoveFixture(name, folder, 200, 400);
+  /**
+   * Runs the operation once to count its events, then again crashing at every
+   * {@code stride}-th event: readers read each row once after the crash, and resuming (or,
+   * before the model changed, starting again) ends in the correct state.
+   */
+  static void crashAtEvents(MoveFixture fixture, OperationOf operation, int stride)
+      throws Exception {
     fixture.reset();
     Events clean = new Events(0);
-    mover(fixture, clean, 20).apply(plan(fixture, operation.of(fixture)));
+    mover(fixture, clean, CRASH_BATCH).apply(plan(fixture, operation.of(fixture)));
     assertDone(fixture);
     int count = clean.events.size();
-    assertTrue(count > 40, "events: " + clean.events);
-    for (int k = 1; k <= count; k++) {
+    assertTrue(count > 30, "events: " + clean.events);
+    for (int k = 1; k <= count; k += stride) {
       fixture.reset();
       String original = Files.readString(fixture.modelFile());
       Events crashing = new Events(k);
       Crash crash = assertThrows(Crash.class,
-          () -> mover(fixture, crashing, 20).apply(plan(fixture, operation.of(fixture))));
+          () -> mover(fixture, crashing, CRASH_BATCH).apply(plan(fixture, operation.of(fixture))));
       String at = crash.getMessage();
       assertReadOnce(fixture, "after a " + at);
-      Mover mover = mover(fixture, MoveListener.NONE, 20);
+      Mover mover = mover(fixture, MoveListener.NONE, CRASH_BATCH);
       mover.resume();
       if (Files.readString(fixture.modelFile()).equals(original)) {
         // Stopped before ANNOUNCE: the model never changed, so the operation starts again.
@@ -261,7 +271,7 @@ class MoverTest {
 
   @Test void resumeWithoutAMoveDropsLeftovers() throws IOException, SQLException,
       InterruptedException {
-    MoveFixture fixture = new MoveFixture("leftovers", folder, 10, 10);
+    MoveFixture fixture = MoveFixture.h2("leftovers", folder, 10, 10);
     fixture.reset();
     try (var c = fixture.connect(1); var s = c.createStatement()) {
       s.execute("CREATE TABLE ORDERS_SHARDSET_MOVE AS SELECT * FROM ORDERS WHERE 1 = 0");
