@@ -19,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,9 +29,11 @@ import java.util.StringJoiner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * H2 shards s0..s4 (s4 outside the model at first) holding a family of two consistent-hash
- * tables, CUSTOMERS and ORDERS on CUSTOMER_ID (some orders without a customer), and the
- * duplicated table REGIONS; the model in a file; and checks of where rows sit.
+ * Five shards s0..s4 (s4 outside the model at first) holding a family of consistent-hash and
+ * composite tables: CUSTOMERS and ORDERS on CUSTOMER_ID (some orders without a customer),
+ * VISITS on a two-column key with NULL parts and split into two subpartition tables, and
+ * ACCOUNTS, composite by CLASS; the duplicated table REGIONS; the model in a file; and checks
+ * of where rows sit.
  */
 final class MoveFixture {
   static final String SCHEMA = "S";
@@ -39,12 +42,16 @@ final class MoveFixture {
       "CREATE TABLE IF NOT EXISTS CUSTOMERS (CUSTOMER_ID INT PRIMARY KEY, NAME VARCHAR(40))",
       "CREATE TABLE IF NOT EXISTS ORDERS (ORDER_ID INT PRIMARY KEY, CUSTOMER_ID INT,"
           + " AMOUNT DECIMAL(12, 2))",
-      "CREATE TABLE IF NOT EXISTS VISITS (VISIT_ID INT PRIMARY KEY, REGION VARCHAR(10),"
+      "CREATE TABLE IF NOT EXISTS VISITS_LOW (VISIT_ID INT PRIMARY KEY, REGION VARCHAR(10),"
+          + " VISIT_DAY INT)",
+      "CREATE TABLE IF NOT EXISTS VISITS_HIGH (VISIT_ID INT PRIMARY KEY, REGION VARCHAR(10),"
           + " VISIT_DAY INT)",
       "CREATE TABLE IF NOT EXISTS ACCOUNTS (ACCOUNT_ID INT PRIMARY KEY, CLASS VARCHAR(5),"
           + " CUSTOMER_ID INT)",
       "CREATE TABLE IF NOT EXISTS REGIONS (REGION_ID INT PRIMARY KEY, NAME VARCHAR(20))"};
   private static final int REGIONS = 5;
+  /** The first visit of subpartition HIGH. */
+  private static final int VISITS_SPLIT = 100;
 
   /** Where the five shards live and how to empty one. */
   record Shards(List<String> urls, String user, List<String> wipe) {
@@ -122,7 +129,9 @@ final class MoveFixture {
               {"name": "CUSTOMERS", "method": "consistent-hash", "shardKey": ["CUSTOMER_ID"]},
               {"name": "ORDERS", "method": "consistent-hash", "shardKey": ["CUSTOMER_ID"]},
               {"name": "VISITS", "method": "consistent-hash", "shardKey": ["REGION", "VISIT_DAY"],
-               "shards": ["s0", "s1", "s2", "s3"]},
+               "shards": ["s0", "s1", "s2", "s3"],
+               "subpartitions": {"column": "VISIT_ID", "ranges": [
+                 {"name": "LOW", "to": %2$d}, {"name": "HIGH", "from": %2$d}]}},
               {"name": "ACCOUNTS", "method": "composite", "shardKey": ["CUSTOMER_ID"],
                "partitionBy": {"column": "CLASS", "method": "list", "sets": [
                  {"name": "gold", "values": ["gold"], "shardspace": "default"},
@@ -131,7 +140,7 @@ final class MoveFixture {
             ]
           }
         }]}
-        """.formatted(shardList));
+        """.formatted(shardList, VISITS_SPLIT));
     load();
   }
 
@@ -146,16 +155,16 @@ final class MoveFixture {
         connections.put("s" + i, c);
       }
       RowOwners customerOwners = RowOwners.of(schema.table("CUSTOMERS"), model);
-      insert(connections, customerOwners, "INSERT INTO CUSTOMERS VALUES (?, ?)", customers,
+      insert(connections, customerOwners, "CUSTOMERS", customers,
           id -> new Object[] {id, "customer " + id});
       insert(connections, RowOwners.of(schema.table("ORDERS"), model),
-          "INSERT INTO ORDERS VALUES (?, ?, ?)", orders,
+          "ORDERS", orders,
           id -> new Object[] {id, id % 97 == 0 ? null : id % customers,
               BigDecimal.valueOf(id, 2)});
       insert(connections, RowOwners.of(schema.table("VISITS"), model),
-          "INSERT INTO VISITS VALUES (?, ?, ?)", orders / 2, MoveFixture::visit);
+          "VISITS", orders / 2, MoveFixture::visit);
       insert(connections, RowOwners.of(schema.table("ACCOUNTS"), model),
-          "INSERT INTO ACCOUNTS VALUES (?, ?, ?)", customers, MoveFixture::account);
+          "ACCOUNTS", customers, MoveFixture::account);
       for (Connection c : connections.values()) {
         try (PreparedStatement p = c.prepareStatement("INSERT INTO REGIONS VALUES (?, ?)")) {
           for (int r = 0; r < REGIONS; r++) {
@@ -188,17 +197,23 @@ final class MoveFixture {
     Object[] row(int id);
   }
 
-  private static void insert(Map<String, Connection> connections, RowOwners owners, String sql,
-      int count, RowMaker maker) throws SQLException {
+  /** Inserts rows on the shards they route to, into the physical tables that hold them. */
+  private static void insert(Map<String, Connection> connections, RowOwners owners,
+      String table, int count, RowMaker maker) throws SQLException {
     Map<String, PreparedStatement> statements = new HashMap<>();
-    for (Map.Entry<String, Connection> e : connections.entrySet()) {
-      statements.put(e.getKey(), e.getValue().prepareStatement(sql));
-    }
     for (int id = 0; id < count; id++) {
       Object[] row = maker.row(id);
       List<Object> key = new ArrayList<>();
       owners.keyColumns().forEach(c -> key.add(row[c]));
-      PreparedStatement p = statements.get(owners.ownerOf(key));
+      String owner = owners.ownerOf(key);
+      String physical = table.equals("VISITS")
+          ? (id < VISITS_SPLIT ? "VISITS_LOW" : "VISITS_HIGH") : table;
+      PreparedStatement p = statements.get(owner + "." + physical);
+      if (p == null) {
+        p = connections.get(owner).prepareStatement("INSERT INTO " + physical + " VALUES ("
+            + String.join(", ", Collections.nCopies(row.length, "?")) + ")");
+        statements.put(owner + "." + physical, p);
+      }
       for (int c = 0; c < row.length; c++) {
         p.setObject(c + 1, row[c]);
       }
@@ -284,9 +299,9 @@ final class MoveFixture {
     RowOwners owners = RowOwners.of(table, model);
     List<String> rows = new ArrayList<>();
     for (String shard : spec.shards()) {
-      List<String> sources = new ArrayList<>(List.of(tableName));
+      List<String> sources = new ArrayList<>(physical(tableName));
       if (reshard != null && reshard.carries(spec) && reshard.readsMoveTables(shard)) {
-        sources.add(MoveTables.name(tableName));
+        physical(tableName).forEach(p -> sources.add(MoveTables.name(p)));
       }
       try (Connection c = connect(Integer.parseInt(shard.substring(1)));
           Statement s = c.createStatement()) {
@@ -338,10 +353,20 @@ final class MoveFixture {
 
   /** The number of rows of a table on a shard. */
   long count(int shard, String table) throws SQLException {
-    try (Connection c = connect(shard); Statement s = c.createStatement();
-        ResultSet r = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
-      r.next();
-      return r.getLong(1);
+    long rows = 0;
+    try (Connection c = connect(shard); Statement s = c.createStatement()) {
+      for (String physical : physical(table)) {
+        try (ResultSet r = s.executeQuery("SELECT COUNT(*) FROM " + physical)) {
+          r.next();
+          rows += r.getLong(1);
+        }
+      }
     }
+    return rows;
+  }
+
+  /** The physical tables of a table on each shard: VISITS has two subpartitions. */
+  private static List<String> physical(String table) {
+    return table.equals("VISITS") ? List.of("VISITS_LOW", "VISITS_HIGH") : List.of(table);
   }
 }

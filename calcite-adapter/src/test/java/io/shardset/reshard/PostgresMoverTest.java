@@ -23,7 +23,7 @@ class PostgresMoverTest {
     try {
       MoveFixture fixture = new MoveFixture(new MoveFixture.Shards(
           databases.stream().map(PostgresServer::url).toList(), PostgresServer.USER,
-          List.of("DROP SCHEMA public CASCADE", "CREATE SCHEMA public")), folder, 300, 600);
+          List.of("DROP SCHEMA public CASCADE", "CREATE SCHEMA public")), folder, 200, 400);
       fixture.reset();
       MoverTest.mover(fixture, MoveListener.NONE, 100)
           .apply(MoverTest.plan(fixture, MoverTest.addFifth(fixture)));
@@ -33,7 +33,7 @@ class PostgresMoverTest {
       MoverTest.assertDone(fixture);
       assertEquals(List.of("s1", "s2", "s3", "s4"),
           fixture.model().shards().stream().map(s -> s.name()).toList());
-      MoverTest.crashAtEvents(fixture, MoverTest::addFifth, 11);
+      MoverTest.crashAtEvents(fixture, MoverTest::addFifth, 25);
     } finally {
       PostgresServer.drop(databases);
     }
