@@ -72,6 +72,10 @@ public final class Mover {
    *     longer the plan's
    */
   public void apply(ReshardPlan plan) throws SQLException, IOException, InterruptedException {
+    if (!plan.schema().equals(schema)) {
+      throw new IllegalArgumentException("the plan is for schema '" + plan.schema()
+          + "', not '" + schema + "'");
+    }
     ModelFile file = ModelFile.read(modelFile);
     ShardSetModel model = file.model(schema);
     if (model.reshard() != null) {
