@@ -102,7 +102,9 @@ public final class Mover {
     if (plan.moves().isEmpty()) {
       // Nothing moves (a split, or a shard without ranges): the model changes in one write.
       event(Step.PREPARE, "done");
-      ModelFile done = joined.withChunkMap(schema, plan.chunkMapAfter());
+      // A shardspace without hashed tables has no chunk map to write.
+      ModelFile done = plan.chunkMapAfter().isEmpty()
+          ? joined : joined.withChunkMap(schema, plan.chunkMapAfter());
       finish(plan.leaving() == null ? done : done.withoutShard(schema, plan.leaving()));
       return;
     }
