@@ -237,7 +237,10 @@ class MoverTest {
   /**
    * Runs the operation once to count its events, then again crashing at every
    * {@code stride}-th event: readers read each row once after the crash, and resuming (or,
-   * before the model changed, starting again) ends in the correct state.
+   * before the model changed, starting again) ends in the correct state. The runs share the
+   * shards' pools of eight connections, so a crash that kept a connection would soon leave
+   * later runs waiting for one, and one that left a transaction open would block them on its
+   * locks.
    */
   static void crashAtEvents(MoveFixture fixture, OperationOf operation, int stride)
       throws Exception {
