@@ -109,7 +109,7 @@ public final class Mover {
       return;
     }
     MovingFamily family = family(during);
-    createMoveTables(family);
+    createMoveTables(family, true);
     event(Step.PREPARE, "done");
     event(Step.ANNOUNCE, "start");
     ModelFile announced = during.write();
@@ -132,7 +132,7 @@ public final class Mover {
     MovingFamily family = family(file);
     if (reshard.phase() == ReshardSpec.Phase.COPY) {
       event(Step.PREPARE, "start");
-      createMoveTables(family);
+      createMoveTables(family, false);
       event(Step.PREPARE, "done");
       copyPhase(file, family);
     } else {
@@ -182,12 +182,12 @@ public final class Mover {
     event(Step.MERGE, "start");
     perShard(Step.MERGE, "target", family.targets(), t -> rows.merge(t) + " rows");
     // No reader reads a source's move tables once the chunk map names the targets.
-    perShard(Step.MERGE, "source", family.sources(), s -> drop(family, s));
+    perShard(Step.MERGE, "source", family.sources(), s -> drop(family, s, false));
     event(Step.MERGE, "done");
     String leaving = file.model(schema).reshard().leaving();
     ModelFile done = file.withReshard(schema, null);
     finish(leaving == null ? done : done.withoutShard(schema, leaving));
-    dropAll(family);
+    dropAll(family, false);
   }
 
   private void finish(ModelFile done) throws IOException, InterruptedException {
@@ -198,26 +198,29 @@ public final class Mover {
   }
 
   private void dropLeftovers(ShardSetModel model) throws SQLException {
-    dropAll(MovingFamily.leftovers(model));
+    dropAll(MovingFamily.leftovers(model), true);
   }
 
-  private void dropAll(MovingFamily family) throws SQLException {
+  private void dropAll(MovingFamily family, boolean leftovers) throws SQLException {
     event(Step.DROP, "start");
-    perShard(Step.DROP, "shard", family.shards(), shard -> drop(family, shard));
+    perShard(Step.DROP, "shard", family.shards(), shard -> drop(family, shard, leftovers));
     event(Step.DROP, "done");
   }
 
-  private void createMoveTables(MovingFamily family) throws SQLException {
+  /** PREPARE's move tables; {@code fresh} when the model records no move yet. */
+  private void createMoveTables(MovingFamily family, boolean fresh) throws SQLException {
     perShard(Step.PREPARE, "move tables on", family.shards(), shard -> {
       try (Connection connection = family.connect(shard)) {
-        return TwinTables.create(connection, family.parts(shard)) + " created";
+        return TwinTables.create(connection, family.parts(shard), fresh) + " created";
       }
     });
   }
 
-  private static String drop(MovingFamily family, String shard) throws SQLException {
+  private static String drop(MovingFamily family, String shard, boolean leftovers)
+      throws SQLException {
     try (Connection connection = family.connect(shard)) {
-      return TwinTables.drop(connection, family.parts(shard)) + " move tables dropped";
+      return TwinTables.drop(connection, family.parts(shard), leftovers)
+          + " move tables dropped";
     }
   }
 

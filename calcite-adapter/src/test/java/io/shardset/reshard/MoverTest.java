@@ -272,6 +272,24 @@ class MoverTest {
     }
   }
 
+  @Test void keepsMoveTablesThatNoMoveExplains() throws Exception {
+    MoveFixture fixture = MoveFixture.h2("stray", folder, 10, 10);
+    fixture.reset();
+    try (var c = fixture.connect(2); var s = c.createStatement()) {
+      s.execute("CREATE TABLE CUSTOMERS_SHARDSET_MOVE AS SELECT * FROM CUSTOMERS WHERE 1 = 0");
+      s.execute("INSERT INTO CUSTOMERS_SHARDSET_MOVE VALUES (12345, 'stray')");
+    }
+    String message = "move table CUSTOMERS_SHARDSET_MOVE on shard 's2' holds 1 rows, but the"
+        + " model records no move; readers do not see them: put them back into CUSTOMERS or"
+        + " delete them, then drop the move table";
+    assertEquals(message, assertThrows(IllegalStateException.class,
+        () -> mover(fixture, MoveListener.NONE, 10).resume()).getMessage());
+    assertEquals(message, assertThrows(IllegalStateException.class,
+        () -> mover(fixture, MoveListener.NONE, 10).apply(plan(fixture, addFifth(fixture))))
+        .getMessage());
+    assertNull(fixture.model().reshard(), "the model is unchanged");
+  }
+
   @Test void resumeWithoutAMoveDropsLeftovers() throws IOException, SQLException,
       InterruptedException {
     MoveFixture fixture = MoveFixture.h2("leftovers", folder, 10, 10);
