@@ -21,6 +21,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * Moves the rows of a {@link ReshardPlan} online, step by step (see {@link Step}), recording in
  * the model file how far it got, so that {@link #resume()} finishes a move that stopped at any
  * point. Every step can run again without harm.
+ *
+ * <p>A move that stopped before ANNOUNCE left the model as it was: {@link #resume()} drops
+ * the move tables it made, and the operation starts again with a new plan. Sources drop their
+ * move tables at MERGE already (no reader reads them once the chunk map names the targets), so
+ * a shard that leaves keeps none even if the move stops right after FINISH.
  */
 public final class Mover {
   /**
