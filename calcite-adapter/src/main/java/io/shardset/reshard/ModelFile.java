@@ -1,5 +1,6 @@
 package io.shardset.reshard;
 
+import io.shardset.calcite.ShardSchemaFactory;
 import io.shardset.model.ChunkMapSpec;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ReshardSpec;
@@ -95,6 +96,30 @@ public final class ModelFile {
     List<String> names = new ArrayList<>();
     root.path("schemas").forEach(schema -> names.add(schema.path("name").asText()));
     return names;
+  }
+
+  /**
+   * The ShardSet schema to edit when none is named: the file's only schema made by
+   * {@link ShardSchemaFactory}, else its {@code defaultSchema} if that is one of them.
+   *
+   * @throws IllegalArgumentException if that leaves none or several
+   */
+  public String shardSetSchema() {
+    List<String> names = new ArrayList<>();
+    for (JsonNode schema : root.path("schemas")) {
+      if (schema.path("factory").asText().equals(ShardSchemaFactory.class.getName())) {
+        names.add(schema.path("name").asText());
+      }
+    }
+    String fallback = root.path("defaultSchema").asText(null);
+    if (names.size() == 1) {
+      return names.get(0);
+    } else if (names.contains(fallback)) {
+      return fallback;
+    }
+    throw new IllegalArgumentException("model file " + path + (names.isEmpty()
+        ? " has no ShardSet schema (factory " + ShardSchemaFactory.class.getName() + ")"
+        : " has ShardSet schemas " + String.join(", ", names) + "; name one"));
   }
 
   /**

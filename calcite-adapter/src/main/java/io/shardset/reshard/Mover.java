@@ -21,6 +21,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * Moves the rows of a {@link ReshardPlan} online, step by step (see {@link Step}), recording in
  * the model file how far it got, so that {@link #resume()} finishes a move that stopped at any
  * point. Every step can run again without harm.
+ *
+ * <p>A move that stopped before ANNOUNCE left the model as it was: {@link #resume()} drops
+ * the move tables it made, and the operation starts again with a new plan. Sources drop their
+ * move tables at MERGE already (no reader reads them once the chunk map names the targets), so
+ * a shard that leaves keeps none even if the move stops right after FINISH.
  */
 public final class Mover {
   /**
@@ -72,6 +77,10 @@ public final class Mover {
    *     longer the plan's
    */
   public void apply(ReshardPlan plan) throws SQLException, IOException, InterruptedException {
+    if (!plan.schema().equals(schema)) {
+      throw new IllegalArgumentException("the plan is for schema '" + plan.schema()
+          + "', not '" + schema + "'");
+    }
     ModelFile file = ModelFile.read(modelFile);
     ShardSetModel model = file.model(schema);
     if (model.reshard() != null) {
@@ -98,12 +107,14 @@ public final class Mover {
     if (plan.moves().isEmpty()) {
       // Nothing moves (a split, or a shard without ranges): the model changes in one write.
       event(Step.PREPARE, "done");
-      ModelFile done = joined.withChunkMap(schema, plan.chunkMapAfter());
+      // A shardspace without hashed tables has no chunk map to write.
+      ModelFile done = plan.chunkMapAfter().isEmpty()
+          ? joined : joined.withChunkMap(schema, plan.chunkMapAfter());
       finish(plan.leaving() == null ? done : done.withoutShard(schema, plan.leaving()));
       return;
     }
     MovingFamily family = family(during);
-    createMoveTables(family);
+    createMoveTables(family, true);
     event(Step.PREPARE, "done");
     event(Step.ANNOUNCE, "start");
     ModelFile announced = during.write();
@@ -126,7 +137,7 @@ public final class Mover {
     MovingFamily family = family(file);
     if (reshard.phase() == ReshardSpec.Phase.COPY) {
       event(Step.PREPARE, "start");
-      createMoveTables(family);
+      createMoveTables(family, false);
       event(Step.PREPARE, "done");
       copyPhase(file, family);
     } else {
@@ -176,12 +187,12 @@ public final class Mover {
     event(Step.MERGE, "start");
     perShard(Step.MERGE, "target", family.targets(), t -> rows.merge(t) + " rows");
     // No reader reads a source's move tables once the chunk map names the targets.
-    perShard(Step.MERGE, "source", family.sources(), s -> drop(family, s));
+    perShard(Step.MERGE, "source", family.sources(), s -> drop(family, s, false));
     event(Step.MERGE, "done");
     String leaving = file.model(schema).reshard().leaving();
     ModelFile done = file.withReshard(schema, null);
     finish(leaving == null ? done : done.withoutShard(schema, leaving));
-    dropAll(family);
+    dropAll(family, false);
   }
 
   private void finish(ModelFile done) throws IOException, InterruptedException {
@@ -192,26 +203,29 @@ public final class Mover {
   }
 
   private void dropLeftovers(ShardSetModel model) throws SQLException {
-    dropAll(MovingFamily.leftovers(model));
+    dropAll(MovingFamily.leftovers(model), true);
   }
 
-  private void dropAll(MovingFamily family) throws SQLException {
+  private void dropAll(MovingFamily family, boolean leftovers) throws SQLException {
     event(Step.DROP, "start");
-    perShard(Step.DROP, "shard", family.shards(), shard -> drop(family, shard));
+    perShard(Step.DROP, "shard", family.shards(), shard -> drop(family, shard, leftovers));
     event(Step.DROP, "done");
   }
 
-  private void createMoveTables(MovingFamily family) throws SQLException {
+  /** PREPARE's move tables; {@code fresh} when the model records no move yet. */
+  private void createMoveTables(MovingFamily family, boolean fresh) throws SQLException {
     perShard(Step.PREPARE, "move tables on", family.shards(), shard -> {
       try (Connection connection = family.connect(shard)) {
-        return TwinTables.create(connection, family.parts(shard)) + " created";
+        return TwinTables.create(connection, family.parts(shard), fresh) + " created";
       }
     });
   }
 
-  private static String drop(MovingFamily family, String shard) throws SQLException {
+  private static String drop(MovingFamily family, String shard, boolean leftovers)
+      throws SQLException {
     try (Connection connection = family.connect(shard)) {
-      return TwinTables.drop(connection, family.parts(shard)) + " move tables dropped";
+      return TwinTables.drop(connection, family.parts(shard), leftovers)
+          + " move tables dropped";
     }
   }
 

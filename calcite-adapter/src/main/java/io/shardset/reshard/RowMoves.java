@@ -175,12 +175,12 @@ final class RowMoves {
       rows += commit(insert, to, batch, copied);
       from.commit();
     } catch (Throwable e) {
-      to.rollback();
-      from.rollback();
+      Transactions.rollback(to, e);
+      Transactions.rollback(from, e);
       throw e;
     } finally {
-      to.setAutoCommit(true);
-      from.setAutoCommit(true);
+      Transactions.restoreAutoCommit(to);
+      Transactions.restoreAutoCommit(from);
     }
     return rows;
   }

@@ -75,8 +75,9 @@ record TablePart(String shard, ShardSite site) {
         if (!tables.getString("TABLE_NAME").equals(twinName())) {
           continue;
         }
+        // Drivers that have no catalogs (PostgreSQL's) or schemas report them as null.
         boolean here = qualifiers.isEmpty()
-            ? (schema == null || schema.equals(schem)) && (catalog == null || catalog.equals(cat))
+            ? matches(schema, schem) && matches(catalog, cat)
             : qualifiers.get(qualifiers.size() - 1).equals(schem)
                 || qualifiers.get(qualifiers.size() - 1).equals(cat);
         if (here) {
@@ -85,6 +86,11 @@ record TablePart(String shard, ShardSite site) {
       }
     }
     return false;
+  }
+
+  /** Whether a table's catalog or schema is the connection's, where both are known. */
+  private static boolean matches(String connection, String table) {
+    return connection == null || table == null || connection.equals(table);
   }
 
   private String quote(List<String> names) {

@@ -22,14 +22,28 @@ final class Transactions {
       connection.commit();
       return result;
     } catch (Throwable e) {
-      try {
-        connection.rollback();
-      } catch (SQLException rollback) {
-        e.addSuppressed(rollback);
-      }
+      rollback(connection, e);
       throw e;
     } finally {
+      restoreAutoCommit(connection);
+    }
+  }
+
+  /** Rolls back after a failure, keeping the failure as the error to report. */
+  static void rollback(Connection connection, Throwable failure) {
+    try {
+      connection.rollback();
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  /** Turns autocommit back on before the connection returns to its pool. */
+  static void restoreAutoCommit(Connection connection) {
+    try {
       connection.setAutoCommit(true);
+    } catch (SQLException e) {
+      // A broken connection: the pool checks it before handing it out again.
     }
   }
 }

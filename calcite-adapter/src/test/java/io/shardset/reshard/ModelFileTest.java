@@ -65,6 +65,7 @@ class ModelFileTest {
     assertEquals("jdbc:h2:" + folder.toAbsolutePath() + "/s1",
         model.shard("s1").jdbcUrl());
     assertEquals(List.of("S"), file.schemas());
+    assertEquals("S", file.shardSetSchema());
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> file.operand("X"));
     assertEquals("model file " + file.path() + " has no schema 'X'; schemas are [S]",
@@ -125,6 +126,20 @@ class ModelFileTest {
         () -> file.withReshard("S", null).write());
     assertEquals("model file " + file.path() + " changed since it was read; run the command"
         + " again", e.getMessage());
+  }
+
+  @Test void namesTheShardSetSchemaToEdit() throws IOException {
+    Path path = folder.resolve("two.json");
+    String schema = "{\"name\": \"%s\", \"type\": \"custom\","
+        + " \"factory\": \"io.shardset.calcite.ShardSchemaFactory\", \"operand\": {}}";
+    Files.writeString(path, "{\"schemas\": [" + schema.formatted("A") + ", "
+        + schema.formatted("B") + "]}");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ModelFile.read(path).shardSetSchema());
+    assertEquals("model file " + path + " has ShardSet schemas A, B; name one", e.getMessage());
+    Files.writeString(path, "{\"defaultSchema\": \"B\", \"schemas\": ["
+        + schema.formatted("A") + ", " + schema.formatted("B") + "]}");
+    assertEquals("B", ModelFile.read(path).shardSetSchema());
   }
 
   @Test void refusesYaml() throws IOException {

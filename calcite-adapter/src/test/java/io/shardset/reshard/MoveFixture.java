@@ -19,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,34 +29,55 @@ import java.util.StringJoiner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * H2 shards s0..s4 (s4 outside the model at first) holding a family of two consistent-hash
- * tables, CUSTOMERS and ORDERS on CUSTOMER_ID (some orders without a customer), and the
- * duplicated table REGIONS; the model in a file; and checks of where rows sit.
+ * Five shards s0..s4 (s4 outside the model at first) holding a family of consistent-hash and
+ * composite tables: CUSTOMERS and ORDERS on CUSTOMER_ID (some orders without a customer),
+ * VISITS on a two-column key with NULL parts and split into two subpartition tables, and
+ * ACCOUNTS, composite by CLASS; the duplicated table REGIONS; the model in a file; and checks
+ * of where rows sit.
  */
 final class MoveFixture {
   static final String SCHEMA = "S";
-  static final List<String> FAMILY = List.of("CUSTOMERS", "ORDERS", "VISITS");
+  static final List<String> FAMILY = List.of("CUSTOMERS", "ORDERS", "VISITS", "ACCOUNTS");
   private static final String[] DDL = {
       "CREATE TABLE IF NOT EXISTS CUSTOMERS (CUSTOMER_ID INT PRIMARY KEY, NAME VARCHAR(40))",
       "CREATE TABLE IF NOT EXISTS ORDERS (ORDER_ID INT PRIMARY KEY, CUSTOMER_ID INT,"
           + " AMOUNT DECIMAL(12, 2))",
-      "CREATE TABLE IF NOT EXISTS VISITS (VISIT_ID INT PRIMARY KEY, REGION VARCHAR(10),"
+      "CREATE TABLE IF NOT EXISTS VISITS_LOW (VISIT_ID INT PRIMARY KEY, REGION VARCHAR(10),"
           + " VISIT_DAY INT)",
+      "CREATE TABLE IF NOT EXISTS VISITS_HIGH (VISIT_ID INT PRIMARY KEY, REGION VARCHAR(10),"
+          + " VISIT_DAY INT)",
+      "CREATE TABLE IF NOT EXISTS ACCOUNTS (ACCOUNT_ID INT PRIMARY KEY, CLASS VARCHAR(5),"
+          + " CUSTOMER_ID INT)",
       "CREATE TABLE IF NOT EXISTS REGIONS (REGION_ID INT PRIMARY KEY, NAME VARCHAR(20))"};
   private static final int REGIONS = 5;
+  /** The first visit of subpartition HIGH. */
+  private static final int VISITS_SPLIT = 100;
 
-  private final String prefix;
+  /** Where the five shards live and how to empty one. */
+  record Shards(List<String> urls, String user, List<String> wipe) {
+  }
+
+  private final Shards shards;
   private final Path modelFile;
   private final int customers;
   private final int orders;
 
   /**
-   * Creates empty shards and the model file of the four first.
+   * A fixture whose shards are H2 in-memory databases.
    *
    * @param name names the shards' databases, unique per test
    */
-  MoveFixture(String name, Path folder, int customers, int orders) throws IOException {
-    this.prefix = "reshard-mover-" + name;
+  static MoveFixture h2(String name, Path folder, int customers, int orders) {
+    List<String> urls = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      urls.add("jdbc:h2:mem:reshard-mover-" + name + "-s" + i + ";DB_CLOSE_DELAY=-1");
+    }
+    return new MoveFixture(new Shards(urls, "sa", List.of("DROP ALL OBJECTS")), folder,
+        customers, orders);
+  }
+
+  MoveFixture(Shards shards, Path folder, int customers, int orders) {
+    this.shards = shards;
     this.modelFile = folder.resolve("model.json");
     this.customers = customers;
     this.orders = orders;
@@ -65,15 +87,15 @@ final class MoveFixture {
     return modelFile;
   }
 
-  String url(int shard) {
-    return "jdbc:h2:mem:" + prefix + "-s" + shard + ";DB_CLOSE_DELAY=-1";
+  private String url(int shard) {
+    return shards.urls().get(shard);
   }
 
   /** The model object of the fifth shard, as a user would give it. */
   Map<String, Object> fifthShard() {
     Map<String, Object> shard = new java.util.LinkedHashMap<>();
     shard.put("jdbcUrl", url(4));
-    shard.put("jdbcUser", "sa");
+    shard.put("jdbcUser", shards.user());
     shard.put("jdbcPassword", "");
     return shard;
   }
@@ -82,7 +104,9 @@ final class MoveFixture {
   void reset() throws IOException, SQLException {
     for (int i = 0; i < 5; i++) {
       try (Connection c = connect(i); Statement s = c.createStatement()) {
-        s.execute("DROP ALL OBJECTS");
+        for (String wipe : shards.wipe()) {
+          s.execute(wipe);
+        }
         if (i < 4) {
           for (String ddl : DDL) {
             s.execute(ddl);
@@ -90,10 +114,10 @@ final class MoveFixture {
         }
       }
     }
-    StringJoiner shards = new StringJoiner(",\n        ");
+    StringJoiner shardList = new StringJoiner(",\n        ");
     for (int i = 0; i < 4; i++) {
-      shards.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + url(i)
-          + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\"}");
+      shardList.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + url(i)
+          + "\", \"jdbcUser\": \"" + shards.user() + "\", \"jdbcPassword\": \"\"}");
     }
     Files.writeString(modelFile, """
         {"version": "1.0", "defaultSchema": "S", "schemas": [{
@@ -105,12 +129,18 @@ final class MoveFixture {
               {"name": "CUSTOMERS", "method": "consistent-hash", "shardKey": ["CUSTOMER_ID"]},
               {"name": "ORDERS", "method": "consistent-hash", "shardKey": ["CUSTOMER_ID"]},
               {"name": "VISITS", "method": "consistent-hash", "shardKey": ["REGION", "VISIT_DAY"],
-               "shards": ["s0", "s1", "s2", "s3"]},
+               "shards": ["s0", "s1", "s2", "s3"],
+               "subpartitions": {"column": "VISIT_ID", "ranges": [
+                 {"name": "LOW", "to": %2$d}, {"name": "HIGH", "from": %2$d}]}},
+              {"name": "ACCOUNTS", "method": "composite", "shardKey": ["CUSTOMER_ID"],
+               "partitionBy": {"column": "CLASS", "method": "list", "sets": [
+                 {"name": "gold", "values": ["gold"], "shardspace": "default"},
+                 {"name": "other", "default": true, "shardspace": "default"}]}},
               {"name": "REGIONS", "method": "duplicated", "shards": ["s0", "s1", "s2", "s3"]}
             ]
           }
         }]}
-        """.formatted(shards));
+        """.formatted(shardList, VISITS_SPLIT));
     load();
   }
 
@@ -125,14 +155,16 @@ final class MoveFixture {
         connections.put("s" + i, c);
       }
       RowOwners customerOwners = RowOwners.of(schema.table("CUSTOMERS"), model);
-      insert(connections, customerOwners, "INSERT INTO CUSTOMERS VALUES (?, ?)", customers,
+      insert(connections, customerOwners, "CUSTOMERS", customers,
           id -> new Object[] {id, "customer " + id});
       insert(connections, RowOwners.of(schema.table("ORDERS"), model),
-          "INSERT INTO ORDERS VALUES (?, ?, ?)", orders,
+          "ORDERS", orders,
           id -> new Object[] {id, id % 97 == 0 ? null : id % customers,
               BigDecimal.valueOf(id, 2)});
       insert(connections, RowOwners.of(schema.table("VISITS"), model),
-          "INSERT INTO VISITS VALUES (?, ?, ?)", orders / 2, MoveFixture::visit);
+          "VISITS", orders / 2, MoveFixture::visit);
+      insert(connections, RowOwners.of(schema.table("ACCOUNTS"), model),
+          "ACCOUNTS", customers, MoveFixture::account);
       for (Connection c : connections.values()) {
         try (PreparedStatement p = c.prepareStatement("INSERT INTO REGIONS VALUES (?, ?)")) {
           for (int r = 0; r < REGIONS; r++) {
@@ -156,21 +188,32 @@ final class MoveFixture {
     return new Object[] {id, "r" + id % 7, id % 13 == 0 ? null : id % 50};
   }
 
+  /** An account of a composite table: its routing key is the class, then the customer. */
+  private static Object[] account(int id) {
+    return new Object[] {id, id % 3 == 0 ? "gold" : "basic", id / 2};
+  }
+
   private interface RowMaker {
     Object[] row(int id);
   }
 
-  private static void insert(Map<String, Connection> connections, RowOwners owners, String sql,
-      int count, RowMaker maker) throws SQLException {
+  /** Inserts rows on the shards they route to, into the physical tables that hold them. */
+  private static void insert(Map<String, Connection> connections, RowOwners owners,
+      String table, int count, RowMaker maker) throws SQLException {
     Map<String, PreparedStatement> statements = new HashMap<>();
-    for (Map.Entry<String, Connection> e : connections.entrySet()) {
-      statements.put(e.getKey(), e.getValue().prepareStatement(sql));
-    }
     for (int id = 0; id < count; id++) {
       Object[] row = maker.row(id);
       List<Object> key = new ArrayList<>();
       owners.keyColumns().forEach(c -> key.add(row[c]));
-      PreparedStatement p = statements.get(owners.ownerOf(key));
+      String owner = owners.ownerOf(key);
+      String physical = table.equals("VISITS")
+          ? (id < VISITS_SPLIT ? "VISITS_LOW" : "VISITS_HIGH") : table;
+      PreparedStatement p = statements.get(owner + "." + physical);
+      if (p == null) {
+        p = connections.get(owner).prepareStatement("INSERT INTO " + physical + " VALUES ("
+            + String.join(", ", Collections.nCopies(row.length, "?")) + ")");
+        statements.put(owner + "." + physical, p);
+      }
       for (int c = 0; c < row.length; c++) {
         p.setObject(c + 1, row[c]);
       }
@@ -183,7 +226,7 @@ final class MoveFixture {
   }
 
   Connection connect(int shard) throws SQLException {
-    return DriverManager.getConnection(url(shard), "sa", "");
+    return DriverManager.getConnection(url(shard), shards.user(), "");
   }
 
   ShardSetModel model() {
@@ -206,11 +249,17 @@ final class MoveFixture {
     };
   }
 
-  private List<String> expectedRows(String table) {
+  /** Every row of a table, as text, in a stable order: what the fixture loaded. */
+  List<String> expectedRows(String table) {
     List<String> rows = new ArrayList<>();
     if (table.equals("CUSTOMERS")) {
       for (int id = 0; id < customers; id++) {
         rows.add(id + "|customer " + id);
+      }
+    } else if (table.equals("ACCOUNTS")) {
+      for (int id = 0; id < customers; id++) {
+        Object[] account = account(id);
+        rows.add(account[0] + "|" + account[1] + "|" + account[2]);
       }
     } else if (table.equals("VISITS")) {
       for (int id = 0; id < orders / 2; id++) {
@@ -242,15 +291,6 @@ final class MoveFixture {
     return rows;
   }
 
-  /** Every row of the family, as text, by table: what the fixture loaded. */
-  Map<String, List<String>> expectedRows() {
-    Map<String, List<String>> rows = new HashMap<>();
-    for (String table : FAMILY) {
-      rows.put(table, expectedRows(table));
-    }
-    return rows;
-  }
-
   private List<String> readableRows(ShardSetModel model, ShardTable table)
       throws SQLException {
     String tableName = table.spec().name();
@@ -259,9 +299,9 @@ final class MoveFixture {
     RowOwners owners = RowOwners.of(table, model);
     List<String> rows = new ArrayList<>();
     for (String shard : spec.shards()) {
-      List<String> sources = new ArrayList<>(List.of(tableName));
+      List<String> sources = new ArrayList<>(physical(tableName));
       if (reshard != null && reshard.carries(spec) && reshard.readsMoveTables(shard)) {
-        sources.add(MoveTables.name(tableName));
+        physical(tableName).forEach(p -> sources.add(MoveTables.name(p)));
       }
       try (Connection c = connect(Integer.parseInt(shard.substring(1)));
           Statement s = c.createStatement()) {
@@ -313,10 +353,20 @@ final class MoveFixture {
 
   /** The number of rows of a table on a shard. */
   long count(int shard, String table) throws SQLException {
-    try (Connection c = connect(shard); Statement s = c.createStatement();
-        ResultSet r = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
-      r.next();
-      return r.getLong(1);
+    long rows = 0;
+    try (Connection c = connect(shard); Statement s = c.createStatement()) {
+      for (String physical : physical(table)) {
+        try (ResultSet r = s.executeQuery("SELECT COUNT(*) FROM " + physical)) {
+          r.next();
+          rows += r.getLong(1);
+        }
+      }
     }
+    return rows;
+  }
+
+  /** The physical tables of a table on each shard: VISITS has two subpartitions. */
+  private static List<String> physical(String table) {
+    return table.equals("VISITS") ? List.of("VISITS_LOW", "VISITS_HIGH") : List.of(table);
   }
 }
