@@ -93,32 +93,6 @@ public final class TablePreparer {
     return new Outcome(created, copied);
   }
 
-  /**
-   * Creates, on every shard a move involves, the move tables of every table it carries, empty,
-   * unless they exist.
-   *
-   * @param model the model whose tables the move carries
-   * @param schema the schema {@code model} builds, knowing every shard the move involves
-   * @param move the move
-   * @return the number of move tables that now exist
-   * @throws io.shardset.execution.ShardException if a shard fails
-   */
-  public static int createMoveTables(ShardSetModel model, ShardSchema schema,
-      ReshardSpec move) {
-    return MoveTableStatements.create(model, schema, move);
-  }
-
-  /**
-   * Drops, on every shard a move involves, the move tables of every table it carries, where
-   * they exist.
-   *
-   * @return the number of move tables that no longer exist
-   * @throws io.shardset.execution.ShardException if a shard fails
-   */
-  public static int dropMoveTables(ShardSetModel model, ShardSchema schema, ReshardSpec move) {
-    return MoveTableStatements.drop(model, schema, move);
-  }
-
   /** The physical tables that hold a table on a shard: its subpartition tables, or itself. */
   private static List<ShardColumns> physicalTables(ShardSetModel model, TableSpec table,
       ShardSpec shard, Connection connection) throws SQLException {

@@ -1,9 +1,7 @@
 package io.shardset.reshard;
 
-import io.shardset.calcite.ShardSchema;
 import io.shardset.execution.ShardConnectionSettings;
 import io.shardset.model.ModelException;
-import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
 import io.shardset.testing.Backend;
 import io.shardset.testing.ShardFixture;
@@ -155,36 +153,6 @@ abstract class TablePreparerTestBase {
         + " table 'MISSING' not found on shard 's0'", e.getMessage());
   }
 
-  @Test void createsAndDropsMoveTablesOnTheShardsTheMoveInvolves() throws SQLException {
-    TablePreparer.prepare(model(2), model(3), "s2");
-    final ShardSetModel after = model(3);
-    final ReshardSpec move = new ReshardSpec("default", ReshardSpec.Phase.COPY,
-        List.of(new ReshardSpec.MoveSpec(0, 1000, "s0", "s2")), "add-shard s2", null);
-    ReshardModels.execute(shards.get(0), "INSERT INTO ORDER_LINES VALUES (1, 1, 5)");
-    final List<String> twins = List.of("ORDERS_SHARDSET_MOVE", "ORDER_LINES_SHARDSET_MOVE",
-        "Order Items_shardset_move", "SHIPMENTS_P1_SHARDSET_MOVE", "SHIPMENTS_P2_SHARDSET_MOVE");
-    for (int run = 0; run < 2; run++) {
-      assertEquals(10, TablePreparer.createMoveTables(after, ShardSchema.create(after), move));
-      for (int shard : new int[] {0, 2}) {
-        assertEquals(twins.stream().map(String::toUpperCase).sorted().toList(),
-            tableNames(shards.get(shard)).stream().map(String::toUpperCase)
-                .filter(t -> t.endsWith("_SHARDSET_MOVE")).sorted().toList());
-        assertEquals(columnNames(shards.get(shard), "ORDER_LINES"),
-            columnNames(shards.get(shard), exactName(shards.get(shard), twins.get(1))));
-      }
-      assertEquals(List.of("0"), rows(shards.get(0),
-          "SELECT COUNT(*) FROM " + quotedName(shards.get(0), twins.get(1))));
-    }
-    assertEquals(List.of(), tableNames(shards.get(1)).stream()
-        .filter(t -> t.toUpperCase().endsWith("_SHARDSET_MOVE")).toList());
-    assertEquals(10, TablePreparer.dropMoveTables(after, ShardSchema.create(after), move));
-    assertEquals(10, TablePreparer.dropMoveTables(after, ShardSchema.create(after), move));
-    for (ShardConnectionSettings shard : shards) {
-      assertEquals(List.of(), tableNames(shard).stream()
-          .filter(t -> t.toUpperCase().endsWith("_SHARDSET_MOVE")).toList());
-    }
-  }
-
   private static List<String> tableNames(ShardConnectionSettings shard) throws SQLException {
     final List<String> names = new ArrayList<>();
     try (Connection c = ReshardModels.connect(shard);
@@ -202,11 +170,6 @@ abstract class TablePreparerTestBase {
     try (Connection c = ReshardModels.connect(shard)) {
       return exactName(c.getMetaData(), table);
     }
-  }
-
-  private static String quotedName(ShardConnectionSettings shard, String table)
-      throws SQLException {
-    return "\"" + exactName(shard, table) + "\"";
   }
 
   /** Each column's name, type, size, digits and nullability, and the primary key. */
