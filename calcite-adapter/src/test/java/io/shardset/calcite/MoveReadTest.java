@@ -237,17 +237,7 @@ class MoveReadTest {
     }
 
     void insertIntoOracle(String table, List<Object[]> rows) throws SQLException {
-      final String marks = String.join(", ", Collections.nCopies(rows.get(0).length, "?"));
-      try (PreparedStatement p =
-               oracle.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
-        for (Object[] row : rows) {
-          for (int i = 0; i < row.length; i++) {
-            p.setObject(i + 1, row[i]);
-          }
-          p.addBatch();
-        }
-        p.executeBatch();
-      }
+      ShardFixture.insert(oracle, table, rows);
     }
 
     List<String> oracleRows(String sql) throws SQLException {

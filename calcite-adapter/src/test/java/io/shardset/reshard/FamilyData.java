@@ -3,6 +3,7 @@ package io.shardset.reshard;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.load.ShardedInserter;
 import io.shardset.model.ShardSetModel;
+import io.shardset.testing.ShardFixture;
 
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -16,7 +17,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -276,18 +276,7 @@ final class FamilyData implements AutoCloseable {
     try (ShardedInserter inserter = ShardedInserter.open(schema.table(table), 1_000)) {
       rows.forEach(inserter::insert);
     }
-    final String marks = String.join(", ", Collections.nCopies(rows.get(0).length,
-        "?"));
-    try (PreparedStatement p =
-             oracle.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
-      for (Object[] row : rows) {
-        for (int i = 0; i < row.length; i++) {
-          p.setObject(i + 1, row[i]);
-        }
-        p.addBatch();
-      }
-      p.executeBatch();
-    }
+    ShardFixture.insert(oracle, table, rows);
   }
 
   /** For CUSTOMERS and ORDERS, the shard of each row by its first column, read directly. */

@@ -155,10 +155,16 @@ public final class ShardFixture implements AutoCloseable {
     try (ShardedInserter inserter = ShardedInserter.open(shardTable, 500)) {
       rows.forEach(inserter::insert);
     }
+    insert(oracle, oracleTable, rows);
+    shards.resetCounters();
+  }
+
+  /** Inserts rows into a table of one database, in one batch. */
+  public static void insert(Connection connection, String table, List<Object[]> rows)
+      throws SQLException {
     final String marks = String.join(", ", Collections.nCopies(rows.get(0).length, "?"));
     try (PreparedStatement p =
-             oracle.prepareStatement(
-                 "INSERT INTO " + oracleTable + " VALUES (" + marks + ")")) {
+             connection.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
       for (Object[] row : rows) {
         for (int i = 0; i < row.length; i++) {
           p.setObject(i + 1, row[i]);
@@ -167,7 +173,6 @@ public final class ShardFixture implements AutoCloseable {
       }
       p.executeBatch();
     }
-    shards.resetCounters();
   }
 
   /** The unsharded oracle database, for tests that read its results themselves. */
