@@ -39,8 +39,11 @@ public final class LiveModel {
   private static final Logger LOGGER = LoggerFactory.getLogger(LiveModel.class);
   /** How often, at most, executions look at the model file. */
   private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+  /** Reads what Calcite's model handler reads. */
   private static final ObjectMapper JSON = new ObjectMapper()
-      .configure(JsonParser.Feature.ALLOW_COMMENTS, true);
+      .configure(JsonParser.Feature.ALLOW_COMMENTS, true)
+      .configure(JsonParser.Feature.ALLOW_SINGLE_QUOTES, true)
+      .configure(JsonParser.Feature.ALLOW_UNQUOTED_FIELD_NAMES, true);
   /** Every live model of the process, by model file and schema. */
   private static final Map<Key, LiveModel> REGISTRY = new ConcurrentHashMap<>();
 

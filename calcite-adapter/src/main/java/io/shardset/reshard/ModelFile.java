@@ -24,6 +24,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -83,12 +85,6 @@ public final class ModelFile {
 
   public Path path() {
     return path;
-  }
-
-  /** The model's {@code defaultSchema}, or null when it names none. */
-  public String defaultSchema() {
-    JsonNode name = root.get("defaultSchema");
-    return name == null || !name.isTextual() ? null : name.asText();
   }
 
   /** The names of the file's schemas, in file order. */
@@ -233,6 +229,7 @@ public final class ModelFile {
         }
         channel.force(true);
       }
+      keepAccess(path, temp);
       Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE,
           StandardCopyOption.REPLACE_EXISTING);
     } finally {
@@ -240,6 +237,22 @@ public final class ModelFile {
     }
     forceFolder(folder);
     return new ModelFile(path, text, root.deepCopy());
+  }
+
+  /**
+   * Gives the new file the model file's permissions and group, as far as the platform and the
+   * user's rights allow: a temporary file is readable by its owner only, and a server running
+   * as another user must go on reading the model.
+   */
+  private static void keepAccess(Path model, Path temp) {
+    try {
+      PosixFileAttributes attributes = Files.readAttributes(model, PosixFileAttributes.class);
+      Files.setPosixFilePermissions(temp, attributes.permissions());
+      Files.getFileAttributeView(temp, PosixFileAttributeView.class)
+          .setGroup(attributes.group());
+    } catch (UnsupportedOperationException | IOException e) {
+      // Not a POSIX file system, or a group the user may not give: the rename goes on.
+    }
   }
 
   /** Makes the rename durable where the platform allows syncing a folder. */

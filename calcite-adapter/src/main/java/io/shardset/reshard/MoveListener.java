@@ -22,4 +22,8 @@ public interface MoveListener {
 
   /** COPY has copied this many of the rows it has to copy. */
   void rows(long copied, long total);
+
+  /** COPY has copied all rows that move from {@code source} to {@code target}: this many. */
+  default void moved(String source, String target, long rows) {
+  }
 }

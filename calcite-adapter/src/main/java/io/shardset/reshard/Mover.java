@@ -77,6 +77,13 @@ public final class Mover {
    *     longer the plan's
    */
   public void apply(ReshardPlan plan) throws SQLException, IOException, InterruptedException {
+    try (MoveLock lock = MoveLock.acquire(modelFile)) {
+      applyLocked(plan);
+    }
+  }
+
+  private void applyLocked(ReshardPlan plan)
+      throws SQLException, IOException, InterruptedException {
     if (!plan.schema().equals(schema)) {
       throw new IllegalArgumentException("the plan is for schema '" + plan.schema()
           + "', not '" + schema + "'");
@@ -128,6 +135,12 @@ public final class Mover {
    * tables a finished move may have left.
    */
   public void resume() throws SQLException, IOException, InterruptedException {
+    try (MoveLock lock = MoveLock.acquire(modelFile)) {
+      resumeLocked();
+    }
+  }
+
+  private void resumeLocked() throws SQLException, IOException, InterruptedException {
     ModelFile file = ModelFile.read(modelFile);
     ReshardSpec reshard = file.model(schema).reshard();
     if (reshard == null) {
@@ -160,7 +173,8 @@ public final class Mover {
     AtomicLong copied = new AtomicLong();
     long all = total;
     perShard(Step.COPY, "target", family.targets(),
-        t -> rows.copy(t, batch -> listener.rows(copied.addAndGet(batch), all)) + " rows");
+        t -> rows.copy(t, batch -> listener.rows(copied.addAndGet(batch), all),
+            (source, moved) -> listener.moved(source, t, moved)) + " rows");
     event(Step.COPY, "done");
 
     event(Step.VERIFY, "start");

@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.LongConsumer;
+import java.util.function.ObjLongConsumer;
 
 /** The row work of a move's steps on one shard: detach, copy and merge. */
 final class RowMoves {
@@ -113,7 +114,8 @@ final class RowMoves {
    * @param copied told the number of rows of each committed batch
    * @return the rows copied
    */
-  long copy(String target, LongConsumer copied) throws SQLException {
+  long copy(String target, LongConsumer copied, ObjLongConsumer<String> fromSource)
+      throws SQLException {
     long rows = 0;
     try (Connection to = family.connect(target)) {
       try (Statement statement = to.createStatement()) {
@@ -122,15 +124,19 @@ final class RowMoves {
         }
       }
       for (String source : family.sourcesOf(target)) {
+        long sourceRows = 0;
         try (Connection from = family.connect(source)) {
           for (CarriedTable table : family.tables()) {
             List<TablePart> sourceParts = table.parts(source);
             List<TablePart> targetParts = table.parts(target);
             for (int i = 0; i < sourceParts.size(); i++) {
-              rows += copy(table, from, sourceParts.get(i), to, targetParts.get(i), copied);
+              sourceRows +=
+                  copy(table, from, sourceParts.get(i), to, targetParts.get(i), copied);
             }
           }
         }
+        fromSource.accept(source, sourceRows);
+        rows += sourceRows;
       }
     }
     return rows;

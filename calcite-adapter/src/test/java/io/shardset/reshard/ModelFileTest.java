@@ -10,9 +10,12 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -117,6 +120,14 @@ class ModelFileTest {
     assertNull(after.reshard());
     assertEquals(List.of("s0", "s1"), after.tables().get(0).shards());
     assertFalse(done.text().contains("s2"));
+  }
+
+  @Test void aRewriteKeepsTheFilesPermissions() throws IOException {
+    ModelFile file = file();
+    Set<PosixFilePermission> readable = PosixFilePermissions.fromString("rw-r--r--");
+    Files.setPosixFilePermissions(file.path(), readable);
+    file.withReshard("S", null).write();
+    assertEquals(readable, Files.getPosixFilePermissions(file.path()));
   }
 
   @Test void refusesToOverwriteAnotherEdit() throws IOException {

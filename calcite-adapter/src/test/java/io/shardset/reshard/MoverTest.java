@@ -220,6 +220,24 @@ class MoverTest {
         + " made; plan again", e.getMessage());
   }
 
+  @Test void oneMoverAtATimePerModelFile() throws Exception {
+    MoveFixture fixture = MoveFixture.h2("locked", folder, 100, 100);
+    fixture.reset();
+    ReshardPlan split = plan(fixture, new Operation.SplitRange(0, null));
+    try (MoveLock held = MoveLock.acquire(fixture.modelFile())) {
+      IllegalStateException e = assertThrows(IllegalStateException.class,
+          () -> mover(fixture, MoveListener.NONE, 1000).apply(split));
+      assertEquals("another reshard apply is running on " + fixture.modelFile() + " (it holds "
+          + MoveLock.lockFile(fixture.modelFile()) + "); wait for it to end", e.getMessage());
+      e = assertThrows(IllegalStateException.class,
+          () -> mover(fixture, MoveListener.NONE, 1000).resume());
+      assertTrue(e.getMessage().startsWith("another reshard apply is running on "));
+    }
+    mover(fixture, MoveListener.NONE, 1000).apply(split);
+    assertEquals(481, ModelFile.read(fixture.modelFile()).model(MoveFixture.SCHEMA).chunkMap()
+        .size());
+  }
+
   @Test void crashAtEveryEventOfAddShardThenResume() throws Exception {
     crashAtEvents(MoveFixture.h2("crash-add", folder, 200, 400), MoverTest::addFifth, 1);
   }

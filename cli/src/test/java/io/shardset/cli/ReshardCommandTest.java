@@ -156,9 +156,11 @@ class ReshardCommandTest {
         + " resume it before planning another\n", err);
 
     assertEquals(0, reshard("apply", "--grace", "0s"), err);
-    assertEquals("resumed and finished add-shard s4\n", out);
-    assertTrue(err.startsWith("resuming add-shard s4 (phase copy)\n"), err);
+    assertTrue(out.startsWith("resumed and finished add-shard s4\nmoved "), out);
     final Map<Long, Integer> after = placement(5);
+    final long onS4 = after.values().stream().filter(shard -> shard == 4).count();
+    assertTrue(out.contains("moved " + String.format("%,d", onS4) + " rows in "), out);
+    assertTrue(err.startsWith("resuming add-shard s4 (phase copy)\n"), err);
     assertEquals(ORDERS, after.size());
     assertTrue(after.containsValue(4), "s4 holds rows");
   }
@@ -204,6 +206,8 @@ class ReshardCommandTest {
     assertEquals(2, reshard("apply", "remove-shard", "s1", "--grace", "5 parsecs"));
     assertTrue(err.startsWith("--grace: '5 parsecs' is not a duration such as 0s, 500ms, 10s"
         + " or 2m\n"), err);
+    assertEquals(1, reshard("apply", "add-shard", "s0", "--jdbc-url", newShardUrl));
+    assertEquals("apply failed: shard 's0' exists already\n", err);
     assertEquals(1, reshard("plan", "remove-shard", "s7"));
     assertTrue(err.startsWith("plan failed: "), err);
     assertTrue(err.contains("s7"), err);

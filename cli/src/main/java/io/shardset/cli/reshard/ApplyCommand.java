@@ -65,6 +65,9 @@ public final class ApplyCommand implements Callable<Integer> {
         mover(file, schema, settings, new ProgressPrinter(err, progress, running.moves().size()))
             .resume();
         out.println("resumed and finished " + running.operation());
+        if (running.phase() == ReshardSpec.Phase.COPY) {
+          out.print(progress.report());
+        }
         file = model.read();
       }
       if (!operation.present()) {
@@ -85,7 +88,6 @@ public final class ApplyCommand implements Callable<Integer> {
       final RowCount count = counted.count();
       if (count != null) {
         progress.allRows(count.totalRows());
-        count.pairs().forEach(p -> progress.pairRows(p.source(), p.target(), p.rows()));
       }
       mover(file, schema, settings, new ProgressPrinter(err, progress, plan.moves().size()))
           .apply(plan);
@@ -97,9 +99,22 @@ public final class ApplyCommand implements Callable<Integer> {
       throw e;
     } catch (RuntimeException | SQLException | java.io.IOException e) {
       err.println("apply failed: " + e.getMessage());
-      err.println("the model file records how far the move got; run apply again to resume it");
+      if (moveRecorded()) {
+        err.println("the model file records how far the move got; run apply again to resume"
+            + " it");
+      }
       err.flush();
       return 1;
+    }
+  }
+
+  /** Whether the model file records a move in progress now. */
+  private boolean moveRecorded() {
+    try {
+      final ModelFile file = model.read();
+      return file.model(model.schema(file)).reshard() != null;
+    } catch (RuntimeException e) {
+      return false;
     }
   }
 

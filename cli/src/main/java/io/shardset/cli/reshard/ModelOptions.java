@@ -17,8 +17,8 @@ public final class ModelOptions {
   private Path model;
 
   @Option(names = "--schema", paramLabel = "NAME",
-      description = "The ShardSet schema; default: the model's defaultSchema, or its only"
-          + " schema.")
+      description = "The ShardSet schema; default: the model's only ShardSet schema, or its"
+          + " defaultSchema.")
   private @Nullable String schema;
 
   /** The model file. */
@@ -34,17 +34,12 @@ public final class ModelOptions {
   /**
    * The schema the command works on.
    *
-   * @throws IllegalArgumentException if the model names none or has no such schema
+   * @throws IllegalArgumentException if the model has no such schema, or several ShardSet
+   *     schemas and names none of them as its default
    */
   String schema(ModelFile file) {
     final List<String> schemas = file.schemas();
-    final String name = schema != null ? schema
-        : file.defaultSchema() != null ? file.defaultSchema()
-        : schemas.size() == 1 ? schemas.get(0) : null;
-    if (name == null) {
-      throw new IllegalArgumentException("the model has no defaultSchema; name one with"
-          + " --schema; schemas are " + schemas);
-    }
+    final String name = schema != null ? schema : file.shardSetSchema();
     if (!schemas.contains(name)) {
       throw new IllegalArgumentException("the model has no schema '" + name + "'; schemas are "
           + schemas);

@@ -44,6 +44,10 @@ final class ProgressPrinter implements MoveListener {
     err.flush();
   }
 
+  @Override public void moved(String source, String target, long rows) {
+    progress.pairRows(source, target, rows);
+  }
+
   @Override public void rows(long copied, long total) {
     progress.rows(copied, total);
     progress.lineIfDue().ifPresent(line -> {
