@@ -3,7 +3,10 @@ package io.shardset.reshard;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.load.ShardedInserter;
 import io.shardset.model.ShardSetModel;
+import io.shardset.testing.PostgresServer;
 import io.shardset.testing.ShardFixture;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -24,42 +27,94 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.StringJoiner;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A table family (CUSTOMERS and ORDERS hashed on CUSTOMER_ID, COUNTRIES duplicated) on H2
- * shards s0..s4 described by a model file, an unsharded oracle with the same rows, and the
- * queries whose answers must not change while the family is resharded.
+ * A table family (CUSTOMERS and ORDERS hashed on CUSTOMER_ID, COUNTRIES duplicated) on shards
+ * s0..s4 (H2 or PostgreSQL) described by a model file, an unsharded oracle with the same rows,
+ * and the queries whose answers must not change while the family is resharded.
  */
 final class FamilyData implements AutoCloseable {
   static final String SCHEMA = "S";
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /**
+   * Where the databases s0..s4 and "oracle" live.
+   *
+   * @param url the JDBC URL of a database by name
+   * @param user the user to connect as, or null for H2's default
+   * @param h2 whether the databases are H2 ones, which {@link #close()} shuts down and whose
+   *     shard tables get the {@link TouchedRows} trigger
+   */
+  record Databases(UnaryOperator<String> url, String user, boolean h2) {
+    /**
+     * H2 databases.
+     *
+     * @param prefix the start of every database name
+     * @param files whether the databases are files in {@code folder} that other processes can
+     *     open too, rather than in memory
+     */
+    static Databases h2(Path folder, String prefix, boolean files) {
+      return new Databases(name -> files
+          ? "jdbc:h2:" + folder.resolve(prefix + "_" + name).toAbsolutePath()
+              + ";AUTO_SERVER=TRUE"
+          : "jdbc:h2:mem:" + prefix + "_" + name + ";DB_CLOSE_DELAY=-1", null, true);
+    }
+
+    /** Six PostgreSQL databases, for s0..s4 and the oracle in this order. */
+    static Databases postgres(List<String> databases) {
+      return new Databases(name -> PostgresServer.url(databases.get(
+          name.equals("oracle") ? 5 : Integer.parseInt(name.substring(1)))),
+          PostgresServer.USER, false);
+    }
+
+    Connection connect(String name) throws SQLException {
+      return user == null ? DriverManager.getConnection(url.apply(name))
+          : DriverManager.getConnection(url.apply(name), user, "");
+    }
+  }
 
   private final Path folder;
-  private final String prefix;
-  private final boolean files;
+  private final Databases databases;
   private final int customers;
   private final int orders;
   private final List<Connection> open = new ArrayList<>();
 
-  /**
-   * A family whose model file lives in {@code folder}.
-   *
-   * @param prefix the start of every database name
-   * @param files whether the databases are files in {@code folder} that other processes can
-   *     open too, rather than in memory
-   */
+  /** A family on H2 databases (see {@link Databases#h2}) whose model file lives in a folder. */
   FamilyData(Path folder, String prefix, boolean files, int customers, int orders) {
+    this(folder, Databases.h2(folder, prefix, files), customers, orders);
+  }
+
+  /** A family whose model file lives in {@code folder}. */
+  FamilyData(Path folder, Databases databases, int customers, int orders) {
     this.folder = folder;
-    this.prefix = prefix;
-    this.files = files;
+    this.databases = databases;
     this.customers = customers;
     this.orders = orders;
   }
 
   /** Opens a shard's database and keeps it open until {@link #close()}. */
   void open(String shard) throws SQLException {
-    open.add(DriverManager.getConnection(url(shard)));
+    open.add(connect(shard));
+  }
+
+  /** A plain connection to one of the databases (a shard or "oracle"). */
+  Connection connect(String database) throws SQLException {
+    return databases.connect(database);
+  }
+
+  /** The model's object for a shard, as an add-shard operation takes it. */
+  Map<String, Object> shard(String name) {
+    final Map<String, Object> shard = new LinkedHashMap<>();
+    shard.put("name", name);
+    shard.put("jdbcUrl", url(name));
+    if (databases.user() != null) {
+      shard.put("jdbcUser", databases.user());
+      shard.put("jdbcPassword", "");
+    }
+    return shard;
   }
 
   /** Checks that each row of the hashed tables sits on the shard a model routes it to. */
@@ -70,7 +125,7 @@ final class FamilyData implements AutoCloseable {
       long rows = 0;
       for (int i = 0; i < shards; i++) {
         final String shard = "s" + i;
-        try (Connection c = DriverManager.getConnection(url(shard));
+        try (Connection c = connect(shard);
              Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT CUSTOMER_ID FROM " + table)) {
           while (rs.next()) {
@@ -82,7 +137,7 @@ final class FamilyData implements AutoCloseable {
             }
           }
         } catch (SQLException e) {
-          if (!e.getMessage().contains("not found")) {
+          if (!isMissingTable(e)) {
             throw e;
           }
         }
@@ -91,14 +146,20 @@ final class FamilyData implements AutoCloseable {
     }
   }
 
+  /** Whether a query failed because the shard has no such table (yet, or any more). */
+  private static boolean isMissingTable(SQLException e) {
+    final String message = String.valueOf(e.getMessage());
+    return message.contains("not found") || message.contains("does not exist");
+  }
+
   /** The move tables on shards s0..s{shards - 1}, as "shard.table". */
   List<String> moveTables(int shards) throws SQLException {
     final List<String> found = new ArrayList<>();
     for (int i = 0; i < shards; i++) {
-      try (Connection c = DriverManager.getConnection(url("s" + i));
+      try (Connection c = connect("s" + i);
            Statement s = c.createStatement();
            ResultSet rs = s.executeQuery("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES"
-               + " WHERE TABLE_NAME LIKE '%SHARDSET_MOVE'")) {
+               + " WHERE UPPER(TABLE_NAME) LIKE '%SHARDSET_MOVE'")) {
         while (rs.next()) {
           found.add("s" + i + "." + rs.getString(1));
         }
@@ -115,7 +176,10 @@ final class FamilyData implements AutoCloseable {
   @Override public void close() {
     for (Connection c : open) {
       try (Statement s = c.createStatement()) {
-        s.execute("SHUTDOWN");
+        if (databases.h2()) {
+          s.execute("SHUTDOWN");
+        }
+        c.close();
       } catch (SQLException e) {
         // Already closed.
       }
@@ -198,16 +262,14 @@ final class FamilyData implements AutoCloseable {
   }
 
   String url(String shard) {
-    return files
-        ? "jdbc:h2:" + folder.resolve(prefix + "_" + shard).toAbsolutePath() + ";AUTO_SERVER=TRUE"
-        : "jdbc:h2:mem:" + prefix + "_" + shard + ";DB_CLOSE_DELAY=-1";
+    return databases.url().apply(shard);
   }
 
   /** A model file of the first {@code shards} of s0..s4, with default placement. */
   Path writeModel(int shards) throws Exception {
     final StringJoiner list = new StringJoiner(",\n    ");
     for (int i = 0; i < shards; i++) {
-      list.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + url("s" + i) + "\"}");
+      list.add(MAPPER.writeValueAsString(shard("s" + i)));
     }
     final Path model = folder.resolve("model.json");
     Files.writeString(model, """
@@ -225,7 +287,7 @@ final class FamilyData implements AutoCloseable {
    */
   Map<String, String> load(Path model, int shards) throws Exception {
     for (int i = 0; i < shards; i++) {
-      final Connection c = DriverManager.getConnection(url("s" + i));
+      final Connection c = connect("s" + i);
       open.add(c);
       try (Statement s = c.createStatement()) {
         for (String ddl : DDL) {
@@ -235,9 +297,9 @@ final class FamilyData implements AutoCloseable {
     }
     // The shard that may join: an empty database, so that it exists until the test ends.
     if (shards == 4) {
-      open.add(DriverManager.getConnection(url("s4")));
+      open.add(connect("s4"));
     }
-    final Connection oracle = DriverManager.getConnection(url("oracle"));
+    final Connection oracle = connect("oracle");
     open.add(oracle);
     try (Statement s = oracle.createStatement()) {
       for (String ddl : DDL) {
@@ -263,7 +325,7 @@ final class FamilyData implements AutoCloseable {
           LocalDate.of(2024, 1, 1).plusDays(id % 365)});
     }
     insert(schema, oracle, "ORDERS", orderRows);
-    for (int i = 0; i < shards; i++) {
+    for (int i = 0; i < shards && databases.h2(); i++) {
       for (String table : List.of("CUSTOMERS", "ORDERS")) {
         TouchedRows.install(open.get(i), "s" + i, table);
       }
@@ -286,7 +348,7 @@ final class FamilyData implements AutoCloseable {
       final Map<Long, String> rows = new HashMap<>();
       for (int i = 0; i < shards; i++) {
         final String shard = "s" + i;
-        try (Connection c = DriverManager.getConnection(url(shard));
+        try (Connection c = connect(shard);
              Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT * FROM " + table)) {
           while (rs.next()) {
@@ -295,7 +357,7 @@ final class FamilyData implements AutoCloseable {
                 + " and " + shard);
           }
         } catch (SQLException e) {
-          if (!e.getMessage().contains("not found")) {
+          if (!isMissingTable(e)) {
             throw e;
           }
         }
