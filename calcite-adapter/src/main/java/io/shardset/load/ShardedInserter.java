@@ -1,6 +1,5 @@
 package io.shardset.load;
 
-import io.shardset.calcite.LiveRouting;
 import io.shardset.calcite.LiveSource;
 import io.shardset.calcite.ShardSite;
 import io.shardset.calcite.ShardTable;
@@ -13,6 +12,8 @@ import io.shardset.routing.KeyType;
 import io.shardset.routing.ShardRouter;
 
 import org.apache.calcite.sql.SqlDialect;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -30,6 +31,12 @@ import java.util.stream.Collectors;
  * On a shard of a subpartitioned table, a row goes to the table of its subpartition.
  *
  * <p>Each shard's rows are committed batch by batch. Not thread-safe.
+ *
+ * <p>When the table's schema follows a model file, rows routed but not yet sent hold a
+ * {@link LiveModel} ticket, so that the resharding tool, which waits for executions under an
+ * older version of the model, does not take a step while they could still be written where
+ * that version put them. When the model changes meanwhile, they are routed again before they
+ * are sent.
  */
 public final class ShardedInserter implements AutoCloseable {
   private final ShardTable table;
@@ -37,10 +44,14 @@ public final class ShardedInserter implements AutoCloseable {
   private final Function<ShardSite, String> statementSql;
   private final List<ShardWriter> writers = new ArrayList<>();
   private final long[] rowsPerShard;
+  private final @Nullable LiveSource live;
   private boolean closed;
-  /** How the table routes under the model file's version {@link #routedVersion}. */
-  private LiveRouting routing;
-  private long routedVersion = -1;
+  /** How rows are placed: as built, or under the snapshot of {@link #ticket}. */
+  private @Nullable LoadPlacement placement;
+  /** Held while rows routed under its snapshot wait to be sent; null when none wait. */
+  private LiveModel.@Nullable Ticket ticket;
+  /** Rows routed but not yet sent, over all writers. */
+  private int pendingRows;
 
   private ShardedInserter(ShardTable table, int batchSize,
       Function<ShardSite, String> statementSql) {
@@ -48,6 +59,8 @@ public final class ShardedInserter implements AutoCloseable {
     this.batchSize = batchSize;
     this.statementSql = Objects.requireNonNull(statementSql, "statementSql");
     this.rowsPerShard = new long[table.shardCount()];
+    this.live = table.live();
+    this.placement = live == null ? LoadPlacement.asBuilt(table) : null;
     for (int i = 0; i < table.shardCount() * tablesPerShard(); i++) {
       writers.add(null);
     }
@@ -73,7 +86,11 @@ public final class ShardedInserter implements AutoCloseable {
   /**
    * Inserts one row, its values in the table's column order as JDBC values.
    *
-   * @throws IllegalArgumentException if no shard accepts the row's key
+   * @throws IllegalArgumentException if no shard accepts the row's key, or the row (or a row
+   *     inserted before and not sent yet, when the model changed meanwhile) lies in a range
+   *     a resharding moves; such rows are not written
+   * @throws IllegalStateException if the model now puts the table on other shards; the rows
+   *     not sent yet are not written
    */
   public void insert(Object... row) {
     if (closed) {
@@ -83,14 +100,98 @@ public final class ShardedInserter implements AutoCloseable {
       throw new IllegalArgumentException("table " + table.qualifiedName() + " has "
           + table.site(0).physicalColumns().size() + " columns; the row has " + row.length);
     }
+    // Kept until sent, and maybe routed again: the caller may reuse its array.
+    final Object[] kept = row.clone();
+    if (live == null) {
+      route(kept);
+      return;
+    }
+    try {
+      follow();
+      route(kept);
+    } finally {
+      releaseIfIdle();
+    }
+  }
+
+  /**
+   * Makes sure rows about to wait are routed under the snapshot of a ticket the inserter
+   * holds, of the model's current version: waiting rows of an older one are routed again.
+   */
+  private void follow() {
+    if (ticket != null && ticket.snapshot().version() != live.model().current().version()) {
+      reroute();
+    }
+    if (ticket == null) {
+      final LiveModel.Ticket entered = live.model().enter();
+      try {
+        if (placement == null || placement.version() != entered.snapshot().version()) {
+          placement = LoadPlacement.of(table, entered.snapshot());
+        }
+      } catch (RuntimeException e) {
+        entered.close();
+        throw e;
+      }
+      ticket = entered;
+    }
+  }
+
+  /**
+   * Routes the waiting rows again under the model's current version, and holds a ticket of
+   * that version instead: the resharding tool waits for the older one.
+   */
+  private void reroute() {
+    final LiveModel.Ticket old = ticket;
+    final List<Object[]> waiting = new ArrayList<>();
+    for (int i = 0; i < writers.size(); i++) {
+      final ShardWriter writer = writers.get(i);
+      if (writer != null) {
+        final List<Object[]> rows = writer.take();
+        rowsPerShard[i / tablesPerShard()] -= rows.size();
+        pendingRows -= rows.size();
+        // A duplicated table's row waits once per shard; route it once.
+        if (!table.isDuplicated() || i == 0) {
+          waiting.addAll(rows);
+        }
+      }
+    }
+    ticket = null;
+    try {
+      follow();
+      routeAgain(waiting);
+    } finally {
+      old.close();
+    }
+  }
+
+  /** Routes rows again; refuses, after keeping the others, those that now cannot load. */
+  private void routeAgain(List<Object[]> rows) {
+    IllegalArgumentException refused = null;
+    int refusedRows = 0;
+    for (Object[] row : rows) {
+      try {
+        route(row);
+      } catch (IllegalArgumentException e) {
+        refusedRows++;
+        refused = refused == null ? e : refused;
+      }
+    }
+    if (refused != null) {
+      throw refusedRows == 1 ? refused : new IllegalArgumentException(refused.getMessage()
+          + " (" + (refusedRows - 1) + " more rows inserted before were refused too)",
+          refused);
+    }
+  }
+
+  private void route(Object[] row) {
     if (table.isDuplicated()) {
       for (int shard = 0; shard < table.shardCount(); shard++) {
         write(shard, 0, row);
       }
       return;
     }
-    final int shard = shardOf(row);
-    write(shard, subpartitionOf(row), row);
+    final int subpartition = subpartitionOf(row);
+    write(shardOf(row), subpartition, row);
   }
 
   /** The number of physical tables on each shard: one, or one per subpartition. */
@@ -116,7 +217,7 @@ public final class ShardedInserter implements AutoCloseable {
 
   /** The shard a row of this table belongs to. */
   private int shardOf(Object[] row) {
-    final ShardRouter router = Objects.requireNonNull(router(), "router");
+    final ShardRouter router = Objects.requireNonNull(placement.router(), "router");
     final List<Object> key = new ArrayList<>();
     for (int column : table.keyColumns()) {
       key.add(row[column]);
@@ -130,20 +231,6 @@ public final class ShardedInserter implements AutoCloseable {
     return shard.getAsInt();
   }
 
-  /** The router of the table's model as its model file says now. */
-  private ShardRouter router() {
-    final LiveSource source = table.live();
-    if (source == null) {
-      return table.router();
-    }
-    final LiveModel.Snapshot snapshot = source.model().current();
-    if (snapshot.version() != routedVersion) {
-      routing = LiveRouting.of(table, snapshot);
-      routedVersion = snapshot.version();
-    }
-    return routing.routerOr(table.router());
-  }
-
   /**
    * Refuses a row that a resharding in progress moves: its rows sit in move tables that the
    * resharding tool fills and empties, and a row written beside them would be lost or read
@@ -152,7 +239,7 @@ public final class ShardedInserter implements AutoCloseable {
    * @param shard the shard the table's routing puts the row on
    */
   private void checkNotMoving(Object[] row, List<Object> key, String shard) {
-    final ReshardSpec reshard = table.reshard();
+    final ReshardSpec reshard = placement.reshard();
     if (reshard == null || !reshard.carries(table.spec())) {
       return;
     }
@@ -189,8 +276,20 @@ public final class ShardedInserter implements AutoCloseable {
       writer = new ShardWriter(table.site(shard).tables().get(subpartition));
       writers.set(index, writer);
     }
-    writer.add(row);
     rowsPerShard[shard]++;
+    pendingRows++;
+    writer.add(row);
+  }
+
+  /**
+   * Ends the ticket once no row waits to be sent; only between rows, as a row routed under
+   * the ticket's snapshot may still be written to more shards.
+   */
+  private void releaseIfIdle() {
+    if (pendingRows == 0 && ticket != null) {
+      ticket.close();
+      ticket = null;
+    }
   }
 
   /** Rows written to each shard so far, in the table's shard order. */
@@ -198,13 +297,27 @@ public final class ShardedInserter implements AutoCloseable {
     return rowsPerShard.clone();
   }
 
-  /** Sends and commits the remaining rows, and returns the connections. */
+  /**
+   * Sends and commits the remaining rows, and returns the connections.
+   *
+   * @throws IllegalArgumentException if the model changed since the remaining rows were
+   *     inserted and some now lie in a moving range; the others are written
+   * @throws IllegalStateException if the model now puts the table on other shards; the
+   *     remaining rows are not written
+   */
   @Override public void close() {
     if (closed) {
       return;
     }
     closed = true;
     RuntimeException failure = null;
+    try {
+      if (ticket != null && ticket.snapshot().version() != live.model().current().version()) {
+        reroute();
+      }
+    } catch (RuntimeException e) {
+      failure = e;
+    }
     for (ShardWriter writer : writers) {
       if (writer == null) {
         continue;
@@ -219,17 +332,21 @@ public final class ShardedInserter implements AutoCloseable {
         }
       }
     }
+    if (ticket != null) {
+      ticket.close();
+      ticket = null;
+    }
     if (failure != null) {
       throw failure;
     }
   }
 
-  /** One shard's open INSERT statement and its pending batch. */
+  /** One shard's open INSERT statement and the rows waiting for its next batch. */
   private final class ShardWriter {
     private final ShardSite site;
     private final Connection connection;
     private final PreparedStatement statement;
-    private int pending;
+    private List<Object[]> waiting = new ArrayList<>();
 
     ShardWriter(ShardSite site) {
       this.site = site;
@@ -243,28 +360,40 @@ public final class ShardedInserter implements AutoCloseable {
     }
 
     void add(Object[] row) {
-      try {
+      waiting.add(row);
+      if (waiting.size() == batchSize) {
+        try {
+          flush();
+        } catch (SQLException e) {
+          throw failure(e);
+        }
+      }
+    }
+
+    /** Removes the waiting rows, to be routed again. */
+    List<Object[]> take() {
+      final List<Object[]> taken = waiting;
+      waiting = new ArrayList<>();
+      return taken;
+    }
+
+    private void flush() throws SQLException {
+      final int rows = waiting.size();
+      for (Object[] row : waiting) {
         for (int i = 0; i < row.length; i++) {
           statement.setObject(i + 1, row[i]);
         }
         statement.addBatch();
-        if (++pending == batchSize) {
-          flush();
-        }
-      } catch (SQLException e) {
-        throw failure(e);
       }
-    }
-
-    private void flush() throws SQLException {
+      waiting.clear();
+      pendingRows -= rows;
       statement.executeBatch();
       connection.commit();
-      pending = 0;
     }
 
     void close() {
       try (Connection c = connection; PreparedStatement s = statement) {
-        if (pending > 0) {
+        if (!waiting.isEmpty()) {
           flush();
         }
       } catch (SQLException e) {
