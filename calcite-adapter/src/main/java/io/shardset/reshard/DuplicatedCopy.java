@@ -38,14 +38,15 @@ final class DuplicatedCopy {
    *
    * @param from the table on the source shard
    * @param to the table on the target shard, with the same logical columns
+   * @param always whether to replace the rows even when the counts match
    * @return the rows copied; 0 when the counts matched
    */
-  long copy(ShardColumns from, ShardColumns to) throws SQLException {
+  long copy(ShardColumns from, ShardColumns to, boolean always) throws SQLException {
     final String fromName = ShardJdbc.tableName(source, sourceConnection.getMetaData(),
         from.table().table());
     final String toName = ShardJdbc.tableName(target, targetConnection.getMetaData(),
         to.table().table());
-    if (count(sourceConnection, fromName) == count(targetConnection, toName)) {
+    if (!always && count(sourceConnection, fromName) == count(targetConnection, toName)) {
       return 0;
     }
     final List<String> toColumns = targetColumns(from, to);

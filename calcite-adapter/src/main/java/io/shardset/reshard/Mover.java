@@ -12,8 +12,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -126,6 +128,7 @@ public final class Mover {
     event(Step.ANNOUNCE, "start");
     ModelFile announced = during.write();
     grace();
+    refreshDuplicated(announced);
     event(Step.ANNOUNCE, "done");
     copyPhase(announced, family);
   }
@@ -152,6 +155,7 @@ public final class Mover {
       event(Step.PREPARE, "start");
       createMoveTables(family, false);
       event(Step.PREPARE, "done");
+      refreshDuplicated(file);
       copyPhase(file, family);
     } else {
       switchedPhase(file, family);
@@ -277,6 +281,23 @@ public final class Mover {
     ModelFile joined = plan.addedShard() == null ? file : file.withShard(plan.schema(),
         plan.addedShard(), tablesListing(model, plan.shardspace()));
     return joined.withChunkMap(plan.schema(), plan.chunkMapAfter());
+  }
+
+  /**
+   * Copies the duplicated tables again to each target that holds no range yet (a shard that
+   * joins): once every process knows the shard, no writer leaves it out any more, but one that
+   * did not know it yet may have written since the prepare step copied them.
+   */
+  private void refreshDuplicated(ModelFile file) {
+    ShardSetModel model = file.model(schema);
+    ReshardSpec reshard = model.reshard();
+    Set<String> owners = new HashSet<>();
+    model.chunkMap().forEach(entry -> owners.add(entry.shard()));
+    reshard.moves().stream().map(ReshardSpec.MoveSpec::target).distinct()
+        .filter(target -> !owners.contains(target))
+        .forEach(target -> event(Step.ANNOUNCE, "duplicated tables on " + target + ": "
+            + TablePreparer.refreshDuplicated(model, target).values().stream()
+                .mapToLong(Long::longValue).sum() + " rows"));
   }
 
   /** The consistent-hash tables of a shardspace that list their shards in the model. */

@@ -75,7 +75,8 @@ public final class TablePreparer {
           if (table.method() == ShardingMethod.DUPLICATED) {
             final long rows = new DuplicatedCopy(shards).copy(
                     TableLayoutReader.readShard(before, existing, source, sourceConnection),
-                    TableLayoutReader.readShard(after, table, target, targetConnection));
+                    TableLayoutReader.readShard(after, table, target, targetConnection),
+                    false);
             if (rows > 0) {
               copied.put(table.name(), rows);
             }
@@ -91,6 +92,39 @@ public final class TablePreparer {
           + e.getMessage(), e);
     }
     return new Outcome(created, copied);
+  }
+
+  /**
+   * Copies every duplicated table to a shard that joined again, whole, each in one transaction:
+   * rows written to the other shards after {@link #prepare} copied the table, by writers that
+   * did not know the new shard yet, reach it too.
+   *
+   * @param model the model that lists the new shard
+   * @return the rows copied, by table
+   * @throws IllegalStateException if a shard cannot be read or written
+   */
+  public static Map<String, Long> refreshDuplicated(ShardSetModel model, String newShard) {
+    final ShardSpec target = model.shard(newShard);
+    final Map<String, Long> copied = new LinkedHashMap<>();
+    try (Connection targetConnection = ShardJdbc.open(target)) {
+      for (TableSpec table : model.tables()) {
+        if (table.method() != ShardingMethod.DUPLICATED || !table.shards().contains(newShard)) {
+          continue;
+        }
+        final ShardSpec source = model.shard(table.shards().stream()
+            .filter(shard -> !shard.equals(newShard)).findFirst().orElseThrow());
+        try (Connection sourceConnection = ShardJdbc.open(source)) {
+          copied.put(table.name(), new DuplicatedCopy(
+              new ShardPair(source, sourceConnection, target, targetConnection)).copy(
+                  TableLayoutReader.readShard(model, table, source, sourceConnection),
+                  TableLayoutReader.readShard(model, table, target, targetConnection), true));
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot copy the duplicated tables to new shard '"
+          + newShard + "' again: " + e.getMessage(), e);
+    }
+    return copied;
   }
 
   /** The physical tables that hold a table on a shard: its subpartition tables, or itself. */
