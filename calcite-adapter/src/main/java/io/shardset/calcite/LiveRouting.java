@@ -4,7 +4,6 @@ import io.shardset.model.LiveModel;
 import io.shardset.model.RouterFactory;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
-import io.shardset.model.ShardingMethod;
 import io.shardset.model.TableSpec;
 import io.shardset.routing.RenumberedRouter;
 import io.shardset.routing.ShardRouter;
@@ -32,8 +31,7 @@ public record LiveRouting(@Nullable ShardRouter router, @Nullable String error) 
     final LiveSource source = table.live();
     final TableSpec built = table.spec();
     if (source == null || snapshot.version() == source.builtVersion()
-        || built.method() != ShardingMethod.CONSISTENT_HASH
-        && built.method() != ShardingMethod.COMPOSITE) {
+        || built.hashedShardspaces().isEmpty()) {
       // Only chunk maps change while the process runs; other placements stay as built.
       return AS_BUILT;
     }
@@ -68,10 +66,8 @@ public record LiveRouting(@Nullable ShardRouter router, @Nullable String error) 
 
   /** The shards on which the chunk map of a hashed table's shardspaces puts hash ranges. */
   private static Set<String> placedShards(ShardSetModel model, TableSpec spec) {
-    final List<String> spaces = spec.method() == ShardingMethod.CONSISTENT_HASH
-        ? List.of(spec.shardspace()) : spec.partitionBy().shardspaces();
     final Set<String> shards = new LinkedHashSet<>();
-    for (String space : spaces) {
+    for (String space : spec.hashedShardspaces()) {
       final List<String> placed = new ArrayList<>();
       model.chunkMap(space).forEach(entry -> placed.add(entry.shard()));
       if (placed.isEmpty()) {

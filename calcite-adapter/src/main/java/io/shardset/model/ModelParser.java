@@ -90,11 +90,7 @@ public final class ModelParser {
       return;
     }
     for (TableSpec table : model.tables()) {
-      List<String> hashedSpaces = table.method() == ShardingMethod.CONSISTENT_HASH
-          ? List.of(table.shardspace())
-          : table.method() == ShardingMethod.COMPOSITE
-              ? table.partitionBy().shardspaces() : List.of();
-      for (String space : hashedSpaces) {
+      for (String space : table.hashedShardspaces()) {
         if (model.chunkMap(space).isEmpty()) {
           throw root.error("chunkMap", "shardspace '" + space + "' has no entries, but "
               + table.method().modelName() + " table '" + table.name() + "' uses it");

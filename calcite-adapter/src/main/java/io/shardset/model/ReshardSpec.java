@@ -82,11 +82,7 @@ public record ReshardSpec(String shardspace, Phase phase, List<MoveSpec> moves,
    * composite table with a partition set in it (only that set's rows move).
    */
   public boolean carries(TableSpec table) {
-    return switch (table.method()) {
-    case CONSISTENT_HASH -> table.shardspace().equals(shardspace);
-    case COMPOSITE -> table.partitionBy().shardspaces().contains(shardspace);
-    default -> false;
-    };
+    return table.hashedShardspaces().contains(shardspace);
   }
 
   /** Whether a shard is a source or a target of the move. */

@@ -63,6 +63,18 @@ public record TableSpec(String name, String physicalName, ShardingMethod method,
   }
 
   /**
+   * The shardspaces whose chunk maps place the table's rows by hash: a consistent-hash table's
+   * shardspace, a composite table's partition sets' shardspaces; none for other methods.
+   */
+  public List<String> hashedShardspaces() {
+    return switch (method) {
+    case CONSISTENT_HASH -> List.of(shardspace);
+    case COMPOSITE -> partitionBy.shardspaces();
+    default -> List.of();
+    };
+  }
+
+  /**
    * The columns the table's router takes, in order: a composite table's partition column and
    * then its shard key; for other tables, the shard key.
    */

@@ -4,7 +4,6 @@ import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.ShardTable;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
-import io.shardset.model.ShardingMethod;
 import io.shardset.model.TableSpec;
 
 import java.sql.Connection;
@@ -63,8 +62,7 @@ final class MovingFamily {
     List<CarriedTable> tables = new ArrayList<>();
     Set<String> shards = new LinkedHashSet<>();
     for (TableSpec spec : model.tables()) {
-      if (spec.method() == ShardingMethod.CONSISTENT_HASH
-          || spec.method() == ShardingMethod.COMPOSITE) {
+      if (!spec.hashedShardspaces().isEmpty()) {
         tables.add(new CarriedTable(schema.table(spec.name()), null, null));
         shards.addAll(spec.shards());
       }

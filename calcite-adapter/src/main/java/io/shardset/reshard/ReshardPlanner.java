@@ -263,13 +263,7 @@ public final class ReshardPlanner {
   /** The shardspaces whose chunk maps place rows of consistent-hash or composite tables. */
   private static Set<String> hashedShardspaces(ShardSetModel model) {
     Set<String> spaces = new LinkedHashSet<>();
-    for (TableSpec table : model.tables()) {
-      if (table.method() == ShardingMethod.CONSISTENT_HASH) {
-        spaces.add(table.shardspace());
-      } else if (table.method() == ShardingMethod.COMPOSITE) {
-        spaces.addAll(table.partitionBy().shardspaces());
-      }
-    }
+    model.tables().forEach(table -> spaces.addAll(table.hashedShardspaces()));
     return spaces;
   }
 }
