@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Moves the rows of a {@link ReshardPlan} online, step by step (see {@link Step}), recording in
@@ -310,17 +311,20 @@ public final class Mover {
 
   /** The chunk map with each moving range on its target. */
   private static List<ChunkMapSpec> switchedChunkMap(ShardSetModel model) {
-    return model.chunkMap().stream().map(entry -> {
-      ReshardSpec.MoveSpec move = moveOf(model, entry);
-      return move == null ? entry : new ChunkMapSpec(entry.from(), entry.to(), move.target());
-    }).toList();
+    return chunkMapOn(model, ReshardSpec.MoveSpec::target);
   }
 
   /** The chunk map with each moving range on its source. */
   private static List<ChunkMapSpec> copyChunkMap(ShardSetModel model) {
+    return chunkMapOn(model, ReshardSpec.MoveSpec::source);
+  }
+
+  /** The chunk map with each moving range on the shard {@code side} names. */
+  private static List<ChunkMapSpec> chunkMapOn(ShardSetModel model,
+      Function<ReshardSpec.MoveSpec, String> side) {
     return model.chunkMap().stream().map(entry -> {
       ReshardSpec.MoveSpec move = moveOf(model, entry);
-      return move == null ? entry : new ChunkMapSpec(entry.from(), entry.to(), move.source());
+      return move == null ? entry : new ChunkMapSpec(entry.from(), entry.to(), side.apply(move));
     }).toList();
   }
 

@@ -12,8 +12,6 @@ import io.shardset.model.TableSpec;
 import io.shardset.routing.KeyHasher;
 import io.shardset.routing.KeyType;
 
-import org.apache.calcite.sql.SqlDialect;
-
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -139,12 +137,9 @@ public final class RowCounter {
     }
 
     private void countRows(ShardSite site, ShardSite physical) throws SQLException {
-      final SqlDialect dialect = physical.dialect();
-      final String sql = "SELECT " + owners.keyColumns().stream()
-          .map(c -> dialect.quoteIdentifier(physical.physicalColumns().get(c)))
-          .collect(Collectors.joining(", "))
-          + " FROM " + physical.qualifiedName().stream().map(dialect::quoteIdentifier)
-              .collect(Collectors.joining("."));
+      final TablePart part = new TablePart(site.name(), physical);
+      final String sql = "SELECT " + String.join(", ", part.columns(owners.keyColumns()))
+          + " FROM " + part.table();
       final int keyCount = owners.keyColumns().size();
       try (Connection connection = site.endpoint().connect()) {
         final boolean autoCommit = connection.getAutoCommit();
