@@ -4,6 +4,7 @@ import io.shardset.model.LiveModel;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 
+import org.apache.calcite.config.CalciteSystemProperty;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaFactory;
 import org.apache.calcite.schema.SchemaPlus;
@@ -22,6 +23,17 @@ import java.util.Map;
  */
 public final class ShardSchemaFactory implements SchemaFactory {
   private static final Logger LOGGER = LoggerFactory.getLogger(ShardSchemaFactory.class);
+
+  static {
+    // ShardSet's saffron.properties makes UTF-8 Calcite's default for literals; another
+    // saffron.properties earlier on the classpath, or a system property, can override it.
+    final String charset = CalciteSystemProperty.DEFAULT_CHARSET.value();
+    if (!"UTF-8".equals(charset)) {
+      LOGGER.warn("Calcite's default character set is {}: SQL literals it cannot encode fail;"
+          + " set calcite.default.charset=UTF-8, calcite.default.nationalcharset=UTF-8 and"
+          + " calcite.default.collation.name=UTF-8$en_US", charset);
+    }
+  }
 
   /** Public no-argument constructor, as Calcite's model handler requires. */
   public ShardSchemaFactory() {

@@ -1,11 +1,18 @@
 package io.shardset.calcite;
 
+import io.shardset.calcite.jdbc.ShardSetDriver;
+import io.shardset.testing.ShardFixture;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -97,5 +104,54 @@ class ResultEqualityTest extends SalesDataTestBase {
     assertFalse(rows("SELECT * FROM ACCOUNTS WHERE REGION IS NULL").isEmpty());
     assertFalse(rows("SELECT * FROM EVENTS WHERE EVENT_DAY = DATE '2020-01-01'")
         .isEmpty());
+  }
+
+  /** Statements whose literals are outside ISO-8859-1: CJK, an emoji, and Latin-1 for
+   * contrast. */
+  private static final List<String> UNICODE_QUERIES = List.of(
+      "SELECT * FROM CITIES WHERE NAME = '東京'",
+      "SELECT * FROM CITIES WHERE NAME IN ('東京', 'Zürich')",
+      "SELECT ID, NAME || '🎉' FROM CITIES WHERE NAME LIKE '%😀%'",
+      "SELECT ID, CHAR_LENGTH(NAME), UPPER(NAME) FROM CITIES WHERE NAME <> '大阪'",
+      "SELECT * FROM CITIES WHERE CODE = '東京' OR ID = 3");
+
+  @Test void unicodeLiteralsThroughCalciteUrl() throws SQLException {
+    assertUnicodeLiterals(ShardFixture::connect);
+  }
+
+  @Test void unicodeLiteralsThroughShardSetUrl() throws SQLException {
+    assertUnicodeLiterals(model -> {
+      final Properties info = new Properties();
+      info.setProperty("model", "inline:" + model);
+      return DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX, info);
+    });
+  }
+
+  /** Opens a connection on an inline model. */
+  private interface Opener {
+    Connection open(String model) throws SQLException;
+  }
+
+  private void assertUnicodeLiterals(Opener opener) throws SQLException {
+    try (ShardFixture cities = ShardFixture.create(backend(), 2,
+        "CREATE TABLE CITIES (ID INTEGER PRIMARY KEY, CODE VARCHAR(8) NOT NULL,"
+            + " NAME VARCHAR(40) NOT NULL)")) {
+      final String model = cities.model("\"tables\": [{\"name\": \"CITIES\","
+          + " \"method\": \"consistent-hash\", \"shardKey\": [\"CODE\"]}]");
+      try (Connection connection = opener.open(model)) {
+        cities.load(connection, "CITIES", List.of(
+            new Object[] {1, "東京", "東京"}, new Object[] {2, "大阪", "大阪"},
+            new Object[] {3, "party", "😀 party"}, new Object[] {4, "zh", "Zürich"}));
+        for (String sql : UNICODE_QUERIES) {
+          final List<String> actual = new ArrayList<>();
+          try (java.sql.Statement s = connection.createStatement();
+               java.sql.ResultSet rs = s.executeQuery(sql)) {
+            actual.addAll(ShardFixture.rows(rs));
+          }
+          assertFalse(cities.oracleRows(sql).isEmpty(), sql);
+          assertEquals(sorted(cities.oracleRows(sql)), sorted(actual), sql);
+        }
+      }
+    }
   }
 }
