@@ -1,5 +1,7 @@
 package io.shardset.model;
 
+import io.shardset.routing.ChunkMap;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -30,6 +32,10 @@ final class ChunkMapParser {
     List<OperandNode> nodes = operand.entries("chunkMap");
     if (nodes == null) {
       return List.of();
+    }
+    if (nodes.size() > ChunkMap.MAX_CHUNKS) {
+      throw operand.error("chunkMap", nodes.size() + " entries, more than the "
+          + ChunkMap.MAX_CHUNKS + " a chunk map may have");
     }
     Map<String, List<Entry>> byShardspace = new LinkedHashMap<>();
     List<ChunkMapSpec> specs = new ArrayList<>();

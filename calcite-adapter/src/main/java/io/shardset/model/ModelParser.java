@@ -1,5 +1,7 @@
 package io.shardset.model;
 
+import io.shardset.routing.ChunkMap;
+
 import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
@@ -55,13 +57,15 @@ public final class ModelParser {
     OperandNode root = new OperandNode(operand, Location.of(schema), placeholders);
     root.checkKeys(KEYS, CALCITE_KEYS);
     List<ShardSpec> shards = ShardsParser.parse(root);
-    Integer chunks = root.positiveInt("chunks");
+    Long chunks = root.integer("chunks", 1, ChunkMap.MAX_CHUNKS);
     List<ChunkMapSpec> chunkMap = ChunkMapParser.parse(root, shards);
     Integer parallelism = root.positiveInt("parallelism");
     List<TableSpec> tables = new TableParser(shards).parse(tableEntries(root));
     ReshardSpec reshard = ReshardParser.parse(root, shards, chunkMap);
     ShardSetModel model =
-        new ShardSetModel(schema, shards, chunks, chunkMap, parallelism, tables, reshard);
+        new ShardSetModel(schema, shards, chunks == null ? null : chunks.intValue(), chunkMap,
+            parallelism, tables, reshard);
+    checkDefaultChunks(root, model);
     checkChunkMapPlacesHashTables(root, model);
     return model;
   }
@@ -79,6 +83,26 @@ public final class ModelParser {
 
   private static boolean isCalciteModelObject(Object value) {
     return value != null && value.getClass().getName().startsWith("org.apache.calcite.model.");
+  }
+
+  /**
+   * Without {@code chunks}, a shardspace has 120 chunks per shard; a very wide shardspace must
+   * then say how many it wants, since the chunk map holds one entry per chunk.
+   */
+  private static void checkDefaultChunks(OperandNode root, ShardSetModel model) {
+    if (model.chunks() != null) {
+      return;
+    }
+    model.shards().stream().map(ShardSpec::shardspace).distinct().forEach(space -> {
+      long shards = model.shardspace(space).size();
+      long chunks = shards * ShardSetModel.DEFAULT_CHUNKS_PER_SHARD;
+      if (chunks > ChunkMap.MAX_CHUNKS) {
+        throw root.error("chunks", "shardspace '" + space + "' has " + shards + " shards, and "
+            + ShardSetModel.DEFAULT_CHUNKS_PER_SHARD + " chunks per shard make " + chunks
+            + " chunks, more than " + ChunkMap.MAX_CHUNKS + "; set 'chunks' to at most "
+            + ChunkMap.MAX_CHUNKS);
+      }
+    });
   }
 
   /**

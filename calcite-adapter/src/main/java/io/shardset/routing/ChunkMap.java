@@ -10,6 +10,12 @@ import java.util.Objects;
 public final class ChunkMap {
   /** The number of hash values: hashes lie in [0, 2^32). */
   public static final long HASH_SPACE = 1L << 32;
+  /**
+   * The most chunks (and chunk map entries) a placement may have: 2^20. The map holds one
+   * entry per chunk, so this keeps it to tens of megabytes; Oracle Sharding's default is 120
+   * chunks per shard, which this allows for 8738 shards.
+   */
+  public static final int MAX_CHUNKS = 1 << 20;
 
   private final List<Entry> entries;
   private final long[] starts;
@@ -68,6 +74,10 @@ public final class ChunkMap {
   /** The default placement: chunk c on shard c mod shardCount, one entry per chunk. */
   public static ChunkMap defaultPlacement(int chunks, int shardCount) {
     checkChunks(chunks);
+    if (chunks > MAX_CHUNKS) {
+      throw new IllegalArgumentException(
+          "a chunk map has at most " + MAX_CHUNKS + " chunks, got " + chunks);
+    }
     ShardSets.checkShardCount(shardCount);
     List<Entry> entries = new ArrayList<>(chunks);
     for (int chunk = 0; chunk < chunks; chunk++) {

@@ -2,6 +2,8 @@ package io.shardset.model;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.StringJoiner;
+
 import static io.shardset.model.TestOperands.assertFails;
 import static io.shardset.model.TestOperands.twoShards;
 
@@ -281,7 +283,46 @@ class ModelValidationTest {
     assertFails("""
             {"shards": [{"name": "s0", "jdbcUrl": "jdbc:h2:mem:s0"}], "chunks": "240"}""",
         "Invalid ShardSet model: schema 'SALES', field 'chunks':"
-            + " expected an integer from 1 to 2147483647, got a string");
+            + " expected an integer from 1 to 1048576, got a string");
+  }
+
+  @Test void tooManyChunks() {
+    // Two billion chunks used to be accepted, and building the chunk map ran out of memory.
+    assertFails("""
+            {"shards": [{"name": "s0", "jdbcUrl": "jdbc:h2:mem:s0"}], "chunks": 2000000000}""",
+        "Invalid ShardSet model: schema 'SALES', field 'chunks':"
+            + " expected an integer from 1 to 1048576, got 2000000000");
+  }
+
+  @Test void tooManyDefaultChunks() {
+    // 120 chunks per shard by default: 8739 shards would make 1048680 chunks.
+    final StringJoiner shards = new StringJoiner(", ", "[", "]");
+    for (int i = 0; i < 8739; i++) {
+      shards.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"jdbc:h2:mem:s" + i
+          + "\", \"shardspace\": \"wide\"}");
+    }
+    assertFails("{\"shards\": " + shards + "}",
+        "Invalid ShardSet model: schema 'SALES', field 'chunks': shardspace 'wide' has 8739"
+            + " shards, and 120 chunks per shard make 1048680 chunks, more than 1048576;"
+            + " set 'chunks' to at most 1048576");
+  }
+
+  @Test void tooManyChunkMapEntries() {
+    // 2^20 + 1 entries: [0, 1), [1, 4096), then steps of 4096 up to 2^32.
+    final StringJoiner entries = new StringJoiner(", ", "[", "]");
+    entries.add(entry(0, 1));
+    entries.add(entry(1, 4096));
+    for (long from = 4096; from < (1L << 32); from += 4096) {
+      entries.add(entry(from, from + 4096));
+    }
+    assertFails("{\"shards\": [{\"name\": \"s0\", \"jdbcUrl\": \"jdbc:h2:mem:s0\"}],"
+            + " \"chunkMap\": " + entries + "}",
+        "Invalid ShardSet model: schema 'SALES', field 'chunkMap': 1048577 entries,"
+            + " more than the 1048576 a chunk map may have");
+  }
+
+  private static String entry(long from, long to) {
+    return "{\"from\": " + from + ", \"to\": " + to + ", \"shard\": \"s0\"}";
   }
 
   @Test void numberOutOfRange() {

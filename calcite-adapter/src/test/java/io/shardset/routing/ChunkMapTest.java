@@ -67,6 +67,8 @@ class ChunkMapTest {
         () -> ChunkMap.chunkStart(121, 120));
     assertIllegal("hash 4294967296 is outside the hash space [0, 4294967296)",
         () -> ChunkMap.defaultPlacement(4, 2).shardOf(SPACE));
+    assertIllegal("a chunk map has at most 1048576 chunks, got 2000000000",
+        () -> ChunkMap.defaultPlacement(2_000_000_000, 2));
   }
 
   @Test void defaultPlacementPutsChunkCOnShardCModN() {
