@@ -4,8 +4,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,8 +15,12 @@ import java.util.regex.Pattern;
 /**
  * The secrets of one shard's connection settings (its password, and any password written into
  * its JDBC URL), and the masking that keeps them out of messages, logs and exception chains.
+ *
+ * <p>Queries mask through their shard's endpoint; the loader and the resharding tool, which
+ * open plain connections and print errors themselves, mask through
+ * {@link #of(Collection, Collection)}.
  */
-final class Secrets {
+public final class Secrets {
   static final String MASK = "****";
 
   /** {@code password=...} or {@code pwd=...} parameters of H2 ({@code ;}) and URL ({@code &})
@@ -42,6 +48,20 @@ final class Secrets {
     return new Secrets(secrets);
   }
 
+  /**
+   * Returns the secrets of several shards, so that a message that may come from any of them
+   * can be masked.
+   *
+   * @param jdbcUrls the shards' JDBC URLs, whose passwords are secrets
+   * @param passwords the shards' passwords (nulls are skipped)
+   */
+  public static Secrets of(Collection<String> jdbcUrls, Collection<@Nullable String> passwords) {
+    List<String> secrets = new ArrayList<>();
+    jdbcUrls.forEach(url -> secrets.addAll(urlSecrets(url)));
+    passwords.stream().filter(Objects::nonNull).forEach(secrets::add);
+    return new Secrets(secrets);
+  }
+
   /** Returns the JDBC URL with the passwords it contains masked. */
   static String maskUrl(String jdbcUrl) {
     return new Secrets(urlSecrets(jdbcUrl)).redact(jdbcUrl);
@@ -59,7 +79,7 @@ final class Secrets {
   }
 
   /** Returns the text with every secret replaced by {@link #MASK}. */
-  String redact(@Nullable String text) {
+  public String redact(@Nullable String text) {
     if (text == null) {
       return "null";
     }
@@ -77,7 +97,7 @@ final class Secrets {
    * <p>A copy keeps SQLState and vendor code of SQL exceptions but not their classes: leaking a
    * password through a logged cause is worse than losing the exact exception type.
    */
-  static Throwable redactChain(Throwable throwable, UnaryOperator<String> redact) {
+  public static Throwable redactChain(Throwable throwable, UnaryOperator<String> redact) {
     return leaks(throwable, redact) ? copy(throwable, redact) : throwable;
   }
 

@@ -1,5 +1,6 @@
 package io.shardset.reshard;
 
+import io.shardset.execution.Secrets;
 import io.shardset.model.ShardSpec;
 
 import java.sql.Connection;
@@ -7,6 +8,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -25,7 +27,15 @@ final class ShardJdbc {
             + shard.jdbcDriver() + " not found", e);
       }
     }
-    return DriverManager.getConnection(shard.jdbcUrl(), shard.jdbcUser(), shard.jdbcPassword());
+    try {
+      return DriverManager.getConnection(shard.jdbcUrl(), shard.jdbcUser(),
+          shard.jdbcPassword());
+    } catch (SQLException e) {
+      // Drivers repeat the URL, with any password in it, in their messages.
+      final Secrets secrets = Secrets.of(List.of(shard.jdbcUrl()),
+          Collections.singletonList(shard.jdbcPassword()));
+      throw (SQLException) Secrets.redactChain(e, secrets::redact);
+    }
   }
 
   /** An identifier quoted as the database quotes it, keeping its exact case. */

@@ -103,7 +103,8 @@ public final class LoadCommand implements Callable<Integer> {
       out.flush();
       return result.completed() ? 0 : 1;
     } catch (RuntimeException | SQLException e) {
-      err.println("load failed: " + e.getMessage());
+      err.println("load failed: "
+          + ModelSecrets.of(model.toPath(), null, null).redact(e.getMessage()));
       return 1;
     }
   }

@@ -37,6 +37,7 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code shardset reshard show|plan|apply} on four in-memory H2 shards and a fifth to add. */
@@ -211,6 +212,18 @@ class ReshardCommandTest {
     assertEquals(1, reshard("plan", "remove-shard", "s7"));
     assertTrue(err.startsWith("plan failed: "), err);
     assertTrue(err.contains("s7"), err);
+  }
+
+  @Test void aRejectedShardUrlIsPrintedWithoutItsPassword() {
+    // The driver manager's message repeats the URL it found no driver for.
+    final String url = "jdbc:nosuchdb://db.example:5432/shop?user=app&password=hunter2";
+    assertEquals(1, reshard("apply", "add-shard", "s4", "--jdbc-url", url,
+        "--jdbc-user", "app", "--jdbc-password", "pw-top-secret"));
+    assertTrue(err.contains("apply failed: cannot prepare new shard 's4': No suitable driver"
+        + " found for jdbc:nosuchdb://db.example:5432/shop?user=app&password=****\n"), err);
+    assertFalse(err.contains("hunter2"), err);
+    assertFalse(err.contains("pw-top-secret"), err);
+    assertFalse(out.contains("hunter2"), out);
   }
 
   /** The rows per shard pair in plan output: "  s0 -> s4: 24 ranges, 1,012 rows". */

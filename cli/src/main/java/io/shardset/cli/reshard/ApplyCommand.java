@@ -98,7 +98,7 @@ public final class ApplyCommand implements Callable<Integer> {
     } catch (CommandLine.ParameterException e) {
       throw e;
     } catch (RuntimeException | SQLException | java.io.IOException e) {
-      err.println("apply failed: " + e.getMessage());
+      err.println("apply failed: " + operation.secrets(model).redact(e.getMessage()));
       if (moveRecorded()) {
         err.println("the model file records how far the move got; run apply again to resume"
             + " it");

@@ -1,5 +1,7 @@
 package io.shardset.cli.reshard;
 
+import io.shardset.cli.ModelSecrets;
+import io.shardset.execution.Secrets;
 import io.shardset.reshard.Operation;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -40,6 +42,11 @@ public final class OperationArgs {
       description = "add-shard: the shardspace the shard joins; split-chunk: the shardspace of"
           + " the range (default: the only hashed one).")
   private @Nullable String shardspace;
+
+  /** The masking of the passwords of the model's shards and of the command line's. */
+  Secrets secrets(ModelOptions model) {
+    return ModelSecrets.of(model.path(), jdbcUrl, jdbcPassword);
+  }
 
   /** Whether the command line names an operation. */
   boolean present() {

@@ -46,7 +46,7 @@ public final class PlanCommand implements Callable<Integer> {
     } catch (CommandLine.ParameterException e) {
       throw e;
     } catch (RuntimeException e) {
-      err.println("plan failed: " + e.getMessage());
+      err.println("plan failed: " + operation.secrets(model).redact(e.getMessage()));
       return 1;
     }
   }

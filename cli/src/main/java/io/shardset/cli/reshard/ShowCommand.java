@@ -1,5 +1,6 @@
 package io.shardset.cli.reshard;
 
+import io.shardset.cli.ModelSecrets;
 import io.shardset.model.ChunkMapSpec;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
@@ -73,7 +74,8 @@ public final class ShowCommand implements Callable<Integer> {
       out.flush();
       return 0;
     } catch (RuntimeException e) {
-      spec.commandLine().getErr().println("show failed: " + e.getMessage());
+      spec.commandLine().getErr().println("show failed: "
+          + ModelSecrets.of(model.path(), null, null).redact(e.getMessage()));
       return 1;
     }
   }
