@@ -178,6 +178,51 @@ class LoadCommandTest {
         "    ... and 3 more bad rows"), summary.subList(1, summary.size()));
   }
 
+  private void createTickets() throws Exception {
+    shards = H2Shards.create(folder, 2, "\"tables\": [{\"name\": \"TICKETS\", \"method\": \"list\","
+            + " \"shardKey\": [\"REGION\"], \"lists\": [{\"shard\": \"s0\", \"values\": [\"EU\"]},"
+            + " {\"shard\": \"s1\", \"values\": [\"US\"]}]}]",
+        "CREATE TABLE TICKETS (ID BIGINT PRIMARY KEY, REGION VARCHAR(8) NOT NULL,"
+            + " N INTEGER NOT NULL)");
+  }
+
+  @Test void malformedQuotesAreSkippedWithTheirFileAndLine() throws Exception {
+    createTickets();
+    final Path csv = file("tickets.csv", List.of("ID,REGION,N", "1,EU,10", "2,\"US\"x,20",
+        "3,US,30", "4,\"EU,40", "5,EU,50"));
+    assertEquals(0, load("--table", "TICKETS", "--skip-bad", csv.toString()), err);
+    assertEquals(List.of("1|EU|10", "5|EU|50"),
+        shards.rows(0, "SELECT * FROM TICKETS ORDER BY ID"));
+    assertEquals(List.of("3|US|30"), shards.rows(1, "SELECT * FROM TICKETS ORDER BY ID"));
+    final List<String> summary = List.of(out.split("\n"));
+    assertEquals(List.of("  rows per shard: s0=2 s1=1", "  bad rows: 2 (skipped)",
+        "    " + csv + ":3: malformed CSV: text after the closing quote of field 2",
+        "    " + csv + ":5: malformed CSV: the quote that opens field 2 is never closed"),
+        summary.subList(1, summary.size()));
+  }
+
+  @Test void aMalformedQuoteStopsTheLoadNamingFileAndLine() throws Exception {
+    createTickets();
+    final Path csv = file("tickets.csv", List.of("ID,REGION,N", "1,EU,10", "2,\"US\"x,20",
+        "3,US,30"));
+    assertEquals(1, load("--table", "TICKETS", csv.toString()));
+    final List<String> summary = List.of(out.split("\n"));
+    assertTrue(summary.get(0).startsWith("Stopped after 1 rows into S.TICKETS in "), out);
+    assertEquals("  bad row: " + csv + ":3: malformed CSV: text after the closing quote of"
+        + " field 2", summary.get(2));
+  }
+
+  @Test void aByteOrderMarkIsNotPartOfTheFirstColumnName() throws Exception {
+    createTickets();
+    final Path csv = file("tickets.csv", List.of("\uFEFFID,REGION,N", "1,EU,10", "2,US,20"));
+    final Path noHeader = file("more.csv", List.of("\uFEFF3,EU,30"));
+    assertEquals(0, load("--table", "TICKETS", csv.toString()), err);
+    assertEquals(0, load("--table", "TICKETS", "--no-header", noHeader.toString()), err);
+    assertEquals(List.of("1|EU|10", "3|EU|30"),
+        shards.rows(0, "SELECT * FROM TICKETS ORDER BY ID"));
+    assertEquals(List.of("2|US|20"), shards.rows(1, "SELECT * FROM TICKETS ORDER BY ID"));
+  }
+
   @Test void aMultiLineFieldIsReportedAtTheLineItStartsOn() throws Exception {
     shards = H2Shards.create(folder, 2, "\"tables\": [{\"name\": \"T\", \"method\": \"list\","
             + " \"shardKey\": [\"REGION\"], \"lists\": [{\"shard\": \"s0\", \"values\": [\"EU\"]},"

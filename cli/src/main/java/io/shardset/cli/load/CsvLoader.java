@@ -7,11 +7,7 @@ import io.shardset.load.ShardedInserter;
 import io.shardset.model.Subpartitioning;
 import io.shardset.routing.ShardRouter;
 
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVParser;
-import org.apache.commons.csv.CSVRecord;
-import org.apache.commons.csv.QuoteMode;
-
+import java.io.BufferedReader;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +22,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
@@ -115,32 +110,30 @@ public final class CsvLoader {
       throw new UncheckedIOException("cannot read " + name + ": " + e.getMessage(), e);
     }
     counter.open(in);
-    try (Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8);
-         CSVParser parser = format().parse(reader)) {
-      final Iterator<CSVRecord> records = parser.iterator();
+    try (Reader reader =
+             new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      final CsvRecords records = new CsvRecords(reader, options.delimiter());
       RowConverter converter = options.header() ? null
           : RowConverter.inTableOrder(table.layout().columns());
-      while (true) {
-        // The iterator reads exactly one record ahead, so the line before it is known here.
-        final long line = parser.getCurrentLineNumber() + 1;
-        if (!records.hasNext()) {
-          break;
-        }
-        final List<String> fields = Arrays.asList(records.next().values());
-        if (fields.size() == 1 && fields.get(0) == null) {
-          continue; // a blank line
-        }
-        if (converter == null) {
-          converter = headerConverter(name, fields);
+      for (CsvRecords.Record record = records.next(); record != null;
+          record = records.next()) {
+        if (record.blank()) {
           continue;
         }
         try {
-          final Object[] row = converter.convert(fields);
+          if (record.malformed() != null) {
+            throw new BadValueException(record.malformed());
+          }
+          if (converter == null) {
+            converter = headerConverter(name, record.fields());
+            continue;
+          }
+          final Object[] row = converter.convert(record.fields());
           checkRoute(row);
           inserter.insert(row);
           counter.rows++;
         } catch (BadValueException e) {
-          final BadRow badRow = new BadRow(name, line, e.getMessage());
+          final BadRow badRow = new BadRow(name, record.line(), e.getMessage());
           bad.add(badRow);
           if (!options.skipBad()) {
             return badRow;
@@ -150,9 +143,6 @@ public final class CsvLoader {
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + name + ": " + e.getMessage(), e);
-    } catch (IllegalStateException e) {
-      // commons-csv reports malformed CSV (an unclosed quote) as an unchecked IOException.
-      throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
     }
     counter.close();
     return null;
@@ -191,13 +181,6 @@ public final class CsvLoader {
       }
       throw new BadValueException("no shard accepts key " + String.join(", ", parts));
     }
-  }
-
-  private CSVFormat format() {
-    // ALL_NON_NULL tells an empty unquoted field (NULL) from a quoted one (""), and blank
-    // lines are kept so that line numbers can be counted; they are skipped above.
-    return CSVFormat.RFC4180.builder().setDelimiter(options.delimiter())
-        .setQuoteMode(QuoteMode.ALL_NON_NULL).setIgnoreEmptyLines(false).build();
   }
 
   private void truncate() {
