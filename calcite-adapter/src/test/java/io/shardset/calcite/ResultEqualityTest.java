@@ -154,4 +154,23 @@ class ResultEqualityTest extends SalesDataTestBase {
       }
     }
   }
+
+  /**
+   * STDDEV and VARIANCE of a DECIMAL(12, 2) column, computed above the shards from their
+   * partial sums, equal the database's value rounded to the column's type (they used to be
+   * computed in the column's scale: 546.75 where the database gave 546.7592).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP"})
+  void varianceIsNotComputedInTheColumnsScale(String function) throws SQLException {
+    for (String query : List.of("SELECT %s FROM ORDERS",
+        "SELECT STATUS, %s FROM ORDERS GROUP BY STATUS",
+        "SELECT CUSTOMER_ID, %s FROM ORDERS WHERE CUSTOMER_ID < 20 GROUP BY CUSTOMER_ID",
+        "SELECT %s FROM LEDGER WHERE ENTRY_ID < 2500")) {
+      final String sql = query.formatted(function + "(AMOUNT)");
+      final String oracleSql =
+          query.formatted("CAST(" + function + "(AMOUNT) AS DECIMAL(12, 2))");
+      assertEquals(sorted(fixture.oracleRows(oracleSql)), sorted(rows(sql)), sql);
+    }
+  }
 }

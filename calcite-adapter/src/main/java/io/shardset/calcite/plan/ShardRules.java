@@ -1,6 +1,8 @@
 package io.shardset.calcite.plan;
 
+import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
 import org.apache.calcite.rel.rules.CoreRules;
 
 import java.util.List;
@@ -38,8 +40,32 @@ public final class ShardRules {
   public static final ShardScanToEnumerableRule TO_ENUMERABLE =
       ShardScanToEnumerableRule.DEFAULT_CONFIG.toRule(ShardScanToEnumerableRule.class);
 
+  /** Computes STDDEV and VARIANCE in DOUBLE rather than in the column's type. */
+  public static final VarianceInDoubleRule VARIANCE_IN_DOUBLE =
+      VarianceInDoubleRule.DEFAULT_CONFIG.toRule(VarianceInDoubleRule.class);
+
+  /** Calcite's reduction of AVG, STDDEV, VARIANCE and the like into sums and counts, except
+   * for the variances {@link #VARIANCE_IN_DOUBLE} first moves to DOUBLE. */
+  public static final RelOptRule REDUCE_FUNCTIONS = CoreRules.AGGREGATE_REDUCE_FUNCTIONS.config
+      .withDescription("ShardSetAggregateReduceFunctionsRule")
+      .as(AggregateReduceFunctionsRule.Config.class)
+      .withExtraCondition(call -> !VarianceInDoubleRule.inexact(call))
+      .toRule();
+
   /** All the rules a shard scan registers, with Calcite's transitive-predicate rule:
    * {@code c.ID = o.ID AND c.ID = 42} then also prunes {@code o}'s shards to those of 42. */
   public static final List<RelOptRule> RULES = List.of(TABLE_SCAN, FILTER, PROJECT,
-      AGGREGATE, JOIN, SORT, TO_ENUMERABLE, CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES);
+      AGGREGATE, JOIN, SORT, TO_ENUMERABLE, CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES,
+      VARIANCE_IN_DOUBLE, REDUCE_FUNCTIONS);
+
+  /**
+   * Adds the rules to a planner, in place of Calcite's reduction of aggregate functions, which
+   * would compute a variance in the column's type before {@link #VARIANCE_IN_DOUBLE} could
+   * move it to DOUBLE. Scans call it as the planner registers them, before any Aggregate above
+   * them is registered and matched.
+   */
+  public static void register(RelOptPlanner planner) {
+    planner.removeRule(CoreRules.AGGREGATE_REDUCE_FUNCTIONS);
+    RULES.forEach(planner::addRule);
+  }
 }

@@ -46,7 +46,7 @@ public final class ShardScan extends AbstractShardScan {
   }
 
   @Override public void register(RelOptPlanner planner) {
-    ShardRules.RULES.forEach(planner::addRule);
+    ShardRules.register(planner);
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {

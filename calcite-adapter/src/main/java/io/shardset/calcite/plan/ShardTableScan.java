@@ -49,6 +49,6 @@ public final class ShardTableScan extends TableScan {
   }
 
   @Override public void register(RelOptPlanner planner) {
-    ShardRules.RULES.forEach(planner::addRule);
+    ShardRules.register(planner);
   }
 }
