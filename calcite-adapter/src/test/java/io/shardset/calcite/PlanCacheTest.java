@@ -243,4 +243,20 @@ class PlanCacheTest extends SalesDataTestBase {
     }
     return shards;
   }
+
+  @Test void limitParametersBoundWithSetLong() throws SQLException {
+    final String sql = "SELECT ORDER_ID FROM ORDERS WHERE CUSTOMER_ID < 50 ORDER BY ORDER_ID"
+        + " LIMIT ? OFFSET ?";
+    final List<String> expected = fixture.oracleRows(
+        sql.replace("LIMIT ? OFFSET ?", "LIMIT 4 OFFSET 2"));
+    for (int i = 0; i < 2; i++) {
+      try (PreparedStatement p = connection.prepareStatement(sql)) {
+        p.setLong(1, 4);
+        p.setLong(2, 2);
+        try (ResultSet rs = p.executeQuery()) {
+          assertEquals(expected, ShardFixture.rows(rs));
+        }
+      }
+    }
+  }
 }

@@ -7,8 +7,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +20,8 @@ import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every query returns through ShardSet exactly the rows it returns on one unsharded database
@@ -145,7 +151,7 @@ class ResultEqualityTest extends SalesDataTestBase {
         for (String sql : UNICODE_QUERIES) {
           final List<String> actual = new ArrayList<>();
           try (java.sql.Statement s = connection.createStatement();
-               java.sql.ResultSet rs = s.executeQuery(sql)) {
+               ResultSet rs = s.executeQuery(sql)) {
             actual.addAll(ShardFixture.rows(rs));
           }
           assertFalse(cities.oracleRows(sql).isEmpty(), sql);
@@ -172,5 +178,61 @@ class ResultEqualityTest extends SalesDataTestBase {
           query.formatted("CAST(" + function + "(AMOUNT) AS DECIMAL(12, 2))");
       assertEquals(sorted(fixture.oracleRows(oracleSql)), sorted(rows(sql)), sql);
     }
+  }
+
+  /** LIMIT ? and OFFSET ? take a value of any integral type, as jOOQ binds them with setLong. */
+  @Test void limitAndOffsetParametersTakeAnyIntegralType() throws SQLException {
+    final String sql = "SELECT ORDER_ID, AMOUNT FROM ORDERS WHERE CUSTOMER_ID < 50"
+        + " ORDER BY AMOUNT DESC, ORDER_ID LIMIT ? OFFSET ?";
+    final List<String> expected = fixture.oracleRows(
+        sql.replace("LIMIT ? OFFSET ?", "LIMIT 7 OFFSET 3"));
+    assertEquals(7, expected.size());
+    final Object[][] bindings = {{7L, 3L}, {(short) 7, (byte) 3}, {7, 3L},
+        {BigInteger.valueOf(7), new BigDecimal("3.00")}};
+    for (Object[] values : bindings) {
+      try (PreparedStatement p = connection.prepareStatement(sql)) {
+        p.setObject(1, values[0]);
+        p.setObject(2, values[1]);
+        try (ResultSet rs = p.executeQuery()) {
+          assertEquals(expected, ShardFixture.rows(rs), values[0].getClass().getName());
+        }
+      }
+    }
+    // Without ORDER BY the rows are any 5, but 5 of them.
+    try (PreparedStatement p = connection.prepareStatement(
+        "SELECT ORDER_ID FROM ORDERS WHERE CUSTOMER_ID < 50 LIMIT ?")) {
+      p.setLong(1, 5);
+      try (ResultSet rs = p.executeQuery()) {
+        assertEquals(5, ShardFixture.rows(rs).size());
+      }
+    }
+  }
+
+  @Test void aNegativeOrFractionalLimitIsRefused() throws SQLException {
+    final String sql = "SELECT ORDER_ID FROM ORDERS WHERE CUSTOMER_ID < 50"
+        + " ORDER BY ORDER_ID LIMIT ? OFFSET ?";
+    final Object[][] bindings = {{-1L, 0}, {2, new BigDecimal("0.5")}};
+    final String[] messages = {"LIMIT must be a whole number from 0 to 2147483647, got -1",
+        "OFFSET must be a whole number from 0 to 2147483647, got 0.5"};
+    for (int i = 0; i < bindings.length; i++) {
+      try (PreparedStatement p = connection.prepareStatement(sql)) {
+        p.setObject(1, bindings[i][0]);
+        p.setObject(2, bindings[i][1]);
+        final SQLException e = assertThrows(SQLException.class, () -> {
+          try (ResultSet rs = p.executeQuery()) {
+            rs.next();
+          }
+        });
+        assertTrue(rootMessage(e).equals(messages[i]), rootMessage(e));
+      }
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t.getMessage();
   }
 }

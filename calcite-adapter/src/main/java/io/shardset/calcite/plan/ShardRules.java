@@ -1,5 +1,6 @@
 package io.shardset.calcite.plan;
 
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
@@ -52,20 +53,26 @@ public final class ShardRules {
       .withExtraCondition(call -> !VarianceInDoubleRule.inexact(call))
       .toRule();
 
+  /** Implements offset and fetch, taking LIMIT ? and OFFSET ? of any integral type. */
+  public static final RowLimitRule ROW_LIMIT = RowLimitRule.DEFAULT_CONFIG.toRule(
+      RowLimitRule.class);
+
   /** All the rules a shard scan registers, with Calcite's transitive-predicate rule:
    * {@code c.ID = o.ID AND c.ID = 42} then also prunes {@code o}'s shards to those of 42. */
   public static final List<RelOptRule> RULES = List.of(TABLE_SCAN, FILTER, PROJECT,
       AGGREGATE, JOIN, SORT, TO_ENUMERABLE, CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES,
-      VARIANCE_IN_DOUBLE, REDUCE_FUNCTIONS);
+      VARIANCE_IN_DOUBLE, REDUCE_FUNCTIONS, ROW_LIMIT);
 
   /**
-   * Adds the rules to a planner, in place of Calcite's reduction of aggregate functions, which
-   * would compute a variance in the column's type before {@link #VARIANCE_IN_DOUBLE} could
-   * move it to DOUBLE. Scans call it as the planner registers them, before any Aggregate above
-   * them is registered and matched.
+   * Adds the rules to a planner, in place of two of Calcite's: its reduction of aggregate
+   * functions, which would compute a variance in the column's type before
+   * {@link #VARIANCE_IN_DOUBLE} could move it to DOUBLE, and its limit rule, whose limit casts
+   * a {@code LIMIT ?} value to Integer. Scans call it as the planner registers them, before
+   * any node above them is registered and matched.
    */
   public static void register(RelOptPlanner planner) {
     planner.removeRule(CoreRules.AGGREGATE_REDUCE_FUNCTIONS);
+    planner.removeRule(EnumerableRules.ENUMERABLE_LIMIT_RULE);
     RULES.forEach(planner::addRule);
   }
 }
