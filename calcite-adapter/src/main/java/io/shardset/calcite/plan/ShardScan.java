@@ -47,6 +47,7 @@ public final class ShardScan extends AbstractShardScan {
 
   @Override public void register(RelOptPlanner planner) {
     ShardRules.RULES.forEach(planner::addRule);
+    LiteralPreservingExecutor.install(planner);
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {

@@ -50,5 +50,6 @@ public final class ShardTableScan extends TableScan {
 
   @Override public void register(RelOptPlanner planner) {
     ShardRules.RULES.forEach(planner::addRule);
+    LiteralPreservingExecutor.install(planner);
   }
 }
