@@ -17,6 +17,8 @@ import java.util.List;
 public final class ColumnTypes {
   /** Larger declared lengths (H2's default VARCHAR, PostgreSQL's TEXT) mean "unbounded". */
   private static final int MAX_DECLARED_LENGTH = 65_536;
+  /** The length of {@code yyyy-MM-dd HH:mm:ss}. */
+  private static final int TIMESTAMP_SECONDS_LENGTH = 19;
 
   private ColumnTypes() {
   }
@@ -68,7 +70,8 @@ public final class ColumnTypes {
       return typeFactory.createSqlType(SqlTypeName.TIME);
     case Types.TIMESTAMP:
       return typeFactory.createSqlType(SqlTypeName.TIMESTAMP,
-          Math.max(0, Math.min(column.scale(), system.getMaxPrecision(SqlTypeName.TIMESTAMP))));
+          Math.max(0, Math.min(fractionalDigits(column),
+              system.getMaxPrecision(SqlTypeName.TIMESTAMP))));
     case Types.BINARY:
     case Types.VARBINARY:
     case Types.LONGVARBINARY:
@@ -79,6 +82,18 @@ public final class ColumnTypes {
       // they are read as text.
       return sized(typeFactory, SqlTypeName.VARCHAR, column.precision());
     }
+  }
+
+  /**
+   * The fractional second digits of a timestamp column. MariaDB's driver reports none for
+   * {@code DATETIME(6)}, but a column size of 26: the 19 characters of
+   * {@code yyyy-MM-dd HH:mm:ss}, the point, and one per digit.
+   */
+  private static int fractionalDigits(ColumnInfo column) {
+    if (column.scale() == 0 && column.precision() > TIMESTAMP_SECONDS_LENGTH + 1) {
+      return column.precision() - TIMESTAMP_SECONDS_LENGTH - 1;
+    }
+    return column.scale();
   }
 
   private static RelDataType sized(RelDataTypeFactory typeFactory, SqlTypeName name,

@@ -6,7 +6,9 @@ import org.apache.calcite.sql.SqlDialects;
 import org.apache.calcite.sql.dialect.MysqlSqlDialect;
 
 import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,7 +32,8 @@ final class Dialects {
         metaData.getDatabaseProductVersion(), metaData.getIdentifierQuoteString(),
         metaData.nullsAreSortedAtStart(), metaData.nullsAreSortedAtEnd(),
         metaData.nullsAreSortedHigh(), metaData.nullsAreSortedLow(),
-        metaData.storesLowerCaseIdentifiers(), metaData.storesUpperCaseIdentifiers());
+        metaData.storesLowerCaseIdentifiers(), metaData.storesUpperCaseIdentifiers(),
+        backslashEscapes(metaData));
     final SqlDialect cached = CACHE.get(key);
     if (cached != null) {
       return cached;
@@ -46,11 +49,30 @@ final class Dialects {
    * FETCH NEXT, CAST AS BIGINT, character set prefixes on literals).
    */
   private static SqlDialect create(DatabaseMetaData metaData) throws SQLException {
-    if ("MariaDB".equalsIgnoreCase(metaData.getDatabaseProductName().trim())) {
-      return new MysqlSqlDialect(SqlDialects.createContext(metaData)
+    if (isMariaDb(metaData)) {
+      return new MariaDbSqlDialect(SqlDialects.createContext(metaData)
           .withDatabaseProduct(SqlDialect.DatabaseProduct.MYSQL)
-          .withDataTypeSystem(MysqlSqlDialect.MYSQL_TYPE_SYSTEM));
+          .withDataTypeSystem(MysqlSqlDialect.MYSQL_TYPE_SYSTEM), backslashEscapes(metaData));
     }
     return SqlDialectFactoryImpl.INSTANCE.create(metaData);
+  }
+
+  private static boolean isMariaDb(DatabaseMetaData metaData) throws SQLException {
+    return "MariaDB".equalsIgnoreCase(metaData.getDatabaseProductName().trim());
+  }
+
+  /**
+   * Whether the session reads a backslash in a string literal as an escape: MariaDB's default,
+   * which ShardSet's shard sessions turn off. Asked of the session rather than assumed, so
+   * that literals stay literals in a session whose mode was set otherwise.
+   */
+  private static boolean backslashEscapes(DatabaseMetaData metaData) throws SQLException {
+    if (!isMariaDb(metaData)) {
+      return false;
+    }
+    try (Statement s = metaData.getConnection().createStatement();
+         ResultSet rs = s.executeQuery("SELECT @@SESSION.sql_mode")) {
+      return !(rs.next() && String.valueOf(rs.getString(1)).contains("NO_BACKSLASH_ESCAPES"));
+    }
   }
 }

@@ -70,6 +70,10 @@ final class PooledShardEndpoint implements ShardEndpoint {
     config.setValidationTimeout(Math.max(settings.connectTimeoutMillis(),
         ShardConnectionSettings.MIN_CONNECT_TIMEOUT_MILLIS));
     config.setScheduledExecutor(housekeeping);
+    final String initSql = ShardSessions.initSql(settings.jdbcUrl());
+    if (initSql != null) {
+      config.setConnectionInitSql(initSql);
+    }
     return config;
   }
 

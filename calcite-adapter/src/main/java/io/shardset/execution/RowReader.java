@@ -20,8 +20,8 @@ import java.util.Objects;
  * <p>Calcite's generated code casts each field to an exact class, so every kind maps to exactly
  * one: {@code BOOLEAN} Boolean, {@code TINYINT} Byte, {@code SMALLINT} Short, {@code INTEGER}
  * Integer, {@code BIGINT} Long, {@code DECIMAL} BigDecimal, {@code REAL} Float, {@code DOUBLE}
- * Double, {@code STRING} String, {@code DATE} Integer days since 1970-01-01, {@code TIME} Integer
- * milliseconds of the day, {@code TIMESTAMP} Long milliseconds since 1970-01-01T00:00 of the local
+ * Double (both with zero unsigned), {@code STRING} String, {@code DATE} Integer days since
+ * 1970-01-01, {@code TIME} Integer milliseconds of the day, {@code TIMESTAMP} Long milliseconds since 1970-01-01T00:00 of the local
  * date-time read as if it were UTC, {@code BINARY} {@link ByteString}. SQL NULL stays null.
  *
  * <p>Dates and times are read as {@code java.time} values, never through {@code java.sql.Date}:
@@ -82,9 +82,10 @@ public final class RowReader {
     case DECIMAL:
       return ResultSet::getBigDecimal;
     case REAL:
-      return (rs, i) -> orNull(rs, rs.getFloat(i));
+      // Adding +0.0 turns -0.0 into 0.0, which the shards group and compare as one value.
+      return (rs, i) -> orNull(rs, rs.getFloat(i) + 0.0f);
     case DOUBLE:
-      return (rs, i) -> orNull(rs, rs.getDouble(i));
+      return (rs, i) -> orNull(rs, rs.getDouble(i) + 0.0d);
     case STRING:
       return ResultSet::getString;
     case DATE:

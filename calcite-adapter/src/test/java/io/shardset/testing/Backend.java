@@ -25,7 +25,9 @@ public enum Backend {
    * The first half of the shards on H2, then PostgreSQL, the last shard on MariaDB; the oracle
    * on H2.
    */
-  MIXED_WITH_MARIADB(Kind.H2);
+  MIXED_WITH_MARIADB(Kind.H2),
+  /** Every shard a new database on the local MariaDB server; the oracle too. */
+  MARIADB(Kind.MARIADB);
 
   /** One kind of database. */
   private enum Kind { H2, POSTGRES, MARIADB }
@@ -46,6 +48,8 @@ public enum Backend {
       return Kind.POSTGRES;
     case MIXED:
       return index < count / 2 ? Kind.H2 : Kind.POSTGRES;
+    case MARIADB:
+      return Kind.MARIADB;
     default:
       return index < count / 2 ? Kind.H2 : index < count - 1 ? Kind.POSTGRES : Kind.MARIADB;
     }
@@ -131,9 +135,21 @@ public enum Backend {
       return shards;
     }
 
-    /** Opens a connection to the unsharded oracle. */
+    /**
+     * Opens a connection to the unsharded oracle. A MariaDB oracle reads SQL as the standard
+     * (and ShardSet's shard sessions) do: backslashes are plain characters and {@code ||}
+     * concatenates.
+     */
     public Connection connectOracle() throws SQLException {
-      return DriverManager.getConnection(oracle.jdbcUrl(), oracle.user(), oracle.password());
+      final Connection connection =
+          DriverManager.getConnection(oracle.jdbcUrl(), oracle.user(), oracle.password());
+      if (oracle.jdbcUrl().startsWith("jdbc:mariadb:")) {
+        try (Statement s = connection.createStatement()) {
+          s.execute("SET SESSION sql_mode = CONCAT(@@sql_mode,"
+              + " ',NO_BACKSLASH_ESCAPES,PIPES_AS_CONCAT')");
+        }
+      }
+      return connection;
     }
 
     /** Shuts the H2 databases down and drops the server ones. */

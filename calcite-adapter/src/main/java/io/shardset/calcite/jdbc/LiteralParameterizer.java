@@ -66,7 +66,9 @@ final class LiteralParameterizer {
         // Overlapping positions would mean the parser's positions are not what we think.
         return new ParameterizedSql(sql, List.of());
       }
-      if (start < 0 || end > sql.length() || !spells(sql.substring(start, end), literal)) {
+      // A literal spanning lines has an end position the line/column mapping misplaces.
+      if (start < 0 || end <= start || end > sql.length()
+          || !spells(sql.substring(start, end), literal)) {
         return new ParameterizedSql(sql, List.of());
       }
       text.append(sql, copied, start).append('?');

@@ -1,9 +1,14 @@
 package io.shardset.calcite.jdbc;
 
+import io.shardset.calcite.ShardTypeSystem;
+
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.Driver;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Objects;
+import java.util.Properties;
 
 /**
  * JDBC driver for {@code jdbc:shardset:} URLs: Calcite's driver, with the same connection
@@ -36,6 +41,21 @@ public class ShardSetDriver extends Driver {
   /** The plan cache of this driver's connections. */
   public PlanCache planCache() {
     return planCache;
+  }
+
+  /** Connects as Calcite's driver does, with {@link ShardTypeSystem} as
+   * the type system unless the properties name one. */
+  @Override public Connection connect(String url, Properties info) throws SQLException {
+    if (!acceptsURL(url)) {
+      return null;
+    }
+    final Properties properties = new Properties();
+    properties.putAll(info);
+    if (properties.getProperty("typeSystem") == null && !url.contains("typeSystem=")) {
+      properties.setProperty("typeSystem",
+          ShardTypeSystem.class.getName() + "#INSTANCE");
+    }
+    return super.connect(url, properties);
   }
 
   @Override public CalcitePrepare createPrepare() {

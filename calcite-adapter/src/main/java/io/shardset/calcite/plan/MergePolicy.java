@@ -37,12 +37,16 @@ final class MergePolicy {
 
   private static boolean allH2(ShardTable table) {
     for (int i = 0; i < table.shardCount(); i++) {
-      final SqlDialect dialect = table.site(i).dialect();
-      if (dialect.getDatabaseProduct() != SqlDialect.DatabaseProduct.H2
-          && !dialect.getClass().getSimpleName().startsWith("H2")) {
+      if (!isH2(table.site(i).dialect())) {
         return false;
       }
     }
     return true;
+  }
+
+  /** Whether the dialect is H2's: built from metadata, it may not name its product. */
+  static boolean isH2(SqlDialect dialect) {
+    return dialect.getDatabaseProduct() == SqlDialect.DatabaseProduct.H2
+        || dialect.getClass().getSimpleName().startsWith("H2");
   }
 }

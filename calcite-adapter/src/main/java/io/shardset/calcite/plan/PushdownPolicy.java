@@ -5,6 +5,7 @@ import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
@@ -98,6 +99,29 @@ final class PushdownPolicy {
    * that cannot change a value are pushed. */
   private static boolean isLossyCast(RexCall call) {
     return call.getKind() == SqlKind.CAST
-        && !LosslessCasts.isLossless(call.getOperands().get(0).getType(), call.getType());
+        && !LosslessCasts.isLossless(call.getOperands().get(0).getType(), call.getType())
+        && !isConstantTextToVarchar(call);
+  }
+
+  /**
+   * A CHAR constant made VARCHAR, as Calcite types {@code UPPER(s) = UPPER('ß')}: the shard
+   * computes the constant itself, so that both sides are its own case mapping (Java's
+   * {@code UPPER('ß')} is {@code 'SS'}, PostgreSQL's and MariaDB's {@code 'ß'}). A literal
+   * with trailing spaces stays above: CHAR padding is where databases differ.
+   */
+  private static boolean isConstantTextToVarchar(RexCall cast) {
+    final RexNode operand = cast.getOperands().get(0);
+    return operand.getType().getSqlTypeName() == SqlTypeName.CHAR
+        && cast.getType().getSqlTypeName() == SqlTypeName.VARCHAR
+        && RexUtil.isConstant(operand) && !hasPaddedLiteral(operand);
+  }
+
+  private static boolean hasPaddedLiteral(RexNode node) {
+    if (node instanceof RexLiteral literal) {
+      final String text = literal.getValueAs(String.class);
+      return text != null && text.endsWith(" ");
+    }
+    return node instanceof RexCall call
+        && call.getOperands().stream().anyMatch(PushdownPolicy::hasPaddedLiteral);
   }
 }

@@ -83,7 +83,7 @@ public final class ShardAggregateRule extends RelRule<ShardRuleConfig> {
     final List<AggregateCall> original = aggregate.getAggCallList();
     for (int i = 0; i < original.size(); i++) {
       final AggregateCall call = original.get(i);
-      final SqlAggFunction rollup = call.getAggregation().getRollup();
+      final SqlAggFunction rollup = MergeRollups.rollup(call, partial.spec().table());
       if (rollup == null) {
         throw new AssertionError("no rollup for " + call);
       }

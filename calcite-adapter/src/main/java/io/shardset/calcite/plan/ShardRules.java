@@ -68,11 +68,13 @@ public final class ShardRules {
    * functions, which would compute a variance in the column's type before
    * {@link #VARIANCE_IN_DOUBLE} could move it to DOUBLE, and its limit rule, whose limit casts
    * a {@code LIMIT ?} value to Integer. Scans call it as the planner registers them, before
-   * any node above them is registered and matched.
+   * any node above them is registered and matched. Constants are reduced through
+   * {@link LiteralPreservingExecutor}.
    */
   public static void register(RelOptPlanner planner) {
     planner.removeRule(CoreRules.AGGREGATE_REDUCE_FUNCTIONS);
     planner.removeRule(EnumerableRules.ENUMERABLE_LIMIT_RULE);
     RULES.forEach(planner::addRule);
+    LiteralPreservingExecutor.install(planner);
   }
 }

@@ -8,6 +8,7 @@ import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.prepare.RelOptTableImpl;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.core.TableScan;
@@ -18,7 +19,14 @@ import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlString;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -197,7 +205,7 @@ final class ShardSqlGenerator {
       }
     });
     final SqlDialect dialect = layout.dialect();
-    final RelNode flat = JOIN_SHAPER.run(physical);
+    final RelNode flat = expandTimestampSearches(JOIN_SHAPER.run(physical));
     // One line: the text appears in EXPLAIN and in shard logs.
     final SqlString sql = ShardSqlShaper.shape(
             new RelToSqlConverter(dialect).visitRoot(flat).asStatement())
@@ -211,6 +219,29 @@ final class ShardSqlGenerator {
     final List<Integer> params = sql.getDynamicParameters();
     return new RenderedSql(shards, oneLine(sql.getSql()),
         params == null ? List.of() : params);
+  }
+
+  /**
+   * Writes each search over timestamps ({@code ts BETWEEN a AND b} and the like) as the
+   * comparisons it stands for, with this plan's types. Calcite's SQL writer expands searches
+   * itself with the default type system, which rounds timestamp bounds to milliseconds.
+   */
+  private static RelNode expandTimestampSearches(RelNode rel) {
+    final RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
+    final RexShuttle expander = new RexShuttle() {
+      @Override public RexNode visitCall(RexCall call) {
+        if (call.getKind() == SqlKind.SEARCH
+            && call.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.TIMESTAMP) {
+          return RexUtil.expandSearch(rexBuilder, null, call);
+        }
+        return super.visitCall(call);
+      }
+    };
+    return rel.accept(new RelHomogeneousShuttle() {
+      @Override public RelNode visit(RelNode other) {
+        return super.visit(other).accept(expander);
+      }
+    });
   }
 
   /** The text with line breaks (which the writer still puts before some clauses, such as
