@@ -1,6 +1,5 @@
 package io.shardset.calcite;
 
-import io.shardset.calcite.jdbc.ShardSetDriver;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
@@ -9,15 +8,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -52,9 +47,7 @@ class ExactPruningTest {
         + "              {\"shard\": \"s2\", \"from\": 200, \"to\": 300},\n"
         + "              {\"shard\": \"s3\", \"from\": 300, \"to\": 400}]}]");
     calcite = ShardFixture.connect(model);
-    final Properties info = new Properties();
-    info.setProperty("model", "inline:" + model);
-    shardset = DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX, info);
+    shardset = Answers.connectShardSet(model);
     fixture.load(calcite, "T", List.of(new Object[] {344L, 1}, new Object[] {727L, 2},
         new Object[] {727L, 3}, new Object[] {1_000_000_000_000_000_000L, 4},
         new Object[] {42L, 5}, new Object[] {43L, 6}));
@@ -76,15 +69,15 @@ class ExactPruningTest {
     assertNotEquals(shardOfLong(344, CHUNKS, 4), shardOfLong(727, CHUNKS, 4));
     final String sql = "SELECT C FROM T WHERE K = 344 OR (K = 727 AND C = 3)";
     final List<String> expected = List.of("1", "3");
-    assertEquals(expected, sorted(fixture.oracleRows(sql)));
-    assertEquals(expected, sorted(rows(calcite, sql)), "literals on jdbc:calcite:");
-    assertEquals(expected, sorted(rows(shardset, sql)), "through the plan cache");
+    assertEquals(expected, Answers.sorted(fixture.oracleRows(sql)));
+    assertEquals(expected, Answers.sortedRows(calcite, sql), "literals on jdbc:calcite:");
+    assertEquals(expected, Answers.sortedRows(shardset, sql), "through the plan cache");
     try (PreparedStatement p = calcite.prepareStatement(
         "SELECT C FROM T WHERE K = ? OR (K = ? AND C = 3)")) {
       p.setLong(1, 344);
       p.setLong(2, 727);
       try (ResultSet rs = p.executeQuery()) {
-        assertEquals(expected, sorted(ShardFixture.rows(rs)), "parameters");
+        assertEquals(expected, Answers.sorted(ShardFixture.rows(rs)), "parameters");
       }
     }
   }
@@ -116,8 +109,9 @@ class ExactPruningTest {
       p.setInt(2, 200);
       fixture.shards().resetCounters();
       try (ResultSet rs = p.executeQuery()) {
-        assertEquals(sorted(fixture.oracleRows("SELECT K FROM R WHERE K > 99 AND K < 200")),
-            sorted(ShardFixture.rows(rs)));
+        assertEquals(
+            Answers.sorted(fixture.oracleRows("SELECT K FROM R WHERE K > 99 AND K < 200")),
+            Answers.sorted(ShardFixture.rows(rs)));
       }
       assertEquals(Set.of("s1"), new TreeSet<>(fixture.shardsReached()), "parameters");
     }
@@ -130,10 +124,10 @@ class ExactPruningTest {
     assertExact(Set.of(), "SELECT C FROM T WHERE K = 42.5");
     assertExact(hash(42, 727), "SELECT C FROM T WHERE K IN (42.0, 2.5, 727)");
     assertExact(hash(42), "SELECT C FROM T WHERE K = 42.0 AND C = 5");
-    assertEquals(sorted(fixture.oracleRows("SELECT C FROM T WHERE K > 42.5")),
-        sorted(rows(calcite, "SELECT C FROM T WHERE K > 42.5")));
-    assertEquals(sorted(fixture.oracleRows("SELECT C FROM T WHERE K <> 42.0")),
-        sorted(rows(calcite, "SELECT C FROM T WHERE K <> 42.0")));
+    assertEquals(Answers.sorted(fixture.oracleRows("SELECT C FROM T WHERE K > 42.5")),
+        Answers.sortedRows(calcite, "SELECT C FROM T WHERE K > 42.5"));
+    assertEquals(Answers.sorted(fixture.oracleRows("SELECT C FROM T WHERE K <> 42.0")),
+        Answers.sortedRows(calcite, "SELECT C FROM T WHERE K <> 42.0"));
   }
 
   private static Set<String> hash(long... keys) {
@@ -147,23 +141,13 @@ class ExactPruningTest {
   /** The statement returns the unsharded answer, on both connections, reaching exactly the
    * given shards. */
   private void assertExact(Set<String> shards, String sql) throws SQLException {
-    final List<String> expected = sorted(fixture.oracleRows(sql));
+    final List<String> expected = Answers.sorted(fixture.oracleRows(sql));
     for (Connection connection : List.of(calcite, shardset)) {
       fixture.shards().resetCounters();
-      assertEquals(expected, sorted(rows(connection, sql)), sql);
+      assertEquals(expected, Answers.sortedRows(connection, sql), sql);
       assertEquals(new TreeSet<>(shards), new TreeSet<>(fixture.shardsReached()), sql);
     }
   }
 
-  private List<String> rows(Connection connection, String sql) throws SQLException {
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      return ShardFixture.rows(rs);
-    }
-  }
 
-  private static List<String> sorted(List<String> rows) {
-    final List<String> copy = new ArrayList<>(rows);
-    Collections.sort(copy);
-    return copy;
-  }
 }
