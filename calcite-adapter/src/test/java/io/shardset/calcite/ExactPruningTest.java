@@ -48,9 +48,14 @@ class ExactPruningTest {
         + "              {\"shard\": \"s3\", \"from\": 300, \"to\": 400}]}]");
     calcite = ShardFixture.connect(model);
     shardset = Answers.connectShardSet(model);
-    fixture.load(calcite, "T", List.of(new Object[] {344L, 1}, new Object[] {727L, 2},
-        new Object[] {727L, 3}, new Object[] {1_000_000_000_000_000_000L, 4},
-        new Object[] {42L, 5}, new Object[] {43L, 6}));
+    final List<Object[]> rows = new ArrayList<>(List.of(new Object[] {344L, 1},
+        new Object[] {727L, 2}, new Object[] {727L, 3},
+        new Object[] {1_000_000_000_000_000_000L, 4}, new Object[] {42L, 5},
+        new Object[] {43L, 6}));
+    for (long k = 1; k <= 20; k++) {
+      rows.add(new Object[] {k, 100});
+    }
+    fixture.load(calcite, "T", rows);
     final List<Object[]> ranged = new ArrayList<>();
     for (int k = 0; k < 400; k += 3) {
       ranged.add(new Object[] {k, k % 7});

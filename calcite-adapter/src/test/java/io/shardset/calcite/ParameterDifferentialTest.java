@@ -273,9 +273,11 @@ class ParameterDifferentialTest {
     }
 
     private void condition(SqlPair sql, DifferentialData.Table table, int depth) {
-      final int choice = random.nextInt(depth >= 2 ? 4 : 10);
+      final int choice = random.nextInt(depth >= 2 ? 4 : 12);
       if (choice < 4) {
         atom(sql, table);
+      } else if (choice >= 10) {
+        keyDisjunction(sql, table, depth);
       } else if (choice < 8) {
         final String op = choice < 6 ? " AND " : " OR ";
         final int terms = 2 + random.nextInt(2);
@@ -294,14 +296,39 @@ class ParameterDifferentialTest {
       }
     }
 
+    /** Equalities of the key, some with another condition beside them: {@code K = ? OR
+     * (K = ? AND C = ?)}, which reads as a list of keys if the other condition is lost. */
+    private void keyDisjunction(SqlPair sql, DifferentialData.Table table, int depth) {
+      final int terms = 2 + random.nextInt(3);
+      sql.text("(");
+      for (int i = 0; i < terms; i++) {
+        if (i > 0) {
+          sql.text(" OR ");
+        }
+        final boolean beside = random.nextInt(5) < 2;
+        sql.text(beside ? "(" : "");
+        for (DifferentialData.Column key : table.keys()) {
+          sql.text(key == table.keys().get(0) ? "" : " AND ").text(key.name() + " = ");
+          value(sql, key, false);
+        }
+        if (beside) {
+          sql.text(" AND ");
+          condition(sql, table, depth + 1);
+          sql.text(")");
+        }
+      }
+      sql.text(")");
+    }
+
     /** A comparison of one column, a key column more often than not. */
     private void atom(SqlPair sql, DifferentialData.Table table) {
       final DifferentialData.Column column = random.nextInt(3) < 2
           ? pick(table.keys()) : pick(table.columns());
-      final int kind = random.nextInt(12);
+      final int kind = random.nextInt(14) % 12;
       if (kind < 4) {
-        final String op = column.isText() && random.nextBoolean() ? "="
-            : pick(List.of("=", "=", "<>", "<", "<=", ">", ">="));
+        // Equality most often: key = ? beside other conditions is where narrowing is tempting.
+        final String op = column.isText() || random.nextBoolean() ? "="
+            : pick(List.of("=", "<>", "<", "<=", ">", ">="));
         sql.text(column.name() + " " + op + " ");
         value(sql, column, true);
       } else if (kind < 8) {
