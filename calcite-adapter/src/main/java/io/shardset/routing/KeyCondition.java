@@ -125,12 +125,22 @@ public sealed interface KeyCondition {
    * column's key type. A NULL value matches nothing, as in SQL, where {@code x = NULL} is unknown.
    * Keys are routed by their normalized value, so when normalizing truncates (a timestamp finer
    * than milliseconds), {@code key < value} also reaches the shard of the truncated value.
+   *
+   * @param integral whether the column holds only integers (an integer type, or a decimal of
+   *     scale 0), so that the values compared are narrowed to integers: {@code key > 99} is
+   *     {@code key >= 100}, and {@code key = 42.5} matches no key
    */
-  record Compare(int keyColumn, Op op, Operand operand) implements KeyCondition {
+  record Compare(int keyColumn, Op op, Operand operand, boolean integral)
+      implements KeyCondition {
     public Compare {
       KeyConditionEvaluator.checkNotNegative(keyColumn);
       Objects.requireNonNull(op, "op");
       Objects.requireNonNull(operand, "operand");
+    }
+
+    /** A comparison on a column that may hold any value of its key type. */
+    public Compare(int keyColumn, Op op, Operand operand) {
+      this(keyColumn, op, operand, false);
     }
 
     @Override public BitSet shards(ShardRouter router, IntFunction<Object> params) {

@@ -25,7 +25,8 @@ final class KeyConditionEvaluator {
         narrow(domains, restrict.keyColumn(), restrict.domain());
       } else if (term instanceof KeyCondition.Compare compare) {
         KeyType type = keyTypes.get(checkKeyColumn(compare.keyColumn(), keyTypes.size()));
-        narrow(domains, compare.keyColumn(), domain(compare, type, params));
+        KeyDomain domain = domain(compare, type, params);
+        narrow(domains, compare.keyColumn(), compare.integral() ? domain.integral() : domain);
       } else {
         others.add(term);
       }

@@ -1,5 +1,7 @@
 package io.shardset.routing;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -182,6 +184,36 @@ public final class KeyDomain {
     List<Interval> both = new ArrayList<>(intervals);
     both.addAll(other.intervals);
     return of(both, includesNull || other.includesNull);
+  }
+
+  /**
+   * The integers of this domain, for a column that holds only integers: each numeric interval
+   * becomes the closed one between the integers it holds, so that an exclusive bound is read
+   * as the next integer inward ((99, 200) is [100, 199]) and a point with a fraction is
+   * dropped. A router that compares bounds as exact numbers then reaches no range that holds
+   * no integer of the domain. Intervals of other values are kept as they are.
+   */
+  public KeyDomain integral() {
+    List<Interval> integers = new ArrayList<>(intervals.size());
+    for (Interval interval : intervals) {
+      if (!(interval.lower() == null || interval.lower() instanceof BigDecimal)
+          || !(interval.upper() == null || interval.upper() instanceof BigDecimal)) {
+        integers.add(interval);
+        continue;
+      }
+      BigDecimal lower = (BigDecimal) interval.lower();
+      BigDecimal upper = (BigDecimal) interval.upper();
+      if (lower != null) {
+        lower = interval.lowerInclusive() ? lower.setScale(0, RoundingMode.CEILING)
+            : lower.setScale(0, RoundingMode.FLOOR).add(BigDecimal.ONE);
+      }
+      if (upper != null) {
+        upper = interval.upperInclusive() ? upper.setScale(0, RoundingMode.FLOOR)
+            : upper.setScale(0, RoundingMode.CEILING).subtract(BigDecimal.ONE);
+      }
+      integers.add(new Interval(lower, lower != null, upper, upper != null));
+    }
+    return of(integers, includesNull);
   }
 
   /** Whether this domain holds no value and not NULL. */

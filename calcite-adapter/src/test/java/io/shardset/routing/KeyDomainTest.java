@@ -52,6 +52,23 @@ class KeyDomainTest {
     assertEquals(new Interval(3, false, null, false), new Interval(3, false, null, true));
   }
 
+  @Test void integralDomainsCloseExclusiveBoundsOnTheNextIntegerInward() {
+    KeyDomain domain = KeyDomain.of(List.of(
+        new Interval(number("99"), false, number("200"), false),
+        new Interval(number("299.5"), true, number("310.5"), true),
+        Interval.point(number("42.5")), Interval.point(number("7.0")),
+        new Interval(null, false, number("-3"), false)), true);
+    assertEquals("(-∞, -4] ∪ {7} ∪ [100, 199] ∪ [300, 310] ∪ NULL",
+        domain.integral().toString());
+    assertTrue(KeyDomain.point(number("42.5")).integral().isEmpty());
+    assertTrue(KeyDomain.range(number("1"), false, number("2"), false).integral().isEmpty());
+    assertEquals(KeyDomain.point("a"), KeyDomain.point("a").integral());
+  }
+
+  private static BigDecimal number(String text) {
+    return new BigDecimal(text);
+  }
+
   @Test void points() {
     KeyDomain domain = KeyDomain.points(List.of(3, 1, 2, 1));
     assertEquals(Optional.of(List.of(1, 2, 3)), domain.finitePoints());

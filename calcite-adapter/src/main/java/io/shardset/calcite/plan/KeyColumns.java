@@ -12,8 +12,12 @@ import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -36,10 +40,12 @@ final class KeyColumns {
 
   private final int[] keyColumnOfField;
   private final List<KeyType> keyTypes;
+  private final BitSet integral;
 
-  private KeyColumns(int[] keyColumnOfField, List<KeyType> keyTypes) {
+  private KeyColumns(int[] keyColumnOfField, List<KeyType> keyTypes, BitSet integral) {
     this.keyColumnOfField = keyColumnOfField;
     this.keyTypes = keyTypes;
+    this.integral = integral;
   }
 
   /** Maps the output fields of {@code pushed} to positions in {@code table}'s shard key. */
@@ -51,7 +57,23 @@ final class KeyColumns {
       result[i] = origin == null || !origin.table().isColocatedWith(table)
           ? -1 : origin.table().keyColumns().indexOf(origin.column());
     }
-    return new KeyColumns(result, table.keyTypes());
+    return new KeyColumns(result, table.keyTypes(),
+        integralKeyColumns(table, pushed.getCluster().getTypeFactory()));
+  }
+
+  /** The key columns whose SQL type holds only integers. */
+  private static BitSet integralKeyColumns(ShardTable table, RelDataTypeFactory typeFactory) {
+    final BitSet integral = new BitSet();
+    final List<RelDataTypeField> fields = table.getRowType(typeFactory).getFieldList();
+    final List<Integer> keyColumns = table.keyColumns();
+    for (int i = 0; i < keyColumns.size(); i++) {
+      final RelDataType type = fields.get(keyColumns.get(i)).getType();
+      if (SqlTypeName.INT_TYPES.contains(type.getSqlTypeName())
+          || type.getSqlTypeName() == SqlTypeName.DECIMAL && type.getScale() == 0) {
+        integral.set(i);
+      }
+    }
+    return integral;
   }
 
   /**
@@ -63,7 +85,7 @@ final class KeyColumns {
     for (int i = 0; i < fieldCount; i++) {
       result[i] = fields.get(i) ? 0 : -1;
     }
-    return new KeyColumns(result, List.of(type));
+    return new KeyColumns(result, List.of(type), new BitSet());
   }
 
   /** The table column each output field is, or null for a computed field. */
@@ -128,7 +150,13 @@ final class KeyColumns {
     return type == KeyType.STRING || type == KeyType.CHAR;
   }
 
-  /** A domain of a key column from plain Java bounds, normalized to the key's type.
+  /** Whether a key column holds only integers, so that its bounds can be narrowed to them. */
+  boolean isIntegral(int keyColumn) {
+    return integral.get(keyColumn);
+  }
+
+  /** A domain of a key column from plain Java bounds, normalized to the key's type (and to
+   * integers, on an integral column).
    *
    * @throws IllegalArgumentException if a bound is not a value of the key's type */
   KeyDomain normalize(int keyColumn, List<KeyDomain.Interval> intervals,
@@ -141,6 +169,7 @@ final class KeyColumns {
               i.lowerInclusive(), i.upper() == null ? null : type.normalize(i.upper()),
               i.upperInclusive()));
     }
-    return KeyDomain.of(normalized, includesNull);
+    final KeyDomain domain = KeyDomain.of(normalized, includesNull);
+    return isIntegral(keyColumn) ? domain.integral() : domain;
   }
 }

@@ -128,7 +128,7 @@ final class KeyConditionTranslator {
       // Shards order text by their own collation, which routing cannot know.
       return KeyCondition.any();
     }
-    return new KeyCondition.Compare(key, op(kind), operand);
+    return new KeyCondition.Compare(key, op(kind), operand, keyColumns.isIntegral(key));
   }
 
   private static KeyCondition.Op op(SqlKind kind) {

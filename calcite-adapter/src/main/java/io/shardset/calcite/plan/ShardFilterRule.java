@@ -40,7 +40,9 @@ public final class ShardFilterRule extends RelRule<ShardRuleConfig> {
     }
     final List<RexNode> pushable = new ArrayList<>();
     final List<RexNode> residual = new ArrayList<>();
-    for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
+    final RexNode exact = IntegerComparisons.rewrite(filter.getCondition(),
+        filter.getCluster().getRexBuilder(), filter.getCluster().getPlanner().getExecutor());
+    for (RexNode conjunct : RelOptUtil.conjunctions(exact)) {
       (PushdownPolicy.canPush(conjunct) ? pushable : residual).add(conjunct);
     }
     if (pushable.isEmpty()) {

@@ -57,7 +57,7 @@ final class ShardQueryFactory {
         ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
         spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated(),
         fixesShardKey(table, spec.condition()),
-        KeyListFinder.find(table, spec.condition(), spec.pushed()),
+        KeyListFinder.find(table, spec.pushed()),
         live(spec));
   }
 

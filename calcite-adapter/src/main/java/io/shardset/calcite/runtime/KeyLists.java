@@ -19,8 +19,8 @@ import java.util.function.IntFunction;
  * lives on its key's shard and so never matches another shard's key, and the shard looks up
  * only its own keys.
  *
- * @param lists each list's parameter indexes; every one of them appears in the pushed work
- *     only in an equality with a column of a one-column shard key
+ * @param lists each list's parameter indexes: disjuncts of one OR, each a bare equality of a
+ *     one-column shard key with a parameter used nowhere else in the pushed work
  */
 public record KeyLists(List<List<Integer>> lists) {
   /** No key lists: every shard gets every value. */
@@ -54,8 +54,9 @@ public record KeyLists(List<List<Integer>> lists) {
 
   /**
    * The values to send shard {@code shard} instead of the bound ones: for each list with at
-   * least one key of that shard, its other keys are replaced by that key. Empty when nothing
-   * changes.
+   * least one key of that shard, its other non-null keys are replaced by that key. A NULL
+   * keeps its place: {@code key = NULL} is unknown, not false, which NOT would tell apart.
+   * Empty when nothing changes.
    *
    * @param owners the {@link #owners} of this execution
    * @param values the bound value of each parameter index
@@ -71,7 +72,7 @@ public record KeyLists(List<List<Integer>> lists) {
       }
       Object ownValue = values.apply(own);
       for (int index : list) {
-        if (owners.getOrDefault(index, -1) != shard) {
+        if (owners.getOrDefault(index, -1) != shard && values.apply(index) != null) {
           replaced.put(index, ownValue);
         }
       }

@@ -1,0 +1,17 @@
+package io.shardset.calcite;
+
+import io.shardset.testing.Backend;
+
+/**
+ * {@link ParameterDifferentialTest} over four PostgreSQL shards, against an unsharded
+ * PostgreSQL database, with fewer statements.
+ */
+class PostgresParameterDifferentialTest extends ParameterDifferentialTest {
+  @Override Backend backend() {
+    return Backend.POSTGRES;
+  }
+
+  @Override int defaultStatements() {
+    return 320;
+  }
+}
