@@ -25,6 +25,19 @@ public interface ShardEndpoint {
     return false;
   }
 
+  /**
+   * Gives up a connection {@link #connect()} returned whose shard does not answer: closes its
+   * socket without waiting for the shard, so that a thread blocked reading from it fails, and
+   * keeps it from being used again. The thread that uses the connection still closes it.
+   */
+  default void abandon(Connection connection) {
+    try {
+      connection.abort(ShardSignals.executor());
+    } catch (SQLException | RuntimeException e) {
+      // Aborting is a last resort; the connection's own timeouts remain.
+    }
+  }
+
   /** Returns the message with this shard's secrets (password) removed. */
   String redact(String message);
 }
