@@ -190,6 +190,10 @@ final class DirectScanEnumerator implements Enumerator<@Nullable Object[]>,
     return true;
   }
 
+  @Override public boolean stopped() {
+    return closed;
+  }
+
   @Override public void unregister(RunningStatement statement) {
     CancelWatch.unwatch(this);
     running = null;

@@ -18,17 +18,18 @@ import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Locale;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 /**
  * A shard endpoint backed by its own HikariCP pool; created and owned by {@link ShardPools}.
  *
- * <p>Statements wait for a connection in one fair queue, a semaphore with a permit per pooled
- * connection, for at most the shard's acquire timeout; only a statement holding a permit asks
- * HikariCP, whose own wait (the connect timeout) is then spent on opening a connection alone.
- * So a pool that is merely busy is told apart from a shard that cannot be reached.
+ * <p>Statements wait for a connection in one fair queue with a permit per pooled connection,
+ * for at most the shard's acquire timeout, or until their scan stops; only a statement
+ * holding a permit asks HikariCP, whose own wait (the connect timeout) is then spent on
+ * opening a connection alone. So a pool that is merely busy is told apart from a shard that
+ * cannot be reached.
  */
 final class PooledShardEndpoint implements ShardEndpoint {
   private static final Logger LOG = LoggerFactory.getLogger(PooledShardEndpoint.class);
@@ -37,7 +38,7 @@ final class PooledShardEndpoint implements ShardEndpoint {
   private final long statementTimeoutMillis;
   private final long acquireTimeoutMillis;
   private final int maxPoolSize;
-  private final Semaphore permits;
+  private final FairPermits permits;
   private final Secrets secrets;
   private final HikariDataSource dataSource;
   /** Learnt from the driver of the first connection; see {@link #streamsInTransactionOnly()}. */
@@ -49,7 +50,7 @@ final class PooledShardEndpoint implements ShardEndpoint {
     this.statementTimeoutMillis = settings.statementTimeoutMillis();
     this.acquireTimeoutMillis = settings.acquireTimeoutMillis();
     this.maxPoolSize = settings.maxPoolSize();
-    this.permits = new Semaphore(settings.maxPoolSize(), true);
+    this.permits = new FairPermits(settings.maxPoolSize());
     this.secrets = secrets;
     this.dataSource = dataSource;
   }
@@ -135,7 +136,11 @@ final class PooledShardEndpoint implements ShardEndpoint {
    * @throws ShardBusyException if every connection stayed in use for the acquire timeout
    */
   @Override public Connection connect() throws SQLException {
-    acquirePermit();
+    return connect(() -> false);
+  }
+
+  @Override public Connection connect(BooleanSupplier stop) throws SQLException {
+    acquirePermit(stop);
     boolean handedOut = false;
     try {
       Connection connection = pooledConnection();
@@ -148,16 +153,15 @@ final class PooledShardEndpoint implements ShardEndpoint {
     }
   }
 
-  private void acquirePermit() throws SQLException {
-    try {
-      if (!permits.tryAcquire(acquireTimeoutMillis, TimeUnit.MILLISECONDS)) {
-        throw new ShardBusyException(maxPoolSize, acquireTimeoutMillis,
-            permits.getQueueLength());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SQLTransientConnectionException("interrupted while waiting for a connection"
-          + " of shard '" + name + "'", e);
+  private void acquirePermit(BooleanSupplier stop) throws SQLException {
+    switch (permits.acquire(TimeUnit.MILLISECONDS.toNanos(acquireTimeoutMillis), stop)) {
+    case GRANTED:
+      return;
+    case TIMED_OUT:
+      throw new ShardBusyException(maxPoolSize, acquireTimeoutMillis, permits.waiting());
+    default:
+      throw new SQLTransientConnectionException("stopped waiting for a connection of shard '"
+          + name + "': the statement no longer needs it");
     }
   }
 
@@ -239,15 +243,15 @@ final class PooledShardEndpoint implements ShardEndpoint {
   /** A pooled connection whose close also gives its permit back, once. */
   private static final class Permitted implements InvocationHandler {
     private final Connection pooled;
-    private final Semaphore permits;
+    private final FairPermits permits;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    private Permitted(Connection pooled, Semaphore permits) {
+    private Permitted(Connection pooled, FairPermits permits) {
       this.pooled = pooled;
       this.permits = permits;
     }
 
-    static Connection wrap(Connection pooled, Semaphore permits) {
+    static Connection wrap(Connection pooled, FairPermits permits) {
       return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
           new Class<?>[] {Connection.class}, new Permitted(pooled, permits));
     }

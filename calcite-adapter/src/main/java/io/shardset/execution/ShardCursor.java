@@ -37,6 +37,9 @@ final class ShardCursor implements AutoCloseable {
 
     /** Forgets a statement before it is closed, so that it is never canceled afterwards. */
     void unregister(RunningStatement statement);
+
+    /** Whether the scan stopped, so that a request still waiting for a connection gives up. */
+    boolean stopped();
   }
 
   private final ShardEndpoint endpoint;
@@ -118,7 +121,7 @@ final class ShardCursor implements AutoCloseable {
   private static @Nullable ShardCursor openOn(ShardRequest request, RowReader rowReader,
       Registry registry, ScanOptions options, long deadlineNanos) throws SQLException {
     ShardEndpoint endpoint = request.endpoint();
-    Connection connection = endpoint.connect();
+    Connection connection = endpoint.connect(registry::stopped);
     boolean endTransaction = false;
     try {
       boolean autoCommit = connection.getAutoCommit();

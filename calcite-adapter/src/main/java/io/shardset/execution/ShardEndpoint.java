@@ -2,6 +2,7 @@ package io.shardset.execution;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.function.BooleanSupplier;
 
 /** A shard that queries can be sent to. */
 public interface ShardEndpoint {
@@ -10,6 +11,14 @@ public interface ShardEndpoint {
 
   /** Returns a pooled connection to the shard; closing it returns it to the pool. */
   Connection connect() throws SQLException;
+
+  /**
+   * Returns a pooled connection as {@link #connect()} does, but stops waiting for one, with an
+   * {@link SQLException}, as soon as {@code stop} says the caller no longer needs it.
+   */
+  default Connection connect(BooleanSupplier stop) throws SQLException {
+    return connect();
+  }
 
   /** The longest any statement may run on the shard, in milliseconds; 0 for no limit. */
   default long statementTimeoutMillis() {

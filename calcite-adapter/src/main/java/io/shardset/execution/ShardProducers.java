@@ -351,6 +351,10 @@ final class ShardProducers implements CancelWatch.Watched {
       }
     }
 
+    @Override public boolean stopped() {
+      return closed;
+    }
+
     @Override public void unregister(RunningStatement statement) {
       lock.lock();
       try {

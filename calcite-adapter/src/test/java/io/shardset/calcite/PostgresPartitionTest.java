@@ -15,9 +15,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -25,6 +25,7 @@ import static io.shardset.calcite.ExecutionResourcesTest.messages;
 import static io.shardset.testing.PostgresItems.awaitValue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -83,6 +84,8 @@ class PostgresPartitionTest {
       assertNotNull(thrown, "the query did not fail");
       assertTrue(messages(thrown).contains("shard 's3' failed: query timeout of "),
           messages(thrown));
+      System.out.println("partition: " + messages(thrown).lines()
+          .filter(line -> line.startsWith("shard 's3'")).findFirst().orElse(""));
       assertTrue(millis < timeoutSeconds * 1000L + 2_000, "failed after " + millis + " ms");
       assertReleasedAndWorksAgain(c);
     }
@@ -92,9 +95,11 @@ class PostgresPartitionTest {
     try (Connection c = ShardFixture.connect(model); Statement s = c.createStatement()) {
       warmUp(s, "SELECT * FROM ITEMS");
       final AtomicLong rows = new AtomicLong();
-      final Future<Throwable> query = readAll(s, "SELECT * FROM ITEMS", rows);
+      final CompletableFuture<Throwable> query = readAll(s, "SELECT * FROM ITEMS", rows);
       // The other shards' rows all arrive; then the reader waits for the silent shard.
-      awaitValue(1, () -> rows.get() >= 3L * ROWS_PER_SHARD ? 1 : 0);
+      awaitValue(1, () -> rows.get() >= 3L * ROWS_PER_SHARD || query.isDone() ? 1 : 0);
+      assertFalse(query.isDone(), () -> "the query ended before the cancel: "
+          + messages(query.join()));
       final long start = System.nanoTime();
       s.cancel();
       final long cancelMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -114,8 +119,8 @@ class PostgresPartitionTest {
    * Runs a query on another thread that reads one row, switches the proxy to drop, and reads
    * on; returns what it threw, or null.
    */
-  private Future<Throwable> readAll(Statement s, String sql, AtomicLong rows) {
-    return executor.submit(() -> {
+  private CompletableFuture<Throwable> readAll(Statement s, String sql, AtomicLong rows) {
+    return CompletableFuture.supplyAsync(() -> {
       try (ResultSet rs = s.executeQuery(sql)) {
         while (rs.next()) {
           if (rows.incrementAndGet() == 1) {
@@ -126,7 +131,7 @@ class PostgresPartitionTest {
       } catch (Throwable t) {
         return t;
       }
-    });
+    }, executor);
   }
 
   /** Runs the query once while every shard answers, so that the measured run is warm. */
