@@ -169,7 +169,12 @@ final class PooledShardEndpoint implements ShardEndpoint {
     try {
       Connection connection = dataSource.getConnection();
       if (streamsInTransactionOnly == null) {
-        streamsInTransactionOnly = streamsInTransactionOnly(connection);
+        try {
+          streamsInTransactionOnly = streamsInTransactionOnly(connection);
+        } catch (SQLException | RuntimeException e) {
+          connection.close();
+          throw e;
+        }
       }
       return connection;
     } catch (SQLTransientConnectionException e) {

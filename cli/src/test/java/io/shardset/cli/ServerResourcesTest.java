@@ -9,7 +9,11 @@ import io.shardset.execution.ShardPools;
 import io.shardset.testing.PostgresItems;
 import io.shardset.testing.ShardFixture;
 
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.remote.CommonsHttpClientPoolCache;
 import org.apache.calcite.avatica.remote.Driver;
+
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -108,11 +112,15 @@ class ServerResourcesTest {
    * shard was busy, and nothing is left checked out.
    */
   @Test void manyClientsShareFewShardConnections() throws Exception {
+    server = ShardSetServer.start(settings(ServerSettings.DEFAULT_IDLE_TIMEOUT));
     // The clients share this JVM's Avatica HTTP pool, 25 connections to a server by default:
     // their requests would queue behind each other there, as 64 client processes' do not.
-    System.setProperty("avatica.pooled.connections.per.route", "128");
-    System.setProperty("avatica.pooled.connections.max", "256");
-    server = ShardSetServer.start(settings(ServerSettings.DEFAULT_IDLE_TIMEOUT));
+    try (Connection probe = DriverManager.getConnection(server.jdbcUrl())) {
+      final PoolingHttpClientConnectionManager http =
+          CommonsHttpClientPoolCache.getPool(probe.unwrap(AvaticaConnection.class).config());
+      http.setDefaultMaxPerRoute(128);
+      http.setMaxTotal(256);
+    }
     final int clients = 64;
     final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     final ExecutorService executor = Executors.newFixedThreadPool(clients);
