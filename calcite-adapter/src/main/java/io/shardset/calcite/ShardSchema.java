@@ -62,7 +62,8 @@ public final class ShardSchema extends AbstractSchema {
       endpoints.put(shard.name(),
           ShardPools.endpoint(new ShardConnectionSettings(shard.name(), shard.jdbcUrl(),
               shard.jdbcUser(), shard.jdbcPassword(), shard.jdbcDriver(), shard.poolSize(),
-              shard.connectTimeoutMillis(), shard.statementTimeoutMillis())));
+              shard.connectTimeoutMillis(), shard.statementTimeoutMillis(),
+              shard.socketTimeoutMillis(), shard.tcpKeepAlive(), shard.acquireTimeoutMillis())));
     }
     final Map<String, Table> tables = new LinkedHashMap<>();
     try (ShardConnections connections = new ShardConnections(endpoints)) {

@@ -88,6 +88,10 @@ abstract class AbstractScanEnumerator implements Enumerator<@Nullable Object[]> 
     if (producers.cancelRequested()) {
       throw new CancellationException("Statement canceled");
     }
+    Error error = producers.error();
+    if (error != null) {
+      throw error;
+    }
     ShardException failure = producers.failure();
     if (failure != null) {
       throw failure;

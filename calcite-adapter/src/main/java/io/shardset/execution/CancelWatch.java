@@ -10,10 +10,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Cancels the shard statements of scans that run on their caller's thread once their cancel
- * flag is set. Calcite cancels a statement by setting a flag, and a thread that waits inside a
- * JDBC driver cannot look at it; one daemon thread looks for them, every
- * {@value #CHECK_MILLIS} ms, the same delay after which a waiting parallel scan notices.
+ * Looks after running scans, every {@value #CHECK_MILLIS} ms, from one daemon thread: cancels
+ * the shard statements of scans whose cancel flag is set, and abandons the connections of
+ * statements whose shard keeps them waiting past their time limit. Calcite cancels a statement
+ * by setting a flag, and a thread that waits inside a JDBC driver can look neither at it nor
+ * at the clock. The watch itself never waits for a shard: cancels and aborts run on
+ * {@link ShardSignals} threads.
  */
 final class CancelWatch {
   private static final Logger LOG = LoggerFactory.getLogger(CancelWatch.class);
@@ -23,11 +25,8 @@ final class CancelWatch {
 
   /** A scan the watch looks after while it has a statement running. */
   interface Watched {
-    /** Whether the scan's cancel flag is set. */
-    boolean cancelRequested();
-
-    /** Cancels the scan's running statement, if any. */
-    void cancelRunning();
+    /** Cancels what the cancel flag asks for, abandons what is overdue at {@code nowNanos}. */
+    void check(long nowNanos);
   }
 
   private static final Set<Watched> WATCHED = ConcurrentHashMap.newKeySet();
@@ -55,11 +54,10 @@ final class CancelWatch {
   }
 
   private static void check() {
+    long now = System.nanoTime();
     for (Watched scan : WATCHED) {
       try {
-        if (scan.cancelRequested()) {
-          scan.cancelRunning();
-        }
+        scan.check(now);
       } catch (RuntimeException e) {
         // The watch must outlive any one scan's failure.
         LOG.debug("canceling a shard statement failed", e);

@@ -4,11 +4,6 @@ import org.apache.calcite.linq4j.Enumerator;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +25,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class DirectScanEnumerator implements Enumerator<@Nullable Object[]>,
     CancelWatch.Watched, ShardCursor.Registry {
-  private static final Logger LOG = LoggerFactory.getLogger(DirectScanEnumerator.class);
-
   private final ShardRequest request;
   private final RowReader rowReader;
   private final ScanOptions options;
@@ -40,7 +33,7 @@ final class DirectScanEnumerator implements Enumerator<@Nullable Object[]>,
   /** Held while the cursor is in use, so that another thread's close waits for it. */
   private final ReentrantLock lock = new ReentrantLock();
   private volatile boolean closed;
-  private volatile @Nullable Statement running;
+  private volatile @Nullable RunningStatement running;
   // Guarded by lock.
   private boolean started;
   private boolean exhausted;
@@ -75,12 +68,18 @@ final class DirectScanEnumerator implements Enumerator<@Nullable Object[]>,
         cursor = closed ? null
             : ShardCursor.open(request, rowReader, this, options, deadlineNanos);
       }
-      @Nullable Object[] row = cursor == null || closed ? null : cursor.next();
+      ShardCursor open = cursor;
+      if (open != null) {
+        open.waitingForConsumer(false);
+      }
+      @Nullable Object[] row = open == null || closed ? null : open.next();
       if (row == null) {
         end();
         throwIfCanceled();
         return false;
       }
+      // Until the next call, the client takes its time, not the shard.
+      open.waitingForConsumer(true);
       current = row;
       return true;
     } catch (RuntimeException | Error e) {
@@ -120,9 +119,17 @@ final class DirectScanEnumerator implements Enumerator<@Nullable Object[]>,
    */
   private void awaitConsumer() {
     boolean interrupted = false;
+    long begun = System.nanoTime();
     try {
       do {
-        cancelRunning();
+        RunningStatement statement = running;
+        if (statement != null
+            && System.nanoTime() - begun > ShardProducers.ABANDON_AFTER_NANOS) {
+          // The shard ignores the cancel: it does not answer at all.
+          statement.abandon();
+        } else {
+          cancelRunning();
+        }
         try {
           if (lock.tryLock(ShardProducers.RECANCEL_NANOS, TimeUnit.NANOSECONDS)) {
             return;
@@ -155,35 +162,39 @@ final class DirectScanEnumerator implements Enumerator<@Nullable Object[]>,
     }
   }
 
-  @Override public boolean cancelRequested() {
-    return options.cancelRequested();
-  }
-
-  @Override public void cancelRunning() {
-    Statement statement = running;
-    if (statement != null) {
-      try {
-        statement.cancel();
-      } catch (SQLException | RuntimeException e) {
-        LOG.debug("canceling a statement on shard '{}' failed", request.endpoint().name(), e);
-      }
+  @Override public void check(long nowNanos) {
+    if (options.cancelRequested()) {
+      cancelRunning();
+    }
+    RunningStatement statement = running;
+    if (statement != null && statement.overdue(nowNanos)) {
+      statement.abandon();
     }
   }
 
-  @Override public boolean register(Statement statement) {
+  private void cancelRunning() {
+    RunningStatement statement = running;
+    if (statement != null) {
+      statement.cancel();
+    }
+  }
+
+  @Override public boolean register(RunningStatement statement) {
     running = statement;
     // close() sets closed, then looks at running: one of the two sees the other.
     if (closed) {
       running = null;
       return false;
     }
-    if (options.cancelFlag() != null) {
-      CancelWatch.watch(this);
-    }
+    CancelWatch.watch(this);
     return true;
   }
 
-  @Override public void unregister(Statement statement) {
+  @Override public boolean stopped() {
+    return closed;
+  }
+
+  @Override public void unregister(RunningStatement statement) {
     CancelWatch.unwatch(this);
     running = null;
   }

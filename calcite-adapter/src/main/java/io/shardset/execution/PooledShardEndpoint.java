@@ -6,24 +6,51 @@ import com.zaxxer.hikari.HikariPoolMXBean;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.Locale;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
-/** A shard endpoint backed by its own HikariCP pool; created and owned by {@link ShardPools}. */
+/**
+ * A shard endpoint backed by its own HikariCP pool; created and owned by {@link ShardPools}.
+ *
+ * <p>Statements wait for a connection in one fair queue with a permit per pooled connection,
+ * for at most the shard's acquire timeout, or until their scan stops; only a statement
+ * holding a permit asks HikariCP, whose own wait (the connect timeout) is then spent on
+ * opening a connection alone. So a pool that is merely busy is told apart from a shard that
+ * cannot be reached.
+ */
 final class PooledShardEndpoint implements ShardEndpoint {
+  private static final Logger LOG = LoggerFactory.getLogger(PooledShardEndpoint.class);
+
   private final String name;
   private final long statementTimeoutMillis;
+  private final long acquireTimeoutMillis;
+  private final int maxPoolSize;
+  private final FairPermits permits;
   private final Secrets secrets;
   private final HikariDataSource dataSource;
   /** Learnt from the driver of the first connection; see {@link #streamsInTransactionOnly()}. */
   private volatile @Nullable Boolean streamsInTransactionOnly;
 
-  private PooledShardEndpoint(String name, long statementTimeoutMillis, Secrets secrets,
+  private PooledShardEndpoint(ShardConnectionSettings settings, Secrets secrets,
       HikariDataSource dataSource) {
-    this.name = name;
-    this.statementTimeoutMillis = statementTimeoutMillis;
+    this.name = settings.shardName();
+    this.statementTimeoutMillis = settings.statementTimeoutMillis();
+    this.acquireTimeoutMillis = settings.acquireTimeoutMillis();
+    this.maxPoolSize = settings.maxPoolSize();
+    this.permits = new FairPermits(settings.maxPoolSize());
     this.secrets = secrets;
     this.dataSource = dataSource;
   }
@@ -33,8 +60,7 @@ final class PooledShardEndpoint implements ShardEndpoint {
       ScheduledExecutorService housekeeping) {
     Secrets secrets = Secrets.of(settings);
     try {
-      return new PooledShardEndpoint(settings.shardName(), settings.statementTimeoutMillis(),
-          secrets,
+      return new PooledShardEndpoint(settings, secrets,
           new HikariDataSource(config(settings, housekeeping)));
     } catch (RuntimeException e) {
       // Hikari loads the driver eagerly; a wrong class or URL fails here, at connect time.
@@ -74,18 +100,85 @@ final class PooledShardEndpoint implements ShardEndpoint {
     if (initSql != null) {
       config.setConnectionInitSql(initSql);
     }
+    networkProperties(settings, config);
     return config;
+  }
+
+  /**
+   * Gives PostgreSQL and MariaDB connections a socket timeout and TCP keepalive, so that a
+   * shard that stops answering (a network partition) fails a read instead of hanging it, and
+   * bounds their connect and cancel requests by the connect timeout. Parameters in the JDBC URL
+   * win over these.
+   */
+  private static void networkProperties(ShardConnectionSettings settings, HikariConfig config) {
+    String url = settings.jdbcUrl().toLowerCase(Locale.ROOT);
+    long connectSeconds = Math.max(1, (settings.connectTimeoutMillis() + 999) / 1000);
+    if (url.startsWith("jdbc:postgresql:")) {
+      // PgJDBC counts in whole seconds; 0 means no limit.
+      config.addDataSourceProperty("socketTimeout",
+          String.valueOf((settings.socketTimeoutMillis() + 999) / 1000));
+      config.addDataSourceProperty("tcpKeepAlive", String.valueOf(settings.tcpKeepAlive()));
+      config.addDataSourceProperty("connectTimeout", String.valueOf(connectSeconds));
+      config.addDataSourceProperty("cancelSignalTimeout", String.valueOf(connectSeconds));
+    } else if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
+      config.addDataSourceProperty("socketTimeout",
+          String.valueOf(settings.socketTimeoutMillis()));
+      config.addDataSourceProperty("tcpKeepAlive", String.valueOf(settings.tcpKeepAlive()));
+      config.addDataSourceProperty("connectTimeout",
+          String.valueOf(settings.connectTimeoutMillis()));
+    }
   }
 
   @Override public String name() {
     return name;
   }
 
+  /**
+   * Waits in the pool's fair queue for a connection, for at most the acquire timeout, and
+   * returns it wrapped so that closing it gives the place in the queue back.
+   *
+   * @throws ShardBusyException if every connection stayed in use for the acquire timeout
+   */
   @Override public Connection connect() throws SQLException {
+    return connect(() -> false);
+  }
+
+  @Override public Connection connect(BooleanSupplier stop) throws SQLException {
+    acquirePermit(stop);
+    boolean handedOut = false;
+    try {
+      Connection connection = pooledConnection();
+      handedOut = true;
+      return Permitted.wrap(connection, permits);
+    } finally {
+      if (!handedOut) {
+        permits.release();
+      }
+    }
+  }
+
+  private void acquirePermit(BooleanSupplier stop) throws SQLException {
+    switch (permits.acquire(TimeUnit.MILLISECONDS.toNanos(acquireTimeoutMillis), stop)) {
+    case GRANTED:
+      return;
+    case TIMED_OUT:
+      throw new ShardBusyException(maxPoolSize, acquireTimeoutMillis, permits.waiting());
+    default:
+      throw new SQLTransientConnectionException("stopped waiting for a connection of shard '"
+          + name + "': the statement no longer needs it");
+    }
+  }
+
+  private Connection pooledConnection() throws SQLException {
     try {
       Connection connection = dataSource.getConnection();
       if (streamsInTransactionOnly == null) {
-        streamsInTransactionOnly = streamsInTransactionOnly(connection);
+        try {
+          streamsInTransactionOnly = streamsInTransactionOnly(connection);
+        } catch (SQLException | RuntimeException e) {
+          connection.close();
+          throw e;
+        }
       }
       return connection;
     } catch (SQLTransientConnectionException e) {
@@ -122,6 +215,26 @@ final class PooledShardEndpoint implements ShardEndpoint {
     return secrets.redact(message);
   }
 
+  /**
+   * Closes the connection's socket at once and takes it out of the pool, without waiting for
+   * the shard: a thread blocked reading from it fails, and the pool opens a new one.
+   */
+  @Override public void abandon(Connection connection) {
+    Connection pooled = Permitted.pooled(connection);
+    try {
+      pooled.unwrap(Connection.class).abort(ShardSignals.executor());
+    } catch (SQLException | RuntimeException e) {
+      LOG.debug("aborting a connection of shard '{}' failed: {}", name,
+          redact(String.valueOf(e.getMessage())));
+    }
+    try {
+      dataSource.evictConnection(pooled);
+    } catch (RuntimeException e) {
+      LOG.debug("evicting a connection of shard '{}' failed: {}", name,
+          redact(String.valueOf(e.getMessage())));
+    }
+  }
+
   /** Returns the number of connections currently checked out of this shard's pool. */
   int activeConnections() {
     HikariPoolMXBean pool = dataSource.getHikariPoolMXBean();
@@ -134,5 +247,58 @@ final class PooledShardEndpoint implements ShardEndpoint {
 
   @Override public String toString() {
     return "shard '" + name + "' (pool " + dataSource.getPoolName() + ")";
+  }
+
+  /** A pooled connection whose close also gives its permit back, once. */
+  private static final class Permitted implements InvocationHandler {
+    private final Connection pooled;
+    private final FairPermits permits;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    private Permitted(Connection pooled, FairPermits permits) {
+      this.pooled = pooled;
+      this.permits = permits;
+    }
+
+    static Connection wrap(Connection pooled, FairPermits permits) {
+      return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+          new Class<?>[] {Connection.class}, new Permitted(pooled, permits));
+    }
+
+    /** The pool's own connection behind a connection {@link #wrap} returned. */
+    static Connection pooled(Connection connection) {
+      if (Proxy.isProxyClass(connection.getClass())
+          && Proxy.getInvocationHandler(connection) instanceof Permitted permitted) {
+        return permitted.pooled;
+      }
+      return connection;
+    }
+
+    @Override public @Nullable Object invoke(Object proxy, Method method,
+        @Nullable Object @Nullable [] args) throws Throwable {
+      switch (method.getName()) {
+      case "close":
+        try {
+          pooled.close();
+        } finally {
+          if (released.compareAndSet(false, true)) {
+            permits.release();
+          }
+        }
+        return null;
+      case "equals":
+        return args != null && proxy == args[0];
+      case "hashCode":
+        return System.identityHashCode(proxy);
+      case "toString":
+        return pooled.toString();
+      default:
+        try {
+          return method.invoke(pooled, args);
+        } catch (InvocationTargetException e) {
+          throw e.getCause();
+        }
+      }
+    }
   }
 }

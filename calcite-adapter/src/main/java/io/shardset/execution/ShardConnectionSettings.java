@@ -14,16 +14,26 @@ import java.util.Objects;
  * @param connectTimeoutMillis how long a query waits for a connection before the shard counts
  *     as down; at least {@value #MIN_CONNECT_TIMEOUT_MILLIS} ms, HikariCP's minimum
  * @param statementTimeoutMillis the longest any statement may run on the shard, 0 for no limit
+ * @param socketTimeoutMillis the longest the shard's driver waits for a byte from the shard,
+ *     0 for no limit; set on PostgreSQL and MariaDB connections, whose drivers read it
+ * @param tcpKeepAlive whether PostgreSQL and MariaDB connections send TCP keepalive probes
+ * @param acquireTimeoutMillis how long a statement waits for a free connection of a pool whose
+ *     connections are all in use before it fails with the shard's busy error
  */
 public record ShardConnectionSettings(String shardName, String jdbcUrl, @Nullable String user,
     @Nullable String password, @Nullable String driverClass, int maxPoolSize,
-    long connectTimeoutMillis, long statementTimeoutMillis) {
+    long connectTimeoutMillis, long statementTimeoutMillis, long socketTimeoutMillis,
+    boolean tcpKeepAlive, long acquireTimeoutMillis) {
   /** Pool size when none is given. */
   public static final int DEFAULT_MAX_POOL_SIZE = 8;
   /** Connect timeout when none is given. */
   public static final long DEFAULT_CONNECT_TIMEOUT_MILLIS = 10_000;
   /** The shortest connect timeout HikariCP accepts. */
   public static final long MIN_CONNECT_TIMEOUT_MILLIS = 250;
+  /** Socket timeout when none is given: a shard silent for this long counts as gone. */
+  public static final long DEFAULT_SOCKET_TIMEOUT_MILLIS = 300_000;
+  /** How long a statement waits for a busy pool when nothing else is given. */
+  public static final long DEFAULT_ACQUIRE_TIMEOUT_MILLIS = 30_000;
 
   public ShardConnectionSettings {
     Objects.requireNonNull(shardName, "shardName");
@@ -43,6 +53,23 @@ public record ShardConnectionSettings(String shardName, String jdbcUrl, @Nullabl
       throw new IllegalArgumentException("statementTimeoutMillis of shard '" + shardName
           + "' must not be negative, got " + statementTimeoutMillis);
     }
+    if (socketTimeoutMillis < 0) {
+      throw new IllegalArgumentException("socketTimeoutMillis of shard '" + shardName
+          + "' must not be negative, got " + socketTimeoutMillis);
+    }
+    if (acquireTimeoutMillis < 1) {
+      throw new IllegalArgumentException("acquireTimeoutMillis of shard '" + shardName
+          + "' must be at least 1, got " + acquireTimeoutMillis);
+    }
+  }
+
+  /** Creates settings with the default socket, keepalive and pool wait settings. */
+  public ShardConnectionSettings(String shardName, String jdbcUrl, @Nullable String user,
+      @Nullable String password, @Nullable String driverClass, int maxPoolSize,
+      long connectTimeoutMillis, long statementTimeoutMillis) {
+    this(shardName, jdbcUrl, user, password, driverClass, maxPoolSize, connectTimeoutMillis,
+        statementTimeoutMillis, DEFAULT_SOCKET_TIMEOUT_MILLIS, true,
+        DEFAULT_ACQUIRE_TIMEOUT_MILLIS);
   }
 
   /** Creates settings with the default timeouts and no statement timeout. */
@@ -66,6 +93,9 @@ public record ShardConnectionSettings(String shardName, String jdbcUrl, @Nullabl
         + ", driverClass=" + driverClass
         + ", maxPoolSize=" + maxPoolSize
         + ", connectTimeoutMillis=" + connectTimeoutMillis
-        + ", statementTimeoutMillis=" + statementTimeoutMillis + "]";
+        + ", statementTimeoutMillis=" + statementTimeoutMillis
+        + ", socketTimeoutMillis=" + socketTimeoutMillis
+        + ", tcpKeepAlive=" + tcpKeepAlive
+        + ", acquireTimeoutMillis=" + acquireTimeoutMillis + "]";
   }
 }

@@ -30,13 +30,16 @@ import java.util.concurrent.TimeUnit;
 final class ShardCursor implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShardCursor.class);
 
-  /** Learns which statement runs, so that a scan can cancel it from another thread. */
+  /** Learns which statement runs, so that a scan can cancel or abandon it from another thread. */
   interface Registry {
     /** Records a statement as running; false if the scan closed and it must not run. */
-    boolean register(Statement statement);
+    boolean register(RunningStatement statement);
 
     /** Forgets a statement before it is closed, so that it is never canceled afterwards. */
-    void unregister(Statement statement);
+    void unregister(RunningStatement statement);
+
+    /** Whether the scan stopped, so that a request still waiting for a connection gives up. */
+    boolean stopped();
   }
 
   private final ShardEndpoint endpoint;
@@ -48,15 +51,17 @@ final class ShardCursor implements AutoCloseable {
   // read every row at once holds only the rows.
   private final @Nullable Connection connection;
   private final boolean endTransaction;
-  private final @Nullable PreparedStatement statement;
+  private final @Nullable RunningStatement statement;
   private final @Nullable ResultSet resultSet;
   private final @Nullable Registry registry;
   private final @Nullable Iterator<@Nullable Object[]> rows;
+  /** Rows read ahead of the result set, returned first. */
+  private @Nullable Iterator<@Nullable Object[]> head;
   private boolean closed;
 
   private ShardCursor(ShardRequest request, RowReader rowReader, ScanOptions options,
       long deadlineNanos, long startedNanos, @Nullable Connection connection,
-      boolean endTransaction, @Nullable PreparedStatement statement,
+      boolean endTransaction, @Nullable RunningStatement statement,
       @Nullable ResultSet resultSet, @Nullable Registry registry,
       @Nullable Iterator<@Nullable Object[]> rows) {
     this.endpoint = request.endpoint();
@@ -87,7 +92,7 @@ final class ShardCursor implements AutoCloseable {
       return openOn(request, rowReader, registry, options, deadlineNanos);
     } catch (SQLException | RuntimeException e) {
       if (request.fallbacks().isEmpty()) {
-        throw ShardException.of(request.endpoint(), e);
+        throw named(request.endpoint(), e);
       }
       return openFallback(request, e, rowReader, registry, options, deadlineNanos);
     }
@@ -95,23 +100,28 @@ final class ShardCursor implements AutoCloseable {
 
   private static @Nullable ShardCursor openFallback(ShardRequest request, Exception failure,
       RowReader rowReader, Registry registry, ScanOptions options, long deadlineNanos) {
-    ShardException first = ShardException.of(request.endpoint(), failure);
+    ShardException first = named(request.endpoint(), failure);
     for (ShardRequest fallback : request.fallbacks()) {
       LOG.debug("shard '{}' cannot be reached ({}); reading from shard '{}' instead",
           request.endpoint().name(), first.detail(), fallback.endpoint().name());
       try {
         return openOn(fallback, rowReader, registry, options, deadlineNanos);
       } catch (SQLException | RuntimeException e) {
-        first.addSuppressed(ShardException.of(fallback.endpoint(), e));
+        first.addSuppressed(named(fallback.endpoint(), e));
       }
     }
     throw first;
   }
 
+  /** The failure as one naming its shard; reading the first rows names it already. */
+  private static ShardException named(ShardEndpoint endpoint, Exception e) {
+    return e instanceof ShardException named ? named : ShardException.of(endpoint, e);
+  }
+
   private static @Nullable ShardCursor openOn(ShardRequest request, RowReader rowReader,
       Registry registry, ScanOptions options, long deadlineNanos) throws SQLException {
     ShardEndpoint endpoint = request.endpoint();
-    Connection connection = endpoint.connect();
+    Connection connection = endpoint.connect(registry::stopped);
     boolean endTransaction = false;
     try {
       boolean autoCommit = connection.getAutoCommit();
@@ -155,12 +165,14 @@ final class ShardCursor implements AutoCloseable {
       throws SQLException {
     int limit = options.fetchSize();
     try (PreparedStatement statement = prepare(request, connection)) {
-      if (!registry.register(statement)) {
+      long started = System.nanoTime();
+      long statementTimeout = request.endpoint().statementTimeoutMillis();
+      RunningStatement running = new RunningStatement(request.endpoint(), statement, connection,
+          limitMillis(options, deadlineNanos, statementTimeout));
+      if (!registry.register(running)) {
         return Outcome.CLOSED;
       }
       try {
-        long started = System.nanoTime();
-        long statementTimeout = request.endpoint().statementTimeoutMillis();
         configure(statement, request.parameters(), options, deadlineNanos, statementTimeout);
         statement.setMaxRows(limit + 1);
         List<@Nullable Object[]> rows = new ArrayList<>();
@@ -177,25 +189,33 @@ final class ShardCursor implements AutoCloseable {
         return new Outcome(false, new ShardCursor(request, rowReader, options, deadlineNanos,
             started, null, false, null, null, null, rows.iterator()));
       } finally {
-        registry.unregister(statement);
+        registry.unregister(running);
+        running.release();
       }
     }
   }
 
-  /** Executes the request and returns a cursor over its streaming result set. */
+  /**
+   * Executes the request and returns a cursor over its streaming result set, or over its rows
+   * alone when they all came with the first {@link #prefetchRows} rows: the connection then
+   * goes back to its pool before the consumer sees a row, however slowly it reads.
+   */
   private static @Nullable ShardCursor stream(ShardRequest request, Connection connection,
       boolean endTransaction, RowReader rowReader, Registry registry, ScanOptions options,
       long deadlineNanos) throws SQLException {
     PreparedStatement statement = prepare(request, connection);
+    long started = System.nanoTime();
+    long statementTimeout = request.endpoint().statementTimeoutMillis();
+    RunningStatement running = null;
     boolean registered = false;
     try {
-      if (!registry.register(statement)) {
-        release(request.endpoint(), connection, endTransaction, statement, null, null);
+      running = new RunningStatement(request.endpoint(), statement, connection,
+          limitMillis(options, deadlineNanos, statementTimeout));
+      if (!registry.register(running)) {
+        release(request.endpoint(), connection, endTransaction, running, null, null);
         return null;
       }
       registered = true;
-      long started = System.nanoTime();
-      long statementTimeout = request.endpoint().statementTimeoutMillis();
       configure(statement, request.parameters(), options, deadlineNanos, statementTimeout);
       ResultSet resultSet;
       try {
@@ -203,15 +223,42 @@ final class ShardCursor implements AutoCloseable {
       } catch (SQLException e) {
         throw explainTimeout(e, options, deadlineNanos, started, statementTimeout);
       }
-      return new ShardCursor(request, rowReader, options, deadlineNanos, started, connection,
-          endTransaction, statement, resultSet, registry, null);
+      ShardCursor cursor = new ShardCursor(request, rowReader, options, deadlineNanos, started,
+          connection, endTransaction, running, resultSet, registry, null);
+      return cursor.prefetched();
     } catch (SQLException | RuntimeException | Error e) {
-      if (registered) {
-        registry.unregister(statement);
+      if (running != null) {
+        if (registered) {
+          registry.unregister(running);
+        }
+        running.release();
       }
       closeQuietly(request.endpoint(), statement, e);
       throw e;
     }
+  }
+
+  /**
+   * Reads up to {@link #prefetchRows} rows; if the result ends there, releases the connection
+   * and returns a cursor over them, else a cursor that returns them and then streams the rest.
+   */
+  private ShardCursor prefetched() {
+    int limit = prefetchRows(options);
+    List<@Nullable Object[]> first = new ArrayList<>();
+    @Nullable Object @Nullable [] row;
+    while (first.size() < limit && (row = next()) != null) {
+      first.add(row);
+    }
+    if (first.size() < limit) {
+      close();
+    }
+    head = first.iterator();
+    return this;
+  }
+
+  /** How many rows a streaming cursor reads before it hands the first one over. */
+  static int prefetchRows(ScanOptions options) {
+    return Math.max(options.batchSize(), options.fetchSize());
   }
 
   private static PreparedStatement prepare(ShardRequest request, Connection connection)
@@ -226,8 +273,14 @@ final class ShardCursor implements AutoCloseable {
    * @throws ShardException naming the shard when reading fails
    */
   @Nullable Object @Nullable [] next() {
+    if (head != null && head.hasNext()) {
+      return head.next();
+    }
     if (rows != null) {
       return rows.hasNext() ? rows.next() : null;
+    }
+    if (closed) {
+      return null;
     }
     try {
       ResultSet open = Objects.requireNonNull(resultSet, "resultSet");
@@ -237,6 +290,16 @@ final class ShardCursor implements AutoCloseable {
           endpoint.statementTimeoutMillis()));
     } catch (RuntimeException e) {
       throw ShardException.of(endpoint, e);
+    }
+  }
+
+  /**
+   * Says whether the reading thread now waits for the consumer, during which the shard's
+   * time limits do not count against it.
+   */
+  void waitingForConsumer(boolean waiting) {
+    if (statement != null && !closed) {
+      statement.waitingForConsumer(waiting);
     }
   }
 
@@ -262,14 +325,15 @@ final class ShardCursor implements AutoCloseable {
    * connection) or, when {@code pending} is the failure that ends the request, added to it.
    */
   private static void release(ShardEndpoint endpoint, Connection connection,
-      boolean endTransaction, @Nullable PreparedStatement statement,
+      boolean endTransaction, @Nullable RunningStatement statement,
       @Nullable Registry registry, @Nullable Throwable pending) {
     try {
       if (statement != null) {
         if (registry != null) {
           registry.unregister(statement);
         }
-        statement.close();
+        statement.release();
+        statement.statement().close();
       }
       if (endTransaction) {
         connection.rollback();
@@ -300,6 +364,24 @@ final class ShardCursor implements AutoCloseable {
       ScanOptions options, long deadlineNanos, long statementTimeoutMillis)
       throws SQLException {
     statement.setFetchSize(options.fetchSize());
+    long limitMillis = limitMillis(options, deadlineNanos, statementTimeoutMillis);
+    if (limitMillis > 0) {
+      long seconds = (limitMillis + 999) / 1000;
+      statement.setQueryTimeout((int) Math.min(seconds, Integer.MAX_VALUE));
+    }
+    for (int i = 0; i < parameters.size(); i++) {
+      statement.setObject(i + 1, parameters.get(i));
+    }
+  }
+
+  /**
+   * Returns the time a statement starting now may run: the time left of the query's timeout,
+   * or the shard's statement timeout where that is shorter; 0 for no limit.
+   *
+   * @throws SQLTimeoutException if the query's time is up already
+   */
+  private static long limitMillis(ScanOptions options, long deadlineNanos,
+      long statementTimeoutMillis) throws SQLTimeoutException {
     long limitMillis = 0;
     if (options.timeoutMillis() > 0) {
       limitMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
@@ -311,13 +393,7 @@ final class ShardCursor implements AutoCloseable {
     if (statementTimeoutMillis > 0 && (limitMillis == 0 || statementTimeoutMillis < limitMillis)) {
       limitMillis = statementTimeoutMillis;
     }
-    if (limitMillis > 0) {
-      long seconds = (limitMillis + 999) / 1000;
-      statement.setQueryTimeout((int) Math.min(seconds, Integer.MAX_VALUE));
-    }
-    for (int i = 0; i < parameters.size(); i++) {
-      statement.setObject(i + 1, parameters.get(i));
-    }
+    return limitMillis;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.shardset.execution;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.function.BooleanSupplier;
 
 /** A shard that queries can be sent to. */
 public interface ShardEndpoint {
@@ -10,6 +11,14 @@ public interface ShardEndpoint {
 
   /** Returns a pooled connection to the shard; closing it returns it to the pool. */
   Connection connect() throws SQLException;
+
+  /**
+   * Returns a pooled connection as {@link #connect()} does, but stops waiting for one, with an
+   * {@link SQLException}, as soon as {@code stop} says the caller no longer needs it.
+   */
+  default Connection connect(BooleanSupplier stop) throws SQLException {
+    return connect();
+  }
 
   /** The longest any statement may run on the shard, in milliseconds; 0 for no limit. */
   default long statementTimeoutMillis() {
@@ -23,6 +32,19 @@ public interface ShardEndpoint {
    */
   default boolean streamsInTransactionOnly() {
     return false;
+  }
+
+  /**
+   * Gives up a connection {@link #connect()} returned whose shard does not answer: closes its
+   * socket without waiting for the shard, so that a thread blocked reading from it fails, and
+   * keeps it from being used again. The thread that uses the connection still closes it.
+   */
+  default void abandon(Connection connection) {
+    try {
+      connection.abort(ShardSignals.executor());
+    } catch (SQLException | RuntimeException e) {
+      // Aborting is a last resort; the connection's own timeouts remain.
+    }
   }
 
   /** Returns the message with this shard's secrets (password) removed. */

@@ -5,8 +5,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
@@ -29,7 +27,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * request, each into its own buffer. A buffer is finished once every lane that writes into it is
  * done, and closed when the scan stops.
  */
-final class ShardProducers {
+final class ShardProducers implements CancelWatch.Watched {
   private static final Logger LOG = LoggerFactory.getLogger(ShardProducers.class);
 
   /** How long {@link #close()} waits for producers before it logs a warning and returns. */
@@ -41,6 +39,12 @@ final class ShardProducers {
    * be lost to a producer that registered its statement but had not yet sent it.
    */
   static final long RECANCEL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  /**
+   * How long {@link #close()} waits for statements to end after it canceled them, before it
+   * abandons their connections: a shard that does not answer ignores the cancel.
+   */
+  static final long ABANDON_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   /**
    * The work of one producer: the requests it runs one after another, and the buffer that
@@ -70,10 +74,12 @@ final class ShardProducers {
   /** Lanes not yet done, per buffer. */
   private final Map<BoundedBuffer<List<@Nullable Object[]>>, Integer> openLanes =
       new IdentityHashMap<>();
-  private final Set<Statement> runningStatements =
+  private final Set<RunningStatement> runningStatements =
       Collections.newSetFromMap(new IdentityHashMap<>());
   // Written under lock, read without it.
   private volatile @Nullable ShardException failure;
+  /** An error of the process (out of memory) on a producer thread: not the shard's failure. */
+  private volatile @Nullable Error error;
 
   /**
    * Creates the producers of a scan; nothing runs before {@link #start()}.
@@ -107,6 +113,9 @@ final class ShardProducers {
       }
       started = true;
       runningProducers = lanes.size();
+      if (runningProducers > 0) {
+        CancelWatch.watch(this);
+      }
       openLanes.forEach((buffer, count) -> {
         if (count == 0) {
           buffer.finish();
@@ -139,6 +148,11 @@ final class ShardProducers {
     return failure;
   }
 
+  /** Returns the error (out of memory) that stopped a producer thread, or null. */
+  @Nullable Error error() {
+    return error;
+  }
+
   /** Returns whether the cancel flag of the scan is set. */
   boolean cancelRequested() {
     return options.cancelRequested();
@@ -164,7 +178,8 @@ final class ShardProducers {
     lock.lock();
     try {
       shutDown();
-      long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
+      long begun = System.nanoTime();
+      long deadline = begun + CLOSE_WAIT_NANOS;
       long left = CLOSE_WAIT_NANOS;
       while (runningProducers > 0 && left > 0) {
         try {
@@ -172,7 +187,11 @@ final class ShardProducers {
         } catch (InterruptedException e) {
           interrupted = true;
         }
-        cancelRunningStatements();
+        if (System.nanoTime() - begun > ABANDON_AFTER_NANOS) {
+          runningStatements.forEach(RunningStatement::abandon);
+        } else {
+          cancelRunningStatements();
+        }
         left = deadline - System.nanoTime();
       }
       if (runningProducers > 0) {
@@ -199,6 +218,10 @@ final class ShardProducers {
           stream.run(request);
         } catch (RuntimeException e) {
           fail(request.endpoint(), e);
+        } catch (VirtualMachineError e) {
+          // Out of memory is the process's failure, wherever it struck, not the shard's.
+          fail(e);
+          throw e;
         } catch (Error e) {
           fail(request.endpoint(), e);
           throw e;
@@ -231,6 +254,7 @@ final class ShardProducers {
         buffer.finish();
       }
       if (--runningProducers == 0) {
+        CancelWatch.unwatch(this);
         producersDone.signalAll();
       }
     } finally {
@@ -255,10 +279,41 @@ final class ShardProducers {
     }
   }
 
+  private void fail(VirtualMachineError cause) {
+    lock.lock();
+    try {
+      if (!closed) {
+        error = cause;
+        shutDown();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Stops the scan when its cancel flag is set, and abandons the connections of statements
+   * whose shard kept them waiting past their time limit; their producers then fail at once
+   * with the limit that elapsed, instead of waiting for a shard that does not answer.
+   */
+  @Override public void check(long nowNanos) {
+    if (options.cancelRequested()) {
+      shutDown();
+    }
+    List<RunningStatement> overdue;
+    lock.lock();
+    try {
+      overdue = runningStatements.stream().filter(s -> s.overdue(nowNanos)).toList();
+    } finally {
+      lock.unlock();
+    }
+    overdue.forEach(RunningStatement::abandon);
+  }
+
   /**
    * Marks the scan closed, discards the buffers (waking producers and consumer) and cancels every
-   * running statement. Cancels happen under the lock, so that a producer cannot close its
-   * statement, and return its connection to the pool, while it is being canceled.
+   * running statement. Cancels run on signal threads; a producer releasing its statement waits
+   * for them (see {@link RunningStatement#release()}), so none reaches a returned connection.
    */
   private void shutDown() {
     lock.lock();
@@ -274,15 +329,9 @@ final class ShardProducers {
     }
   }
 
-  /** Cancels every registered statement; called under the lock. */
+  /** Cancels every registered statement on signal threads; called under the lock. */
   private void cancelRunningStatements() {
-    for (Statement statement : runningStatements) {
-      try {
-        statement.cancel();
-      } catch (SQLException | RuntimeException e) {
-        LOG.debug("canceling a shard statement failed", e);
-      }
-    }
+    runningStatements.forEach(RunningStatement::cancel);
   }
 
   /** What the producers of one buffer see of the scan. */
@@ -293,7 +342,7 @@ final class ShardProducers {
       this.buffer = buffer;
     }
 
-    @Override public boolean register(Statement statement) {
+    @Override public boolean register(RunningStatement statement) {
       lock.lock();
       try {
         return !closed && runningStatements.add(statement);
@@ -302,7 +351,11 @@ final class ShardProducers {
       }
     }
 
-    @Override public void unregister(Statement statement) {
+    @Override public boolean stopped() {
+      return closed;
+    }
+
+    @Override public void unregister(RunningStatement statement) {
       lock.lock();
       try {
         runningStatements.remove(statement);

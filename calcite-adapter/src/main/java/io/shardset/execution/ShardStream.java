@@ -52,14 +52,24 @@ final class ShardStream {
     while ((row = cursor.next()) != null) {
       batch.add(row);
       if (batch.size() == batchSize) {
-        if (!sink.offer(batch)) {
+        if (!offer(cursor, batch)) {
           return;
         }
         batch = new ArrayList<>(batchSize);
       }
     }
     if (!batch.isEmpty()) {
-      sink.offer(batch);
+      offer(cursor, batch);
+    }
+  }
+
+  /** Hands a batch over; the shard's time limits do not count while the consumer is slow. */
+  private boolean offer(ShardCursor cursor, List<@Nullable Object[]> batch) {
+    cursor.waitingForConsumer(true);
+    try {
+      return sink.offer(batch);
+    } finally {
+      cursor.waitingForConsumer(false);
     }
   }
 }

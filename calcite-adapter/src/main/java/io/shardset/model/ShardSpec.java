@@ -17,16 +17,25 @@ import java.util.regex.Pattern;
  * @param poolSize the most connections the shard's pool holds
  * @param connectTimeoutMillis how long a query waits for a connection to the shard
  * @param statementTimeoutMillis the longest a shard statement may run, 0 for no limit
+ * @param socketTimeoutMillis the longest the shard's driver waits for a byte, 0 for no limit
+ * @param tcpKeepAlive whether connections to the shard send TCP keepalive probes
+ * @param acquireTimeoutMillis how long a statement waits for a connection of the shard's pool
+ *     when all are in use
  */
 public record ShardSpec(String name, String jdbcUrl, String jdbcUser, String jdbcPassword,
     String jdbcDriver, String jdbcCatalog, String jdbcSchema, String shardspace, int poolSize,
-    int connectTimeoutMillis, int statementTimeoutMillis) {
+    int connectTimeoutMillis, int statementTimeoutMillis, int socketTimeoutMillis,
+    boolean tcpKeepAlive, int acquireTimeoutMillis) {
   /** The shardspace of shards whose model names none. */
   public static final String DEFAULT_SHARDSPACE = "default";
   /** {@link #poolSize} when the model gives none. */
   public static final int DEFAULT_POOL_SIZE = 8;
   /** {@link #connectTimeoutMillis} when the model gives none. */
   public static final int DEFAULT_CONNECT_TIMEOUT_MILLIS = 10_000;
+  /** {@link #socketTimeoutMillis} when the model gives none. */
+  public static final int DEFAULT_SOCKET_TIMEOUT_MILLIS = 300_000;
+  /** {@link #acquireTimeoutMillis} when the model gives none. */
+  public static final int DEFAULT_ACQUIRE_TIMEOUT_MILLIS = 30_000;
 
   private static final Pattern URL_PASSWORD =
       Pattern.compile("(?i)(password=)[^&;]*");
@@ -40,6 +49,20 @@ public record ShardSpec(String name, String jdbcUrl, String jdbcUser, String jdb
           + " and connectTimeout " + connectTimeoutMillis + " must be positive, statementTimeout "
           + statementTimeoutMillis + " must not be negative");
     }
+    if (socketTimeoutMillis < 0 || acquireTimeoutMillis < 1) {
+      throw new IllegalArgumentException("shard '" + name + "': socketTimeout "
+          + socketTimeoutMillis + " must not be negative, acquireTimeout " + acquireTimeoutMillis
+          + " must be positive");
+    }
+  }
+
+  /** Creates a shard with the default socket timeout, keepalive and pool wait. */
+  public ShardSpec(String name, String jdbcUrl, String jdbcUser, String jdbcPassword,
+      String jdbcDriver, String jdbcCatalog, String jdbcSchema, String shardspace, int poolSize,
+      int connectTimeoutMillis, int statementTimeoutMillis) {
+    this(name, jdbcUrl, jdbcUser, jdbcPassword, jdbcDriver, jdbcCatalog, jdbcSchema, shardspace,
+        poolSize, connectTimeoutMillis, statementTimeoutMillis, DEFAULT_SOCKET_TIMEOUT_MILLIS,
+        true, DEFAULT_ACQUIRE_TIMEOUT_MILLIS);
   }
 
   /** Creates a shard with the default pool size and timeouts. */
@@ -61,6 +84,9 @@ public record ShardSpec(String name, String jdbcUrl, String jdbcUser, String jdb
         + ", shardspace=" + shardspace
         + ", poolSize=" + poolSize
         + ", connectTimeoutMillis=" + connectTimeoutMillis
-        + ", statementTimeoutMillis=" + statementTimeoutMillis + "]";
+        + ", statementTimeoutMillis=" + statementTimeoutMillis
+        + ", socketTimeoutMillis=" + socketTimeoutMillis
+        + ", tcpKeepAlive=" + tcpKeepAlive
+        + ", acquireTimeoutMillis=" + acquireTimeoutMillis + "]";
   }
 }

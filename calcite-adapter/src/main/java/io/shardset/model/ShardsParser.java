@@ -9,7 +9,7 @@ import java.util.Set;
 final class ShardsParser {
   private static final List<String> KEYS = List.of("name", "jdbcUrl", "jdbcUser", "jdbcPassword",
       "jdbcDriver", "jdbcCatalog", "jdbcSchema", "shardspace", "poolSize", "connectTimeout",
-      "statementTimeout");
+      "statementTimeout", "socketTimeout", "tcpKeepAlive", "acquireTimeout");
 
   private ShardsParser() {
   }
@@ -41,9 +41,19 @@ final class ShardsParser {
               orDefault(shard.positiveInt("poolSize"), ShardSpec.DEFAULT_POOL_SIZE),
               orDefault(shard.positiveInt("connectTimeout"),
                   ShardSpec.DEFAULT_CONNECT_TIMEOUT_MILLIS),
-              orDefault(shard.positiveInt("statementTimeout"), 0)));
+              orDefault(shard.positiveInt("statementTimeout"), 0),
+              socketTimeout(shard),
+              !shard.has("tcpKeepAlive") || shard.flag("tcpKeepAlive"),
+              orDefault(shard.positiveInt("acquireTimeout"),
+                  ShardSpec.DEFAULT_ACQUIRE_TIMEOUT_MILLIS)));
     }
     return shards;
+  }
+
+  /** The socket timeout; 0 turns it off. */
+  private static int socketTimeout(OperandNode shard) {
+    Long value = shard.integer("socketTimeout", 0, Integer.MAX_VALUE);
+    return value == null ? ShardSpec.DEFAULT_SOCKET_TIMEOUT_MILLIS : value.intValue();
   }
 
   private static int orDefault(Integer value, int defaultValue) {

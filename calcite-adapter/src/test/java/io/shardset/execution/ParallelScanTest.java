@@ -260,6 +260,16 @@ class ParallelScanTest extends ShardScanTestBase {
     assertFalse(scan.moveNext());
   }
 
+  @Test void outOfMemoryOnAProducerIsNotAFailureOfItsShard() {
+    shards.outOfMemoryAfterRows("s3", 100);
+    ScanEnumerator scan = scan(requests(4, "select id from big"), ID,
+        ScanOptions.defaults(4).withBatching(10, 2));
+    OutOfMemoryError e = assertThrows(OutOfMemoryError.class, () -> drain(scan));
+    assertEquals(CountingShards.injectedFailureMessage("s3", 100), e.getMessage());
+    assertEquals(CountingShards.Open.NOTHING, shards.openNow());
+    assertFalse(scan.moveNext());
+  }
+
   @Test void reportsOnlyTheFirstOfSeveralFailures() {
     shards.failAfterRows("s1", 0);
     shards.failAfterRows("s3", 0);

@@ -73,11 +73,13 @@ class ShardPoolsTest {
     assertEquals("ShardConnectionSettings[shardName=s1,"
         + " jdbcUrl=jdbc:postgresql://db:5432/s1?user=app&password=****&ssl=true, user=app,"
         + " password=****, driverClass=org.postgresql.Driver, maxPoolSize=4,"
-        + " connectTimeoutMillis=10000, statementTimeoutMillis=0]",
+        + " connectTimeoutMillis=10000, statementTimeoutMillis=0, socketTimeoutMillis=300000,"
+        + " tcpKeepAlive=true, acquireTimeoutMillis=30000]",
         settings.toString());
     assertEquals("ShardConnectionSettings[shardName=s0, jdbcUrl=jdbc:h2:mem:s0, user=null,"
         + " password=null, driverClass=null, maxPoolSize=8, connectTimeoutMillis=10000,"
-        + " statementTimeoutMillis=0]",
+        + " statementTimeoutMillis=0, socketTimeoutMillis=300000, tcpKeepAlive=true,"
+        + " acquireTimeoutMillis=30000]",
         new ShardConnectionSettings("s0", "jdbc:h2:mem:s0", null, null, null).toString());
   }
 

@@ -166,6 +166,7 @@ class ModelParserTest {
     assertEquals("ShardSpec[name=s0, jdbcUrl=jdbc:postgresql://h/db?user=u&password=***"
         + "&ssl=true, jdbcUser=u, jdbcPassword=***, jdbcDriver=null, jdbcCatalog=null,"
         + " jdbcSchema=public, shardspace=default, poolSize=8, connectTimeoutMillis=10000,"
-        + " statementTimeoutMillis=0]", shard.toString());
+        + " statementTimeoutMillis=0, socketTimeoutMillis=300000, tcpKeepAlive=true,"
+        + " acquireTimeoutMillis=30000]", shard.toString());
   }
 }

@@ -156,6 +156,16 @@ public final class CountingShards implements AutoCloseable {
     shard(shard).failAfterRows = rows;
   }
 
+  /**
+   * Makes every result set of a shard opened from now on throw an {@link OutOfMemoryError}
+   * from {@code next()} once it has returned {@code rows} rows: the process, not the shard,
+   * fails.
+   */
+  public void outOfMemoryAfterRows(String shard, int rows) {
+    failAfterRows(shard, rows);
+    shard(shard).outOfMemory = true;
+  }
+
   /** Returns the message of the failure that {@link #failAfterRows} injects. */
   public static String injectedFailureMessage(String shard, int rows) {
     return "injected failure on shard '" + shard + "' after " + rows + " rows";
@@ -165,6 +175,7 @@ public final class CountingShards implements AutoCloseable {
   public void clearFailures() {
     for (Shard shard : shards.values()) {
       shard.failAfterRows = -1;
+      shard.outOfMemory = false;
     }
   }
 
@@ -325,6 +336,7 @@ public final class CountingShards implements AutoCloseable {
     int peakOpenStatements;
     final AtomicLong rowsRead = new AtomicLong();
     volatile int failAfterRows = -1;
+    volatile boolean outOfMemory;
 
     Shard(ShardConnectionSettings settings) {
       this.settings = settings;
@@ -454,20 +466,25 @@ public final class CountingShards implements AutoCloseable {
     private final Shard shard;
     private final ResultSet target;
     private final int failAfterRows;
+    private final boolean outOfMemory;
     private int rows;
 
     ResultSetHandler(Shard shard, ResultSet target) {
       this.shard = shard;
       this.target = target;
       this.failAfterRows = shard.failAfterRows;
+      this.outOfMemory = shard.outOfMemory;
     }
 
     @Override public @Nullable Object invoke(Object proxy, Method method,
         @Nullable Object @Nullable [] args) throws Throwable {
       if (method.getName().equals("next")) {
         if (failAfterRows >= 0 && rows == failAfterRows) {
-          throw new SQLException(
-              injectedFailureMessage(shard.settings.shardName(), failAfterRows));
+          String message = injectedFailureMessage(shard.settings.shardName(), failAfterRows);
+          if (outOfMemory) {
+            throw new OutOfMemoryError(message);
+          }
+          throw new SQLException(message);
         }
         Object more = call(target, method, args);
         if (Boolean.TRUE.equals(more)) {

@@ -12,6 +12,7 @@ import picocli.CommandLine.Option;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -57,6 +58,11 @@ public final class ServerCommand implements Callable<Integer> {
       description = "The roles of which a user needs one (default: ${DEFAULT-VALUE}).")
   private List<String> roles = new ArrayList<>();
 
+  @Option(names = "--idle-timeout", defaultValue = "300", paramLabel = "SECONDS",
+      description = "Close a client's connection or statement unused for this long, releasing"
+          + " its shard connections (default: ${DEFAULT-VALUE}).")
+  private long idleTimeoutSeconds;
+
   @CommandLine.Spec
   private CommandLine.Model.CommandSpec spec;
 
@@ -81,7 +87,7 @@ public final class ServerCommand implements Callable<Integer> {
 
   private ServerSettings settings() {
     final ServerSettings plain = ServerSettings.loopback(model, port, serialization)
-        .withBind(bind);
+        .withBind(bind).withIdleTimeout(Duration.ofSeconds(idleTimeoutSeconds));
     return users == null ? plain : plain.withUsers(users, roles);
   }
 

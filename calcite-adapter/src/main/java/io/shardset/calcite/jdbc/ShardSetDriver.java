@@ -1,12 +1,20 @@
 package io.shardset.calcite.jdbc;
 
 import io.shardset.calcite.ShardTypeSystem;
+import io.shardset.calcite.runtime.OpenScans;
 
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.Handler;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.Driver;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
 
@@ -14,10 +22,16 @@ import java.util.Properties;
  * JDBC driver for {@code jdbc:shardset:} URLs: Calcite's driver, with the same connection
  * properties ({@code model=...}), whose statements are prepared through a {@link PlanCache}.
  *
+ * <p>Closing a connection closes its statements, as JDBC requires and Calcite does not, and
+ * closing a statement or connection closes every shard scan it started (see
+ * {@link OpenScans}), also those an error left without a ResultSet.
+ *
  * <p>{@code jdbc:calcite:} stays Calcite's own driver, unchanged and uncached: Calcite registers
  * it and its prepare factory cannot be swapped for an existing URL prefix.
  */
 public class ShardSetDriver extends Driver {
+  private static final Logger LOG = LoggerFactory.getLogger(ShardSetDriver.class);
+
   /** The URL prefix this driver accepts. */
   public static final String CONNECT_STRING_PREFIX = "jdbc:shardset:";
 
@@ -62,7 +76,54 @@ public class ShardSetDriver extends Driver {
     return new PlanCachingPrepare(planCache);
   }
 
+  @Override protected Handler createHandler() {
+    return new ClosingHandler(super.createHandler());
+  }
+
   @Override protected String getConnectStringPrefix() {
     return CONNECT_STRING_PREFIX;
+  }
+
+  /** Calcite's handler, and the closing of statements and scans on close. */
+  private static final class ClosingHandler implements Handler {
+    private final Handler calcite;
+
+    ClosingHandler(Handler calcite) {
+      this.calcite = calcite;
+    }
+
+    @Override public void onConnectionInit(AvaticaConnection connection) throws SQLException {
+      calcite.onConnectionInit(connection);
+    }
+
+    @Override public void onConnectionClose(AvaticaConnection connection) {
+      try {
+        for (AvaticaStatement statement : List.copyOf(connection.statementMap.values())) {
+          try {
+            statement.close();
+          } catch (SQLException | RuntimeException e) {
+            LOG.debug("closing a statement of a closing connection failed", e);
+          }
+        }
+      } finally {
+        try {
+          OpenScans.connectionClosed(connection);
+        } finally {
+          calcite.onConnectionClose(connection);
+        }
+      }
+    }
+
+    @Override public void onStatementExecute(AvaticaStatement statement, ResultSink resultSink) {
+      calcite.onStatementExecute(statement, resultSink);
+    }
+
+    @Override public void onStatementClose(AvaticaStatement statement) {
+      try {
+        OpenScans.statementClosed(statement.connection, statement.handle.id);
+      } finally {
+        calcite.onStatementClose(statement);
+      }
+    }
   }
 }

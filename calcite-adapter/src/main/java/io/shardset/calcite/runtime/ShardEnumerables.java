@@ -27,7 +27,9 @@ public final class ShardEnumerables {
   public static Enumerable<?> execute(DataContext root, ShardQuery query) {
     final AbstractEnumerable<Object[]> rows = new AbstractEnumerable<>() {
       @Override public Enumerator<Object[]> enumerator() {
-        return query.open(root);
+        // The scan belongs to the statement and connection running it, which close it when
+        // they close, whatever happened above it.
+        return OpenScans.track(root, query.open(root));
       }
     };
     switch (query.columnCount()) {

@@ -5,6 +5,7 @@ import org.apache.calcite.avatica.remote.Driver;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -19,17 +20,27 @@ import java.util.Objects;
  * @param users a Jetty realm properties file ({@code name: password,role...}), or null for no
  *     authentication, which only a loopback {@code bind} address allows
  * @param roles the roles of which a user needs one
+ * @param idleTimeout how long a remote connection, or a statement, may go unused before the
+ *     server closes it and releases its shard connections: a client that vanished (crashed,
+ *     cut off) never says goodbye
  */
 public record ServerSettings(Path model, String bind, int port,
-    Driver.Serialization serialization, @Nullable Path users, List<String> roles) {
+    Driver.Serialization serialization, @Nullable Path users, List<String> roles,
+    Duration idleTimeout) {
   /** The port Avatica servers listen on by default. */
   public static final int DEFAULT_PORT = 8765;
+  /** {@link #idleTimeout} unless set otherwise. */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
 
   public ServerSettings {
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(serialization, "serialization");
     roles = List.copyOf(roles);
+    Objects.requireNonNull(idleTimeout, "idleTimeout");
+    if (idleTimeout.toMillis() < 1) {
+      throw new IllegalArgumentException("idle timeout must be positive: " + idleTimeout);
+    }
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be between 0 and 65535: " + port);
     }
@@ -41,16 +52,22 @@ public record ServerSettings(Path model, String bind, int port,
   /** Settings for a model on the loopback address without authentication. */
   public static ServerSettings loopback(Path model, int port,
       Driver.Serialization serialization) {
-    return new ServerSettings(model, "127.0.0.1", port, serialization, null, List.of());
+    return new ServerSettings(model, "127.0.0.1", port, serialization, null, List.of(),
+        DEFAULT_IDLE_TIMEOUT);
   }
 
   /** The same settings with authentication by the users of a realm file. */
   public ServerSettings withUsers(Path realm, List<String> userRoles) {
-    return new ServerSettings(model, bind, port, serialization, realm, userRoles);
+    return new ServerSettings(model, bind, port, serialization, realm, userRoles, idleTimeout);
   }
 
   /** The same settings on another address. */
   public ServerSettings withBind(String address) {
-    return new ServerSettings(model, address, port, serialization, users, roles);
+    return new ServerSettings(model, address, port, serialization, users, roles, idleTimeout);
+  }
+
+  /** The same settings with another idle timeout. */
+  public ServerSettings withIdleTimeout(Duration timeout) {
+    return new ServerSettings(model, bind, port, serialization, users, roles, timeout);
   }
 }

@@ -1,34 +1,86 @@
 package io.shardset.cli.server;
 
+import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.jdbc.JdbcMeta;
+import org.apache.calcite.avatica.remote.TypedValue;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Avatica's JDBC-backed {@code Meta} for a ShardSet model that opens every remote connection
  * with the server's properties and only the client properties {@link ClientProperties} allows,
- * and logs each statement a client prepares or runs at debug level.
+ * closes connections and statements a client left unused for the idle timeout (a client that
+ * vanished never closes them, and they hold shard connections), and logs each statement a
+ * client prepares or runs at debug level.
  */
-final class ShardSetMeta extends JdbcMeta {
+final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShardSetMeta.class);
 
   private final Properties server;
+  /** Evicts what expired: Avatica's caches only evict when they are used. */
+  private final ScheduledExecutorService cleaner;
+  /** Statements running a call now, which are in use however long the call takes. */
+  private final Map<InUse, Integer> running = new ConcurrentHashMap<>();
 
-  ShardSetMeta(String url, Properties server) throws SQLException {
-    super(url, copy(server));
+  ShardSetMeta(String url, Properties server, Duration idleTimeout) throws SQLException {
+    super(url, withExpiry(server, idleTimeout));
     this.server = copy(server);
+    this.cleaner = Executors.newSingleThreadScheduledExecutor(runnable -> {
+      final Thread thread = new Thread(runnable, "shardset-server-idle-cleaner");
+      thread.setDaemon(true);
+      return thread;
+    });
+    final long period = Math.max(100, Math.min(1_000, idleTimeout.toMillis() / 4));
+    cleaner.scheduleWithFixedDelay(this::cleanUp, period, period, TimeUnit.MILLISECONDS);
   }
 
   private static Properties copy(Properties properties) {
     final Properties copy = new Properties();
     copy.putAll(properties);
     return copy;
+  }
+
+  /** The properties with Avatica's connection and statement cache expiry set. */
+  private static Properties withExpiry(Properties server, Duration idleTimeout) {
+    final Properties properties = copy(server);
+    final String millis = String.valueOf(idleTimeout.toMillis());
+    properties.setProperty(ConnectionCacheSettings.EXPIRY_DURATION.key(), millis);
+    properties.setProperty(ConnectionCacheSettings.EXPIRY_UNIT.key(),
+        TimeUnit.MILLISECONDS.name());
+    properties.setProperty(StatementCacheSettings.EXPIRY_DURATION.key(), millis);
+    properties.setProperty(StatementCacheSettings.EXPIRY_UNIT.key(),
+        TimeUnit.MILLISECONDS.name());
+    return properties;
+  }
+
+  /**
+   * Closes expired connections and statements; closing a connection closes its statements and
+   * their shard scans.
+   */
+  private void cleanUp() {
+    try {
+      for (InUse statement : running.keySet()) {
+        getConnectionCache().getIfPresent(statement.connectionId());
+        getStatementCache().getIfPresent(statement.id());
+      }
+      getStatementCache().cleanUp();
+      getConnectionCache().cleanUp();
+    } catch (RuntimeException e) {
+      LOG.warn("closing idle remote connections failed", e);
+    }
   }
 
   @Override protected Connection createConnection(String url, Properties info)
@@ -45,6 +97,52 @@ final class ShardSetMeta extends JdbcMeta {
       long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
       throws NoSuchStatementException {
     LOG.debug("connection {} runs: {}", h.connectionId, sql);
-    return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+    begin(h);
+    try {
+      return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+    } finally {
+      end(h);
+    }
+  }
+
+  @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      int maxRowsInFirstFrame) throws NoSuchStatementException {
+    begin(h);
+    try {
+      return super.execute(h, parameterValues, maxRowsInFirstFrame);
+    } finally {
+      end(h);
+    }
+  }
+
+  /** A client reading a long result uses its connection too, which must not expire. */
+  @Override public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
+      throws NoSuchStatementException, MissingResultsException {
+    begin(h);
+    try {
+      return super.fetch(h, offset, fetchMaxRowCount);
+    } finally {
+      end(h);
+    }
+  }
+
+  /** Marks the statement and its connection in use until {@link #end}. */
+  private void begin(StatementHandle h) {
+    running.merge(new InUse(h.connectionId, h.id), 1, Integer::sum);
+    getConnectionCache().getIfPresent(h.connectionId);
+  }
+
+  private void end(StatementHandle h) {
+    running.computeIfPresent(new InUse(h.connectionId, h.id),
+        (statement, calls) -> calls == 1 ? null : calls - 1);
+  }
+
+  /** A statement of a connection, as the server's caches know them. */
+  private record InUse(String connectionId, int id) {
+  }
+
+  /** Stops closing idle connections; the server is stopping. */
+  @Override public void close() {
+    cleaner.shutdownNow();
   }
 }

@@ -32,11 +32,14 @@ public final class ShardSetServer implements AutoCloseable {
 
   private final ServerSettings settings;
   private final InetAddress address;
+  private final ShardSetMeta meta;
   private final HttpServer http;
 
-  private ShardSetServer(ServerSettings settings, InetAddress address, HttpServer http) {
+  private ShardSetServer(ServerSettings settings, InetAddress address, ShardSetMeta meta,
+      HttpServer http) {
     this.settings = settings;
     this.address = address;
+    this.meta = meta;
     this.http = http;
   }
 
@@ -69,8 +72,9 @@ public final class ShardSetServer implements AutoCloseable {
     try (Connection check = DriverManager.getConnection(URL, info)) {
       check.getMetaData();
     }
+    final ShardSetMeta meta = new ShardSetMeta(URL, info, settings.idleTimeout());
     final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
-        .withHandler(new LocalService(new ShardSetMeta(URL, info)), settings.serialization())
+        .withHandler(new LocalService(meta), settings.serialization())
         .withPort(settings.port())
         .withServerCustomizers(List.of(bindTo(settings.bind())), Server.class);
     if (settings.users() != null) {
@@ -83,11 +87,12 @@ public final class ShardSetServer implements AutoCloseable {
     } catch (RuntimeException e) {
       // Jetty's BindException arrives wrapped, and the half-started server keeps its threads.
       http.stop();
+      meta.close();
       final Throwable cause = e.getCause() != null ? e.getCause() : e;
       throw new IllegalArgumentException("cannot listen on " + settings.bind() + ":"
           + settings.port() + ": " + cause.getMessage(), e);
     }
-    return new ShardSetServer(settings, address, http);
+    return new ShardSetServer(settings, address, meta, http);
   }
 
   private static InetAddress address(String bind) {
@@ -129,7 +134,11 @@ public final class ShardSetServer implements AutoCloseable {
 
   /** Stops listening. Shard pools stay open for other users of the model in this process. */
   @Override public void close() {
-    http.stop();
+    try {
+      http.stop();
+    } finally {
+      meta.close();
+    }
   }
 
   /** Stops listening and closes every shard pool of the process: the end of a server process. */

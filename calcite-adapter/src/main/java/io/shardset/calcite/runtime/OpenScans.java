@@ -1,0 +1,242 @@
+package io.shardset.calcite.runtime;
+
+import org.apache.calcite.DataContext;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.linq4j.Enumerator;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
+
+/**
+ * The shard scans each JDBC connection has open, by statement, so that closing the statement or
+ * the connection closes them, and with them their shard statements and connections.
+ *
+ * <p>Calcite closes a scan only through the ResultSet that reads it: closing a Connection
+ * leaves the scans of its unclosed ResultSets open, and an error above the shards (a sort or a
+ * join running out of memory) may leave the scans below it open with no ResultSet at all.
+ * {@code jdbc:shardset:} connections report their own and their statements' closing (see
+ * {@code ShardSetDriver}); for every connection, a daemon thread also looks every
+ * {@value #SWEEP_MILLIS} ms for closed connections and statements that still have scans.
+ *
+ * <p>A scan learns its statement from the cancel flag that Calcite gives each statement and
+ * hands to its executions in the DataContext. The registry is static for the same reason as the shard
+ * pools: Calcite gives a scan no object that lives as long as its connection.
+ */
+public final class OpenScans {
+  private static final Logger LOG = LoggerFactory.getLogger(OpenScans.class);
+
+  /** The statement id of a scan whose statement is not known. */
+  private static final int NONE = -1;
+
+  /** How often the sweeper looks for closed connections and statements. */
+  static final long SWEEP_MILLIS = 250;
+
+  /** Open scans by connection (by identity: the DataContext's query provider). */
+  private static final Map<Object, ConnectionScans> OPEN = new ConcurrentHashMap<>();
+
+  private static final ScheduledExecutorService SWEEPER =
+      Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "shardset-scan-sweeper");
+        thread.setDaemon(true);
+        return thread;
+      });
+
+  static {
+    SWEEPER.scheduleWithFixedDelay(OpenScans::sweep, SWEEP_MILLIS, SWEEP_MILLIS,
+        TimeUnit.MILLISECONDS);
+  }
+
+  private OpenScans() {
+  }
+
+  /** Returns the scan, tracked as one of its statement's and connection's until it closes. */
+  static Enumerator<Object[]> track(DataContext root, Enumerator<Object[]> scan) {
+    final Object connection = root.getQueryProvider();
+    if (connection == null) {
+      return scan;
+    }
+    final Object flag = DataContext.Variable.CANCEL_FLAG.get(root);
+    final int statement = flag instanceof AtomicBoolean b ? statementId(connection, b) : NONE;
+    final Owned owned = new Owned(scan, connection, statement);
+    OPEN.compute(connection, (key, scans) -> {
+      final ConnectionScans open = scans == null ? new ConnectionScans(key) : scans;
+      open.add(owned);
+      return open;
+    });
+    return owned;
+  }
+
+  /** Closes the scans of a statement that closed, known by its handle's id. */
+  public static void statementClosed(Connection connection, int statementId) {
+    final ConnectionScans scans = OPEN.get(connection);
+    if (scans != null) {
+      scans.closeStatement(statementId);
+    }
+  }
+
+  /** Closes every scan of a connection that closed. */
+  public static void connectionClosed(Connection connection) {
+    final ConnectionScans scans = OPEN.get(connection);
+    if (scans != null) {
+      scans.closeAll();
+    }
+  }
+
+  /** Returns the number of scans open in this process. */
+  public static int openScans() {
+    int open = 0;
+    for (ConnectionScans scans : OPEN.values()) {
+      open += scans.size();
+    }
+    return open;
+  }
+
+  private static void sweep() {
+    for (ConnectionScans scans : List.copyOf(OPEN.values())) {
+      try {
+        scans.sweep();
+      } catch (RuntimeException e) {
+        // The sweeper must outlive any one connection's failure.
+        LOG.debug("closing the scans of a closed connection failed", e);
+      }
+    }
+  }
+
+  /** The id of the open statement whose cancel flag this is, or {@link #NONE}. */
+  private static int statementId(Object connection, AtomicBoolean flag) {
+    if (!(connection instanceof AvaticaConnection avatica)) {
+      return NONE;
+    }
+    for (AvaticaStatement statement : List.copyOf(avatica.statementMap.values())) {
+      try {
+        if (avatica.getCancelFlag(statement.handle) == flag) {
+          return statement.handle.id;
+        }
+      } catch (NoSuchStatementException e) {
+        // Closed meanwhile.
+      }
+    }
+    return NONE;
+  }
+
+  /** The open scans of one connection. */
+  private static final class ConnectionScans {
+    private final Object connection;
+    // Guarded by this.
+    private final Set<Owned> scans = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    ConnectionScans(Object connection) {
+      this.connection = connection;
+    }
+
+    synchronized void add(Owned scan) {
+      scans.add(scan);
+    }
+
+    /** Forgets a scan; returns whether none is left. */
+    synchronized boolean remove(Owned scan) {
+      scans.remove(scan);
+      return scans.isEmpty();
+    }
+
+    synchronized int size() {
+      return scans.size();
+    }
+
+    void closeStatement(int statementId) {
+      close(select(scan -> scan.statement == statementId));
+    }
+
+    void closeAll() {
+      close(select(scan -> true));
+    }
+
+    /** Closes every scan when the connection closed, else those of closed statements. */
+    void sweep() {
+      if (isClosed()) {
+        closeAll();
+        return;
+      }
+      if (connection instanceof AvaticaConnection avatica) {
+        close(select(scan -> scan.statement != NONE
+            && !avatica.statementMap.containsKey(scan.statement)));
+      }
+    }
+
+    private boolean isClosed() {
+      try {
+        return connection instanceof Connection c && c.isClosed();
+      } catch (SQLException e) {
+        return false;
+      }
+    }
+
+    private synchronized List<Owned> select(Predicate<Owned> which) {
+      return scans.stream().filter(which).toList();
+    }
+
+    private static void close(List<Owned> scans) {
+      for (Owned scan : scans) {
+        try {
+          scan.close();
+        } catch (RuntimeException e) {
+          LOG.debug("closing an orphaned shard scan failed", e);
+        }
+      }
+    }
+  }
+
+  /** A scan as its statement and connection own it: closing it forgets it. */
+  private static final class Owned implements Enumerator<Object[]> {
+    private final Enumerator<Object[]> scan;
+    private final Object connection;
+    /** The id of the statement's handle, or {@link #NONE}. */
+    private final int statement;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    Owned(Enumerator<Object[]> scan, Object connection, int statement) {
+      this.scan = scan;
+      this.connection = connection;
+      this.statement = statement;
+    }
+
+    @Override public Object[] current() {
+      return scan.current();
+    }
+
+    @Override public boolean moveNext() {
+      return scan.moveNext();
+    }
+
+    @Override public void reset() {
+      scan.reset();
+    }
+
+    /** Closes the scan once; safe from any thread, as the scans themselves are. */
+    @Override public void close() {
+      if (closed.compareAndSet(false, true)) {
+        try {
+          scan.close();
+        } finally {
+          OPEN.computeIfPresent(connection, (key, scans) -> scans.remove(this) ? null : scans);
+        }
+      }
+    }
+  }
+}
