@@ -1,11 +1,14 @@
 package io.shardset.calcite.plan;
 
+import io.shardset.calcite.ShardTable;
+
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
@@ -13,6 +16,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.SqlOperator;
 
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -42,8 +46,31 @@ final class PushdownPolicy {
       SqlStdOperatorTable.CHAR_LENGTH, SqlStdOperatorTable.CHARACTER_LENGTH,
       SqlStdOperatorTable.CONCAT, SqlStdOperatorTable.ABS);
 
-  /** Whether every shard can evaluate the expression. */
-  static boolean canPush(RexNode node) {
+  /**
+   * Functions that count characters: H2 (like Calcite) counts UTF-16 units, PostgreSQL and
+   * MariaDB count code points, so {@code CHAR_LENGTH('\uD83D\uDE00')} is 2 on one and 1 on the
+   * others. Pushed only where every shard is of one product and so counts alike.
+   */
+  private static final Set<SqlOperator> COUNTING = Set.of(
+      SqlStdOperatorTable.CHAR_LENGTH, SqlStdOperatorTable.CHARACTER_LENGTH);
+
+  /** Whether every shard of these tables can evaluate the expression, and alike. */
+  static boolean canPush(RexNode node, ShardTable... tables) {
+    return canPush(node, oneProduct(tables));
+  }
+
+  /** Whether all shards of the tables are databases of one product. */
+  private static boolean oneProduct(ShardTable... tables) {
+    final Set<SqlDialect.DatabaseProduct> products = new HashSet<>();
+    for (ShardTable table : tables) {
+      for (int i = 0; i < table.shardCount(); i++) {
+        products.add(table.site(i).dialect().getDatabaseProduct());
+      }
+    }
+    return products.size() <= 1;
+  }
+
+  private static boolean canPush(RexNode node, boolean oneProduct) {
     if (node instanceof RexInputRef || node instanceof RexDynamicParam) {
       return true;
     }
@@ -56,10 +83,11 @@ final class PushdownPolicy {
     if (node instanceof RexCall call) {
       final boolean known = KINDS.contains(call.getKind())
           || FUNCTIONS.contains(call.getOperator());
-      if (!known || isDatetimeArithmetic(call) || hasUnsafeLike(call) || isLossyCast(call)) {
+      if (!known || isDatetimeArithmetic(call) || hasUnsafeLike(call) || isLossyCast(call)
+          || !oneProduct && COUNTING.contains(call.getOperator())) {
         return false;
       }
-      return call.getOperands().stream().allMatch(PushdownPolicy::canPush);
+      return call.getOperands().stream().allMatch(operand -> canPush(operand, oneProduct));
     }
     // Sub-queries, correlation variables, field accesses, window aggregates.
     return false;

@@ -43,7 +43,7 @@ public final class ShardFilterRule extends RelRule<ShardRuleConfig> {
     final RexNode exact = IntegerComparisons.rewrite(filter.getCondition(),
         filter.getCluster().getRexBuilder(), filter.getCluster().getPlanner().getExecutor());
     for (RexNode conjunct : RelOptUtil.conjunctions(exact)) {
-      (PushdownPolicy.canPush(conjunct) ? pushable : residual).add(conjunct);
+      (PushdownPolicy.canPush(conjunct, spec.table()) ? pushable : residual).add(conjunct);
     }
     if (pushable.isEmpty()) {
       return; // no effect: creating a node would only make the planner loop

@@ -48,7 +48,7 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
     if (left.phase() != Phase.ROWS || right.phase() != Phase.ROWS
         || type != JoinRelType.INNER && type != JoinRelType.LEFT
         || !join.getVariablesSet().isEmpty()
-        || !PushdownPolicy.canPush(join.getCondition())) {
+        || !PushdownPolicy.canPush(join.getCondition(), left.table(), right.table())) {
       return;
     }
     final ShardScanSpec driving = driving(join, left, right);

@@ -44,7 +44,7 @@ public final class ShardProjectRule extends RelRule<ShardRuleConfig> {
       return; // no effect, correlated, or too late to compute per row
     }
     if (!project.containsOver() && project.getProjects().stream()
-        .allMatch(PushdownPolicy::canPush)) {
+        .allMatch(e -> PushdownPolicy.canPush(e, spec.table()))) {
       final RelNode pushed = push(spec.pushed(), project.getProjects(),
           project.getRowType().getFieldNames());
       call.transformTo(ShardScan.create(scan.getCluster(), spec.with(pushed,
