@@ -58,8 +58,9 @@ final class CancelWatch {
     for (Watched scan : WATCHED) {
       try {
         scan.check(now);
-      } catch (RuntimeException e) {
-        // The watch must outlive any one scan's failure.
+      } catch (RuntimeException | Error e) {
+        // The watch must outlive any one scan's failure: a scheduled task that throws is
+        // never run again, and every later cancel and time limit of the process would hang.
         LOG.debug("canceling a shard statement failed", e);
       }
     }
