@@ -136,8 +136,22 @@ final class ShardSqlGenerator {
           .set(i);
     }
     final List<RenderedSql> result = new ArrayList<>();
-    groups.forEach((layout, shards) -> result.add(render(pushed, layout, shards)));
+    final boolean narrow = KeyPointLists.applies(table, pushed);
+    groups.forEach((layout, shards) -> {
+      if (narrow) { // a text per shard, each with only the shard's keys of a long list
+        shards.stream().forEach(i -> result.add(
+            render(KeyPointLists.forShard(table, pushed, i), layout, single(i))));
+      } else {
+        result.add(render(pushed, layout, shards));
+      }
+    });
     return List.copyOf(result);
+  }
+
+  private static BitSet single(int shard) {
+    final BitSet bits = new BitSet();
+    bits.set(shard);
+    return bits;
   }
 
   /** The physical tables a scan reads on one shard: the table, or the chosen subpartition
