@@ -187,8 +187,11 @@ class ResultEqualityTest extends SalesDataTestBase {
     final List<String> expected = fixture.oracleRows(
         sql.replace("LIMIT ? OFFSET ?", "LIMIT 7 OFFSET 3"));
     assertEquals(7, expected.size());
-    final Object[][] bindings = {{7L, 3L}, {(short) 7, (byte) 3}, {7, 3L},
-        {BigInteger.valueOf(7), new BigDecimal("3.00")}};
+    final List<Object[]> bindings = new ArrayList<>(List.of(new Object[] {7L, 3L},
+        new Object[] {(short) 7, (byte) 3}, new Object[] {7, 3L}));
+    if (bindsBigInteger()) {
+      bindings.add(new Object[] {BigInteger.valueOf(7), new BigDecimal("3.00")});
+    }
     for (Object[] values : bindings) {
       try (PreparedStatement p = connection.prepareStatement(sql)) {
         p.setObject(1, values[0]);
@@ -208,6 +211,11 @@ class ResultEqualityTest extends SalesDataTestBase {
     }
   }
 
+  /** Whether the connection can bind a BigInteger (Avatica's remote protocol cannot). */
+  boolean bindsBigInteger() {
+    return true;
+  }
+
   @Test void aNegativeOrFractionalLimitIsRefused() throws SQLException {
     final String sql = "SELECT ORDER_ID FROM ORDERS WHERE CUSTOMER_ID < 50"
         + " ORDER BY ORDER_ID LIMIT ? OFFSET ?";
@@ -223,7 +231,8 @@ class ResultEqualityTest extends SalesDataTestBase {
             rs.next();
           }
         });
-        assertTrue(rootMessage(e).equals(messages[i]), rootMessage(e));
+        // A remote client receives the server's message inside Avatica's own text.
+        assertTrue(rootMessage(e).contains(messages[i]), rootMessage(e));
       }
     }
   }
