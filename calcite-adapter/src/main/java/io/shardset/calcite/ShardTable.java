@@ -17,14 +17,17 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.SqlDialect;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A logical table whose rows are spread over shards: users query it as one table, and
@@ -43,6 +46,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final @Nullable Subpartitioning subpartitioning;
   private final @Nullable LiveSource live;
   private final @Nullable ReshardSpec reshard;
+  private final SqlDialect.@Nullable DatabaseProduct product;
 
   ShardTable(String schemaName, TableSpec spec, TableLayout layout,
       @Nullable ShardRouter router, List<ShardSite> sites, @Nullable Integer parallelism,
@@ -63,6 +67,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
     this.subpartitioning = subpartitioning;
     this.live = live;
     this.reshard = reshard;
+    this.product = product(this.sites);
     if ((subpartitioning == null) != (spec.subpartitions() == null)) {
       throw new IllegalArgumentException("table " + spec.name()
           + " needs subpartitioning exactly when its model declares subpartitions");
@@ -179,6 +184,22 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
 
   public ShardSite site(int shard) {
     return sites.get(shard);
+  }
+
+  /**
+   * The database product of every shard, or null where the shards are of several: asked while
+   * planning, so computed once.
+   */
+  public SqlDialect.@Nullable DatabaseProduct product() {
+    return product;
+  }
+
+  private static SqlDialect.@Nullable DatabaseProduct product(List<ShardSite> sites) {
+    final Set<SqlDialect.DatabaseProduct> products = new HashSet<>();
+    for (ShardSite site : sites) {
+      products.add(site.dialect().getDatabaseProduct());
+    }
+    return products.size() == 1 ? products.iterator().next() : null;
   }
 
   public String shardName(int shard) {

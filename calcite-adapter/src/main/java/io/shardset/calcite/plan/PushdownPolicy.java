@@ -63,9 +63,11 @@ final class PushdownPolicy {
   private static boolean oneProduct(ShardTable... tables) {
     final Set<SqlDialect.DatabaseProduct> products = new HashSet<>();
     for (ShardTable table : tables) {
-      for (int i = 0; i < table.shardCount(); i++) {
-        products.add(table.site(i).dialect().getDatabaseProduct());
+      final SqlDialect.DatabaseProduct product = table.product();
+      if (product == null) {
+        return false;
       }
+      products.add(product);
     }
     return products.size() <= 1;
   }
