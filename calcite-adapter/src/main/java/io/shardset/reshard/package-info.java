@@ -1,5 +1,5 @@
 /**
  * Resharding: plans that move whole hash ranges between shards, and the tool that moves their
- * rows online and resumably (see the README's "Resharding" section).
+ * rows online and resumably (see docs/resharding.md).
  */
 package io.shardset.reshard;
