@@ -16,7 +16,7 @@ import java.util.Map;
  * <p>Arguments: {@code --quick} (100,000 orders and fewer rounds), {@code --orders N},
  * {@code --dir FOLDER} (default {@code bench/target}), {@code --backend h2|postgres|both}
  * (default both; without a PostgreSQL server at 127.0.0.1:5432, H2 only), {@code --publish}
- * (also copy results.md and the charts into {@code bench/results/}, which the README shows).
+ * (also copy results.md and the charts into {@code bench/results/}, which docs/benchmarks.md shows).
  */
 public final class BenchMain {
   private BenchMain() {

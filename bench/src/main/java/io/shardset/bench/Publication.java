@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * Copies a run's results.md and charts into the committed folder the README links
+ * Copies a run's results.md and charts into the committed folder docs/benchmarks.md links
  * ({@code bench/results/}), replacing the previous run's; only when asked with
  * {@code --publish}, so that an ordinary run leaves the published results alone.
  */
