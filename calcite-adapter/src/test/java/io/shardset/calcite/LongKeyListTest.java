@@ -122,14 +122,120 @@ class LongKeyListTest {
     });
   }
 
-  /** NOT IN, which stays a join with the literals, keeps its meaning; a list short enough
-   * for the generated code. */
+  /** NOT IN and its synonym {@code <> ALL}, with NULL semantics: a list with a NULL keeps
+   * no row. */
   @Test void notInKeyList() {
     assertTimeoutPreemptively(DEADLINE, () -> {
-      final String sql = "SELECT K, C FROM T WHERE K NOT IN "
-          + literalList(keys().subList(0, 500));
-      assertAnswer(shardset, sql, "jdbc:shardset: NOT IN key list");
+      final String list = literalList(keys());
+      assertAnswer(shardset, "SELECT K, C FROM T WHERE K NOT IN " + list,
+          "jdbc:shardset: NOT IN key list");
+      assertAnswer(shardset, "SELECT K, C FROM T WHERE K <> ALL " + list,
+          "SELECT K, C FROM T WHERE K NOT IN " + list, "jdbc:shardset: <> ALL key list");
+      final String withNull = "SELECT COUNT(*) FROM T WHERE K NOT IN "
+          + list.substring(0, list.length() - 1) + ", NULL)";
+      try (PreparedStatement p = shardset.prepareStatement(withNull);
+           ResultSet rs = p.executeQuery()) {
+        assertEquals(List.of("0"), ShardFixture.rows(rs), "NOT IN a list with NULL");
+      }
     });
+  }
+
+  /** {@code = ANY (list)}, IN's synonym: the same routing. */
+  @Test void anyKeyList() {
+    assertTimeoutPreemptively(DEADLINE, () -> {
+      assertAnswer(shardset, "SELECT K, C FROM T WHERE K = ANY " + literalList(keys()),
+          "SELECT K, C FROM T WHERE K IN " + literalList(keys()), "jdbc:shardset: = ANY key list");
+      assertOwnKeysOnly();
+    });
+  }
+
+  /** A long list in the select list is a three-valued expression, as a short one is. */
+  @Test void keyListAsValue() {
+    assertTimeoutPreemptively(DEADLINE, () -> assertAnswer(shardset,
+        "SELECT K, K IN " + literalList(keys()) + ", C IN "
+            + literalList(keys().subList(0, 40)) + " FROM T", "jdbc:shardset: IN as a value"));
+  }
+
+  /** A list of ten thousand {@code ?}: prepared as a filter, not a union of ten thousand
+   * one-row projections; each shard is sent only its own keys as values. */
+  @Test void parameterListThroughShardSet() {
+    assertTimeoutPreemptively(DEADLINE, () -> parameterList(shardset, "jdbc:shardset:",
+        keys(), ""));
+  }
+
+  /** Through {@code jdbc:calcite:} the list is rewritten in the cost-based planner: slower to
+   * plan, so a shorter list, but the same answer and the same routing. */
+  @Test void parameterListThroughCalcite() {
+    assertTimeoutPreemptively(DEADLINE, () -> parameterList(calcite, "jdbc:calcite:",
+        keys().subList(0, 1_000), ""));
+  }
+
+  /** Parameters beside another condition, with repeated values and a NULL. */
+  @Test void parameterListWithRepeatsNullAndOtherCondition() {
+    assertTimeoutPreemptively(DEADLINE, () -> {
+      final List<Long> values = new ArrayList<>(keys().subList(0, 3_000));
+      values.addAll(keys().subList(0, 100));
+      values.add(null);
+      parameterList(shardset, "jdbc:shardset:", values, " AND C > 4");
+    });
+  }
+
+  /** A list of literals and parameters mixed. */
+  @Test void mixedListThroughShardSet() {
+    assertTimeoutPreemptively(DEADLINE, () -> {
+      final List<Long> keys = keys().subList(0, 2_000);
+      final StringJoiner list = new StringJoiner(", ", "(", ")");
+      for (int i = 0; i < keys.size(); i++) {
+        list.add(i % 2 == 0 ? "?" : Long.toString(keys.get(i)));
+      }
+      final String sql = "SELECT K, C FROM T WHERE K IN " + list;
+      final List<String> expected = Answers.sorted(fixture.oracleRows(
+          "SELECT K, C FROM T WHERE K IN " + literalList(keys)));
+      try (PreparedStatement p = shardset.prepareStatement(sql)) {
+        for (int i = 0, n = 1; i < keys.size(); i += 2) {
+          p.setLong(n++, keys.get(i));
+        }
+        try (ResultSet rs = p.executeQuery()) {
+          assertEquals(expected, Answers.sorted(ShardFixture.rows(rs)), "mixed list");
+        }
+      }
+    });
+  }
+
+  private void parameterList(Connection connection, String driver, List<Long> values,
+      String otherCondition) throws SQLException {
+    final StringJoiner marks = new StringJoiner(", ", "(", ")");
+    values.forEach(v -> marks.add("?"));
+    final String sql = "SELECT K, C FROM T WHERE K IN " + marks + otherCondition;
+    final List<Long> present = values.stream().filter(v -> v != null).toList();
+    final List<String> expected = Answers.sorted(fixture.oracleRows(
+        "SELECT K, C FROM T WHERE K IN " + literalList(present) + otherCondition));
+    assertFalse(expected.isEmpty(), driver);
+    final String what = driver + " IN list of " + values.size() + " parameters";
+    final long start = System.nanoTime();
+    try (PreparedStatement p = connection.prepareStatement(sql)) {
+      print(what + ", prepare", start);
+      for (int i = 0; i < values.size(); i++) {
+        p.setObject(i + 1, values.get(i));
+      }
+      fixture.shards().resetCounters();
+      final long execute = System.nanoTime();
+      try (ResultSet rs = p.executeQuery()) {
+        assertEquals(expected, Answers.sorted(ShardFixture.rows(rs)), what);
+      }
+      print(what + ", execute", execute);
+    }
+    for (String shard : fixture.shards().names()) {
+      final Set<Long> sent = new TreeSet<>();
+      fixture.shards().executions(shard).forEach(e -> e.parameters().forEach(v -> {
+        if (v != null) {
+          sent.add(((Number) v).longValue());
+        }
+      }));
+      final Set<Long> own = new TreeSet<>(own(shard));
+      own.retainAll(present);
+      assertEquals(own, sent, what + ": the keys sent to " + shard);
+    }
   }
 
   private void keyList(Connection connection, String driver) throws SQLException {
@@ -140,7 +246,14 @@ class LongKeyListTest {
 
   private void assertAnswer(Connection connection, String sql, String what)
       throws SQLException {
-    final List<String> expected = Answers.sorted(fixture.oracleRows(sql));
+    assertAnswer(connection, sql, sql, what);
+  }
+
+  /** As {@link #assertAnswer(Connection, String, String)}, the unsharded database answering
+   * {@code oracleSql}, for syntax it does not take. */
+  private void assertAnswer(Connection connection, String sql, String oracleSql, String what)
+      throws SQLException {
+    final List<String> expected = Answers.sorted(fixture.oracleRows(oracleSql));
     assertFalse(expected.isEmpty(), what);
     fixture.shards().resetCounters();
     final long start = System.nanoTime();

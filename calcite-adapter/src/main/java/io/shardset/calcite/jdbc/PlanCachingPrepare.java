@@ -1,12 +1,22 @@
 package io.shardset.calcite.jdbc;
 
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.interpreter.BindableConvention;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -64,6 +74,26 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
         elementType.getTypeName(), maxRowCount);
     return (CalciteSignature<T>) cache.get(context.getMutableRootSchema(), key,
         () -> super.prepareSql(context, Query.of(sql), elementType, maxRowCount));
+  }
+
+  /** Calcite's statement preparation, with IN lists of any length converted as Calcite
+   * converts short ones (see {@link InListConverter}). */
+  @Override protected CalcitePreparingStmt getPreparingStmt(Context context, Type elementType,
+      CalciteCatalogReader catalogReader, RelOptPlanner planner) {
+    final JavaTypeFactory typeFactory = context.getTypeFactory();
+    final RelOptCluster cluster = createCluster(planner, new RexBuilder(typeFactory));
+    return new CalcitePreparingStmt(this, context, catalogReader, typeFactory,
+        context.getRootSchema(),
+        elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM,
+        cluster, enableBindable ? BindableConvention.INSTANCE : EnumerableConvention.INSTANCE,
+        createConvertletTable()) {
+      @Override protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator,
+          CatalogReader reader, SqlToRelConverter.Config config) {
+        return new InListConverter(this, validator, reader, cluster, convertletTable,
+            config.withTopDownGeneralDecorrelationEnabled(
+                context.config().topDownGeneralDecorrelationEnabled()));
+      }
+    };
   }
 
   /** The statement parsed as Calcite will parse it, or null if it is not a query (DDL and DML

@@ -4,13 +4,9 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.JoinRelType;
-import org.apache.calcite.rel.core.Values;
-import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
-import org.apache.calcite.rel.logical.LogicalValues;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -19,8 +15,8 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeUtil;
-import org.apache.calcite.util.ImmutableBitSet;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -30,34 +26,30 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Rule that turns the join Calcite makes of {@code x IN (literal, ...)} with 20 or more
- * literals (a semi-join, or an inner join with the distinct literals, on {@code x = value})
- * back into a filter {@code SEARCH(x, Sarg[points])} on the join's left input.
+ * Rule that turns the join Calcite makes of {@code x IN (v1, v2, ...)} with 20 or more values
+ * (a semi-join, or an inner join with the distinct values, on {@code x = value}) back into a
+ * filter on the join's left input: {@code SEARCH(x, Sarg[points])} when the values are
+ * literals, {@code x = ?0 OR x = ?1 OR ...} when some are parameters.
  *
- * <p>Why: executed as a join, the literals become generated Java code (which exceeds the JVM's
- * 64 KB method limit at a few thousand literals) and the shards receive no list to prune by;
- * as a search the list is pushed into the shard scan, prunes shards and is narrowed to each
- * shard's keys. The search is built over a sorted range set, in O(n log n), and simplifies
- * cheaply, unlike an OR of ten thousand equalities. Exact: a join on {@code x = value}
+ * <p>Why: executed as a join, the values become generated Java code (which exceeds the JVM's
+ * 64 KB method limit at a few thousand values; parameters become a union of one-row
+ * projections, which also costs the planner milliseconds per value) and the shards receive no
+ * list to prune by; as a filter the list is pushed into the shard scan, prunes shards and is
+ * narrowed to each shard's keys. The search is built over a sorted range set, in
+ * O(n log n), and simplifies cheaply, unlike an OR of ten thousand equalities; the OR of
+ * parameters is built flat, without simplification. Exact: a join on {@code x = value}
  * keeps a left row exactly when some value equals x (never when x or the value is NULL).
  * NOT IN (an anti-join with NULL semantics) is left alone.
+ *
+ * <p>{@code jdbc:shardset:} never makes the join (its statement preparation converts long
+ * lists as short ones, see {@code InListConverter}); {@code jdbc:calcite:} offers no hook
+ * before the cost-based planner, where this rule then runs among the others.
  */
 public final class InListToSearchRule extends RelRule<ShardRuleConfig> {
-  /** Matches a join whose right input is the literals. */
-  static final ShardRuleConfig VALUES_CONFIG = ShardRuleConfig.of("InListToSearchRule:Values",
-      b0 -> b0.operand(LogicalJoin.class).inputs(
-          b1 -> b1.operand(RelNode.class).anyInputs(),
-          b2 -> b2.operand(LogicalValues.class).noInputs()),
+  /** Matches a join; its right input is examined in {@link #onMatch}. */
+  static final ShardRuleConfig DEFAULT_CONFIG = ShardRuleConfig.of("InListToSearchRule",
+      b0 -> b0.operand(LogicalJoin.class).anyInputs(),
       InListToSearchRule::new);
-
-  /** Matches a join whose right input is the distinct literals. */
-  static final ShardRuleConfig DISTINCT_CONFIG =
-      ShardRuleConfig.of("InListToSearchRule:DistinctValues",
-          b0 -> b0.operand(LogicalJoin.class).inputs(
-              b1 -> b1.operand(RelNode.class).anyInputs(),
-              b2 -> b2.operand(LogicalAggregate.class).oneInput(
-                  b3 -> b3.operand(LogicalValues.class).noInputs())),
-          InListToSearchRule::new);
 
   private InListToSearchRule(ShardRuleConfig config) {
     super(config);
@@ -65,51 +57,67 @@ public final class InListToSearchRule extends RelRule<ShardRuleConfig> {
 
   @Override public void onMatch(RelOptRuleCall call) {
     final LogicalJoin join = call.rel(0);
-    final RelNode left = call.rel(1);
-    final boolean distinct = call.getRelList().size() == 4;
-    if (distinct && !isDistinctOfAll(call.rel(2))) {
+    if (join.getJoinType() != JoinRelType.SEMI && join.getJoinType() != JoinRelType.INNER
+        || !join.getVariablesSet().isEmpty()
+        || join.getRight().getRowType().getFieldCount() != 1) {
       return;
     }
-    final Values values = call.rel(call.getRelList().size() - 1);
-    if (values.getRowType().getFieldCount() != 1
-        || join.getJoinType() != JoinRelType.SEMI && join.getJoinType() != JoinRelType.INNER
-        || !join.getVariablesSet().isEmpty()) {
+    final InListValues list = InListValues.of(join.getRight());
+    if (list == null) {
       return;
     }
+    final RelNode left = join.getLeft();
     final int leftCount = left.getRowType().getFieldCount();
     final RexNode probe = leftSideOfEquality(join.getCondition(), leftCount);
     if (probe == null) {
       return;
     }
-    final RelDataType valueType = values.getRowType().getFieldList().get(0).getType();
+    final RelDataType valueType = join.getRight().getRowType().getFieldList().get(0).getType();
     if (!SqlTypeUtil.equalSansNullability(join.getCluster().getTypeFactory(),
         probe.getType(), valueType)) {
       return; // a comparison across types follows rules a search on x would not
     }
+    final boolean literals = list.allLiterals();
+    if (join.getJoinType() == JoinRelType.INNER && !list.distinct() && !literals) {
+      return; // parameters may repeat, and a repeated value repeats the joined row
+    }
     final List<RexNode> points = new ArrayList<>();
     final Set<Object> seen = new HashSet<>();
-    for (List<RexLiteral> tuple : values.getTuples()) {
-      final RexLiteral literal = tuple.get(0);
-      if (literal.isNull()) {
-        continue; // x = NULL never holds: the row joins nothing
-      }
-      if (!seen.add(literal.getValueAs(Comparable.class))) {
-        if (join.getJoinType() == JoinRelType.INNER && !distinct) {
-          return; // a repeated value repeats the joined row
+    for (RexNode value : list.values()) {
+      if (value instanceof RexLiteral literal) {
+        if (literal.isNull()) {
+          continue; // x = NULL never holds: the row joins nothing
         }
+        if (!seen.add(literal.getValueAs(Comparable.class))) {
+          if (join.getJoinType() == JoinRelType.INNER && !list.distinct()) {
+            return; // a repeated value repeats the joined row
+          }
+          continue;
+        }
+      } else if (!seen.add(value)) {
         continue;
       }
-      points.add(literal);
+      points.add(value);
     }
     if (points.isEmpty()) {
       return;
     }
     final RexBuilder rexBuilder = join.getCluster().getRexBuilder();
-    final RexNode search = rexBuilder.makeIn(probe, points);
-    if (search.getKind() != SqlKind.SEARCH) {
-      return; // only a Sarg avoids the OR of equalities this rule exists to avoid
+    final RexNode condition;
+    if (literals) {
+      condition = rexBuilder.makeIn(probe, points);
+      if (condition.getKind() != SqlKind.SEARCH) {
+        return; // only a Sarg avoids the OR of equalities this rule exists to avoid
+      }
+    } else {
+      final List<RexNode> equalities = new ArrayList<>(points.size());
+      for (RexNode value : points) {
+        equalities.add(rexBuilder.makeCall(SqlStdOperatorTable.EQUALS, probe,
+            rexBuilder.ensureType(probe.getType(), value, true)));
+      }
+      condition = RexUtil.composeDisjunction(rexBuilder, equalities);
     }
-    final RelNode filtered = LogicalFilter.create(left, search);
+    final RelNode filtered = LogicalFilter.create(left, condition);
     if (join.getJoinType() == JoinRelType.SEMI) {
       call.transformTo(filtered);
       return;
@@ -138,11 +146,5 @@ public final class InListToSearchRule extends RelRule<ShardRuleConfig> {
       }
     }
     return null;
-  }
-
-  private static boolean isDistinctOfAll(Aggregate aggregate) {
-    return aggregate.getAggCallList().isEmpty()
-        && aggregate.getGroupSet().equals(ImmutableBitSet.of(0))
-        && aggregate.getGroupType() == Aggregate.Group.SIMPLE;
   }
 }

@@ -57,19 +57,15 @@ public final class ShardRules {
   public static final RowLimitRule ROW_LIMIT = RowLimitRule.DEFAULT_CONFIG.toRule(
       RowLimitRule.class);
 
-  /** Turns the join Calcite makes of a long IN list of literals into a search. */
-  public static final InListToSearchRule IN_LIST = InListToSearchRule.VALUES_CONFIG.toRule(
+  /** Turns the join Calcite makes of a long IN list into a search or an OR. */
+  public static final InListToSearchRule IN_LIST = InListToSearchRule.DEFAULT_CONFIG.toRule(
       InListToSearchRule.class);
-
-  /** As {@link #IN_LIST}, when the literals are made distinct first. */
-  public static final InListToSearchRule DISTINCT_IN_LIST =
-      InListToSearchRule.DISTINCT_CONFIG.toRule(InListToSearchRule.class);
 
   /** All the rules a shard scan registers, with Calcite's transitive-predicate rule:
    * {@code c.ID = o.ID AND c.ID = 42} then also prunes {@code o}'s shards to those of 42. */
   public static final List<RelOptRule> RULES = List.of(TABLE_SCAN, FILTER, PROJECT,
       AGGREGATE, JOIN, SORT, TO_ENUMERABLE, CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES,
-      VARIANCE_IN_DOUBLE, REDUCE_FUNCTIONS, ROW_LIMIT, IN_LIST, DISTINCT_IN_LIST);
+      VARIANCE_IN_DOUBLE, REDUCE_FUNCTIONS, ROW_LIMIT, IN_LIST);
 
   /**
    * Adds the rules to a planner, in place of two of Calcite's: its reduction of aggregate
