@@ -41,18 +41,31 @@ final class GoldenPlanner implements AutoCloseable {
 
   private final Connection connection;
 
+  /** A planner over the file's schema as its header declares it. */
   GoldenPlanner(GoldenFile file) throws SQLException {
-    final ShardSetModel model = ModelParser.parse(SCHEMA, json(file.operand()), name -> null);
-    final ShardSchema schema;
-    try (ShardMetadata metadata = new DeclaredShardMetadata(file.columns())) {
-      schema = ShardSchema.create(model, null, metadata);
-    }
+    this(declaredSchema(file));
+  }
+
+  /** A planner over a schema built some other way, such as from real shards. */
+  GoldenPlanner(ShardSchema schema) throws SQLException {
     final Properties info = new Properties();
     // As jdbc:shardset: connects; EXPLAIN is not cached there, so plans are the same.
     info.setProperty("typeSystem", ShardTypeSystem.class.getName() + "#INSTANCE");
     connection = DriverManager.getConnection("jdbc:calcite:", info);
     connection.unwrap(CalciteConnection.class).getRootSchema().add(SCHEMA, schema);
     connection.setSchema(SCHEMA);
+  }
+
+  private static ShardSchema declaredSchema(GoldenFile file) {
+    final ShardSetModel model = ModelParser.parse(SCHEMA, operand(file), name -> null);
+    try (ShardMetadata metadata = new DeclaredShardMetadata(file.columns())) {
+      return ShardSchema.create(model, null, metadata);
+    }
+  }
+
+  /** The file's model section, as a model file's operand. */
+  static Map<String, Object> operand(GoldenFile file) {
+    return json(file.operand());
   }
 
   /**
