@@ -1,147 +1,55 @@
 package io.shardset.calcite;
 
-import io.shardset.execution.ShardException;
+import io.shardset.execution.ShardEndpoint;
 import io.shardset.model.ShardColumns;
-import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
-import io.shardset.model.TableLayoutReader;
 import io.shardset.model.TableSpec;
+import io.shardset.routing.Directory;
 
 import org.apache.calcite.sql.SqlDialect;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What a schema reads from its shards when a connection opens (each table's columns on each
- * shard, each shard's SQL dialect), backed by a process-wide registry of the last values read.
+ * What a schema learns about its shards beyond the model while it is built: each table's
+ * columns on each shard, each shard's SQL dialect and endpoint, and a lookup table's
+ * directory.
  *
- * <p>The registry lets connections open while a shard is down: Calcite builds the schema anew
- * for every connection, and without it one unreachable shard would make every table of the
- * model unusable, also for queries that never reach that shard. A successful read always
- * replaces the registry's value, so a shard whose tables change is seen as it is now whenever
- * it can be reached. Entries are keyed by what identifies a shard's database (name, URL, user,
- * catalog, schema) and the physical table name, and live as long as the process, like the
- * shard pools.
+ * <p>{@link JdbcShardMetadata} reads them from the databases. Planning needs nothing else from
+ * a shard, so an implementation that declares them lets a schema be planned against without
+ * opening a connection; its plans are those of real shards that report the same.
  */
-final class ShardMetadata {
-  private static final Logger LOG = LoggerFactory.getLogger(ShardMetadata.class);
-
-  /** Identifies one shard's database, as far as its metadata goes. */
-  private record ShardKey(String shard, String jdbcUrl, @Nullable String user,
-      @Nullable String catalog, @Nullable String schema) {
-    static ShardKey of(ShardSpec shard) {
-      return new ShardKey(shard.name(), shard.jdbcUrl(), shard.jdbcUser(), shard.jdbcCatalog(),
-          shard.jdbcSchema());
-    }
-  }
-
-  /** Identifies one table on one shard. */
-  private record TableKey(ShardKey shard, String physicalName) {
-  }
-
-  private static final Map<TableKey, ShardColumns> COLUMNS = new ConcurrentHashMap<>();
-  private static final Map<ShardKey, SqlDialect> DIALECTS = new ConcurrentHashMap<>();
-  private static final Map<TableKey, List<ShardColumns>> SUBPARTITIONS =
-      new ConcurrentHashMap<>();
-
-  private final ShardSetModel model;
-  private final ShardConnections connections;
-
-  ShardMetadata(ShardSetModel model, ShardConnections connections) {
-    this.model = Objects.requireNonNull(model, "model");
-    this.connections = Objects.requireNonNull(connections, "connections");
-  }
+interface ShardMetadata extends AutoCloseable {
+  /** Where queries for a shard go. */
+  ShardEndpoint endpoint(ShardSpec shard);
 
   /**
-   * A table's columns on one shard: read from the shard, or when it cannot be reached, the
-   * last ones read in this process.
+   * A table's physical table and columns on one shard.
    *
-   * @throws ShardException if the shard cannot be reached and its columns were never read
    * @throws io.shardset.model.ModelException if the shard lacks the table
    */
-  ShardColumns columns(ShardSpec shard, TableSpec table) {
-    final TableKey key = new TableKey(ShardKey.of(shard), table.physicalName());
-    try {
-      final ShardColumns read = TableLayoutReader.readShard(model, table, shard,
-          connections.get(shard.name()));
-      COLUMNS.put(key, read);
-      return read;
-    } catch (ShardException | SQLException e) {
-      final ShardColumns known = COLUMNS.get(key);
-      if (known == null) {
-        throw unknown(shard, "the columns of table '" + table.name() + "'", e);
-      }
-      LOG.warn("shard '{}' cannot be reached ({}); table '{}' uses the columns read from it"
-          + " earlier", shard.name(), detail(e), table.name());
-      return known;
-    }
-  }
+  ShardColumns columns(ShardSpec shard, TableSpec table);
 
   /**
    * A subpartitioned table's subpartition tables and their columns on one shard, in model
-   * order: read from the shard, or when it cannot be reached, the last ones read in this
-   * process.
+   * order.
    *
-   * @throws ShardException if the shard cannot be reached and they were never read
    * @throws io.shardset.model.ModelException if the shard lacks a subpartition table
    */
-  List<ShardColumns> subpartitionColumns(ShardSpec shard, TableSpec table) {
-    final TableKey key = new TableKey(ShardKey.of(shard),
-        table.subpartitions().physicalName());
-    try {
-      final List<ShardColumns> read = TableLayoutReader.readSubpartitions(model, table, shard,
-          connections.get(shard.name()));
-      SUBPARTITIONS.put(key, read);
-      return read;
-    } catch (ShardException | SQLException e) {
-      final List<ShardColumns> known = SUBPARTITIONS.get(key);
-      if (known == null) {
-        throw unknown(shard, "the subpartition tables of table '" + table.name() + "'", e);
-      }
-      LOG.warn("shard '{}' cannot be reached ({}); table '{}' uses the subpartition tables"
-          + " read from it earlier", shard.name(), detail(e), table.name());
-      return known;
-    }
-  }
+  List<ShardColumns> subpartitionColumns(ShardSpec shard, TableSpec table);
+
+  /** A shard's SQL dialect. */
+  SqlDialect dialect(ShardSpec shard);
 
   /**
-   * A shard's SQL dialect: from its metadata, or when it cannot be reached, the last one read
-   * in this process.
+   * A lookup table's directory; null for other tables.
    *
-   * @throws ShardException if the shard cannot be reached and its dialect was never read
+   * @throws io.shardset.model.ModelException if the directory cannot be used
    */
-  SqlDialect dialect(ShardSpec shard) {
-    final ShardKey key = ShardKey.of(shard);
-    try {
-      final SqlDialect dialect = connections.dialect(shard.name());
-      DIALECTS.put(key, dialect);
-      return dialect;
-    } catch (ShardException e) {
-      final SqlDialect known = DIALECTS.get(key);
-      if (known == null) {
-        throw unknown(shard, "its SQL dialect", e);
-      }
-      return known;
-    }
-  }
+  @Nullable Directory directory(TableSpec table);
 
-  private static ShardException unknown(ShardSpec shard, String what, Exception cause) {
-    return new ShardException(shard.name(), "cannot read " + what + " (" + detail(cause)
-        + "), and no earlier connection of this process has read them", cause);
-  }
-
-  /** The failure without the shard's name, which the caller's message already gives. */
-  private static String detail(Exception e) {
-    return e instanceof ShardException shardFailure ? shardFailure.detail()
-        : String.valueOf(e.getMessage());
-  }
+  /** Releases what reading needed (connections); the values read stay valid. */
+  @Override void close();
 }

@@ -1,12 +1,5 @@
 package io.shardset.calcite;
 
-import io.shardset.execution.JdbcDirectory;
-import io.shardset.execution.ShardConnectionSettings;
-import io.shardset.execution.ShardEndpoint;
-import io.shardset.execution.ShardException;
-import io.shardset.execution.ShardPools;
-import io.shardset.model.DirectorySpec;
-import io.shardset.model.ModelException;
 import io.shardset.model.PhysicalTable;
 import io.shardset.model.RouterFactory;
 import io.shardset.model.ShardColumns;
@@ -17,7 +10,6 @@ import io.shardset.model.Subpartitioning;
 import io.shardset.model.TableLayout;
 import io.shardset.model.TableLayoutReader;
 import io.shardset.model.TableSpec;
-import io.shardset.routing.Directory;
 import io.shardset.routing.ShardRouter;
 
 import org.apache.calcite.schema.Table;
@@ -32,9 +24,6 @@ import java.util.Map;
 
 /** A schema of sharded tables, built from a validated model and the shards' metadata. */
 public final class ShardSchema extends AbstractSchema {
-  /** Connections to one lookup table's directory database. */
-  private static final int DIRECTORY_POOL_SIZE = 4;
-
   private final Map<String, Table> tables;
 
   private ShardSchema(Map<String, Table> tables) {
@@ -44,7 +33,7 @@ public final class ShardSchema extends AbstractSchema {
   /**
    * Reads every table's layout from its shards, checks it, and builds the schema. A shard that
    * cannot be reached contributes the layout an earlier connection read (see
-   * {@link ShardMetadata}).
+   * {@link JdbcShardMetadata}).
    */
   public static ShardSchema create(ShardSetModel model) {
     return create(model, null);
@@ -57,80 +46,58 @@ public final class ShardSchema extends AbstractSchema {
    * @param live the model file the schema follows, or null
    */
   public static ShardSchema create(ShardSetModel model, @Nullable LiveSource live) {
-    final Map<String, ShardEndpoint> endpoints = new LinkedHashMap<>();
-    for (ShardSpec shard : model.shards()) {
-      endpoints.put(shard.name(),
-          ShardPools.endpoint(new ShardConnectionSettings(shard.name(), shard.jdbcUrl(),
-              shard.jdbcUser(), shard.jdbcPassword(), shard.jdbcDriver(), shard.poolSize(),
-              shard.connectTimeoutMillis(), shard.statementTimeoutMillis(),
-              shard.socketTimeoutMillis(), shard.tcpKeepAlive(), shard.acquireTimeoutMillis())));
+    try (ShardMetadata metadata = new JdbcShardMetadata(model)) {
+      return create(model, live, metadata);
     }
+  }
+
+  /**
+   * Builds the schema from what {@code metadata} says of the shards; the caller closes it.
+   *
+   * @param live the model file the schema follows, or null
+   */
+  static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
+      ShardMetadata metadata) {
     final Map<String, Table> tables = new LinkedHashMap<>();
-    try (ShardConnections connections = new ShardConnections(endpoints)) {
-      final ShardMetadata metadata = new ShardMetadata(model, connections);
-      for (TableSpec spec : model.tables()) {
-        final List<ShardColumns> parts = new ArrayList<>();
-        final List<List<ShardColumns>> subpartitions = new ArrayList<>();
-        for (String shard : spec.shards()) {
-          if (spec.isSubpartitioned()) {
-            final List<ShardColumns> subparts =
-                metadata.subpartitionColumns(model.shard(shard), spec);
-            subpartitions.add(subparts);
-            parts.add(subparts.get(0));
-          } else {
-            parts.add(metadata.columns(model.shard(shard), spec));
-            subpartitions.add(List.of());
-          }
+    for (TableSpec spec : model.tables()) {
+      final List<ShardColumns> parts = new ArrayList<>();
+      final List<List<ShardColumns>> subpartitions = new ArrayList<>();
+      for (String shard : spec.shards()) {
+        if (spec.isSubpartitioned()) {
+          final List<ShardColumns> subparts =
+              metadata.subpartitionColumns(model.shard(shard), spec);
+          subpartitions.add(subparts);
+          parts.add(subparts.get(0));
+        } else {
+          parts.add(metadata.columns(model.shard(shard), spec));
+          subpartitions.add(List.of());
         }
-        final TableLayout layout = TableLayoutReader.combine(model, spec, parts);
-        final ShardRouter router = spec.method() == ShardingMethod.DUPLICATED
-            ? null : RouterFactory.create(model, spec, layout, directory(model, spec));
-        final Subpartitioning subpartitioning = Subpartitioning.create(model, spec, layout);
-        final List<ShardSite> sites = new ArrayList<>();
-        for (int i = 0; i < layout.shards().size(); i++) {
-          final PhysicalTable physical = layout.shards().get(i);
-          final ShardSpec shard = model.shard(physical.shard());
-          final List<ShardSite> subpartitionSites = new ArrayList<>();
-          for (ShardColumns subpartition : subpartitions.get(i)) {
-            subpartitionSites.add(site(shard, endpoints, metadata, subpartition.table(),
-                List.of()));
-          }
-          sites.add(site(shard, endpoints, metadata, physical, subpartitionSites));
-        }
-        tables.put(spec.name(),
-            new ShardTable(model.schema(), spec, layout, router, sites, model.parallelism(),
-                subpartitioning, live, model.reshard()));
       }
+      final TableLayout layout = TableLayoutReader.combine(model, spec, parts);
+      final ShardRouter router = spec.method() == ShardingMethod.DUPLICATED
+          ? null : RouterFactory.create(model, spec, layout, metadata.directory(spec));
+      final Subpartitioning subpartitioning = Subpartitioning.create(model, spec, layout);
+      final List<ShardSite> sites = new ArrayList<>();
+      for (int i = 0; i < layout.shards().size(); i++) {
+        final PhysicalTable physical = layout.shards().get(i);
+        final ShardSpec shard = model.shard(physical.shard());
+        final List<ShardSite> subpartitionSites = new ArrayList<>();
+        for (ShardColumns subpartition : subpartitions.get(i)) {
+          subpartitionSites.add(site(shard, metadata, subpartition.table(), List.of()));
+        }
+        sites.add(site(shard, metadata, physical, subpartitionSites));
+      }
+      tables.put(spec.name(),
+          new ShardTable(model.schema(), spec, layout, router, sites, model.parallelism(),
+              subpartitioning, live, model.reshard()));
     }
     return new ShardSchema(tables);
   }
 
-  private static ShardSite site(ShardSpec shard, Map<String, ShardEndpoint> endpoints,
-      ShardMetadata metadata, PhysicalTable physical, List<ShardSite> subpartitions) {
-    return new ShardSite(shard.name(), endpoints.get(shard.name()), metadata.dialect(shard),
+  private static ShardSite site(ShardSpec shard, ShardMetadata metadata,
+      PhysicalTable physical, List<ShardSite> subpartitions) {
+    return new ShardSite(shard.name(), metadata.endpoint(shard), metadata.dialect(shard),
         qualifiedName(shard, physical), physical.columns(), subpartitions);
-  }
-
-  /** A lookup table's directory, checked to exist; null for other tables. */
-  private static @Nullable Directory directory(ShardSetModel model, TableSpec spec) {
-    final DirectorySpec d = spec.directory();
-    if (d == null) {
-      return null;
-    }
-    final JdbcDirectory directory = JdbcDirectory.shared(new JdbcDirectory.Settings(
-        new ShardConnectionSettings("directory of " + model.schema() + "." + spec.name(),
-            d.jdbcUrl(), d.jdbcUser(), d.jdbcPassword(), null, DIRECTORY_POOL_SIZE),
-        d.table(), d.keyColumn(), d.shardColumn(), d.cacheSize(), d.cacheSeconds()));
-    try {
-      directory.verify();
-    } catch (JdbcDirectory.MissingException e) {
-      throw new ModelException(model.schema(), spec.name(), "directory." + e.setting(),
-          e.getMessage());
-    } catch (ShardException e) {
-      throw new ModelException(model.schema(), spec.name(), "directory",
-          "cannot read the directory database: " + e.detail(), e);
-    }
-    return directory;
   }
 
   /** The table name as a shard's SQL says it: qualified only as far as the model asks. */
