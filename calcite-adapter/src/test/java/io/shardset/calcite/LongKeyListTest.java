@@ -1,5 +1,6 @@
 package io.shardset.calcite;
 
+import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
@@ -49,7 +50,7 @@ class LongKeyListTest {
     final String model = fixture.model("\"tables\": [\n"
         + "  {\"name\": \"T\", \"method\": \"consistent-hash\", \"shardKey\": [\"K\"]}]");
     calcite = ShardFixture.connect(model);
-    shardset = Answers.connectShardSet(model);
+    shardset = Connector.SHARDSET.open(model);
     final List<Object[]> rows = new ArrayList<>();
     for (long k = 0; k < 3 * KEYS; k += 3) {
       rows.add(new Object[] {k, (int) (k % 11)});
@@ -140,7 +141,7 @@ class LongKeyListTest {
 
   private void assertAnswer(Connection connection, String sql, String what)
       throws SQLException {
-    final List<String> expected = Answers.sorted(fixture.oracleRows(sql));
+    final List<String> expected = ShardFixture.sorted(fixture.oracleRows(sql));
     assertFalse(expected.isEmpty(), what);
     fixture.shards().resetCounters();
     final long start = System.nanoTime();
@@ -148,7 +149,7 @@ class LongKeyListTest {
       print(what + ", prepare", start);
       final long execute = System.nanoTime();
       try (ResultSet rs = p.executeQuery()) {
-        assertEquals(expected, Answers.sorted(ShardFixture.rows(rs)), what);
+        assertEquals(expected, ShardFixture.sorted(ShardFixture.rows(rs)), what);
       }
       print(what + ", execute", execute);
     }

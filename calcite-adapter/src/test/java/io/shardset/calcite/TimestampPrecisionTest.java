@@ -82,9 +82,9 @@ class TimestampPrecisionTest {
       "SELECT COUNT(*) FROM T WHERE TS <= TIMESTAMP '2000-01-01 12:00:00.5'",
       "SELECT TS FROM T WHERE ID IN (1, 3, 5, 6)"})
   void sameRowsAsUnsharded(String sql) throws SQLException {
-    final List<String> expected = ShardQueries.sorted(fixture.oracleRows(sql));
+    final List<String> expected = ShardFixture.sorted(fixture.oracleRows(sql));
     for (Connection c : connections) {
-      assertEquals(expected, ShardQueries.sorted(ShardQueries.rows(c, sql)), sql);
+      assertEquals(expected, ShardFixture.sorted(ShardFixture.rows(c, sql)), sql);
     }
   }
 
@@ -95,7 +95,7 @@ class TimestampPrecisionTest {
       "SELECT ID FROM T WHERE ID <> 1 ORDER BY TS LIMIT 3"})
   void sameOrderAsUnsharded(String sql) throws SQLException {
     for (Connection c : connections) {
-      assertEquals(fixture.oracleRows(sql), ShardQueries.rows(c, sql), sql);
+      assertEquals(fixture.oracleRows(sql), ShardFixture.rows(c, sql), sql);
     }
   }
 }
