@@ -1,8 +1,8 @@
 package io.shardset.calcite;
 
-import io.shardset.calcite.jdbc.ShardSetDriver;
 import io.shardset.model.ModelException;
 import io.shardset.routing.LookupRouter;
+import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
@@ -20,7 +20,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -103,9 +102,7 @@ class LookupShardingTest {
 
   /** A connection with the plan cache: statements differing in key literals share plans. */
   private Connection openCached() throws SQLException {
-    final Properties info = new Properties();
-    info.setProperty("model", "inline:" + model);
-    return DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX, info);
+    return Connector.SHARDSET.open(model);
   }
 
   private String shardOf(int tenant) throws SQLException {

@@ -1,7 +1,7 @@
 package io.shardset.calcite;
 
-import io.shardset.calcite.jdbc.ShardSetDriver;
 import io.shardset.testing.Backend;
+import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
@@ -48,9 +48,8 @@ class TimestampPrecisionTest {
     try (Connection loading = ShardFixture.connect(model)) {
       fixture.load(loading, "T", rows);
     }
-    final Properties info = new Properties();
-    info.setProperty("model", "inline:" + model);
-    connections.add(DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX, info));
+    connections.add(Connector.SHARDSET.open(model));
+    final Properties info = Connector.info(model);
     info.setProperty("typeSystem", ShardTypeSystem.class.getName() + "#INSTANCE");
     connections.add(DriverManager.getConnection("jdbc:calcite:", info));
   }

@@ -15,13 +15,19 @@ import java.util.TreeSet;
  * @param rows the rows read before the query ended or failed
  * @param error the error the query failed with, or null
  * @param executions the statements each shard executed, by shard, in the fixture's order
- * @param rowsRead the rows read from all shards' result sets
+ * @param rowsRead the rows read from each shard's result sets, by shard
  */
 public record QueryOutcome(List<String> rows, @Nullable SQLException error,
-    Map<String, List<CountingShards.Execution>> executions, long rowsRead) {
+    Map<String, List<CountingShards.Execution>> executions, Map<String, Long> rowsRead) {
   public QueryOutcome {
     rows = List.copyOf(rows);
     executions = Map.copyOf(executions);
+    rowsRead = Map.copyOf(rowsRead);
+  }
+
+  /** The rows read from all shards. */
+  public long totalRowsRead() {
+    return rowsRead.values().stream().mapToLong(Long::longValue).sum();
   }
 
   /** The shards that executed at least one statement, sorted by name. */

@@ -51,24 +51,35 @@ public final class ShardQuery {
   public record Null(int sqlType) {
   }
 
-  private final ShardFixture fixture;
+  private final @Nullable CountingShards shards;
+  private final Connection oracle;
   private final Connection connection;
   private final String sql;
   private final @Nullable Binding binding;
   private final String bound;
   private final Run run = new Run();
 
-  private ShardQuery(ShardFixture fixture, Connection connection, String sql,
-      @Nullable Binding binding, String bound) {
-    this.fixture = Objects.requireNonNull(fixture, "fixture");
+  private ShardQuery(@Nullable CountingShards shards, Connection oracle, Connection connection,
+      String sql, @Nullable Binding binding, String bound) {
+    this.shards = shards;
+    this.oracle = Objects.requireNonNull(oracle, "oracle");
     this.connection = Objects.requireNonNull(connection, "connection");
     this.sql = Objects.requireNonNull(sql, "sql");
     this.binding = binding;
     this.bound = bound;
   }
 
+  /** A query whose shards are counted, compared with the fixture's oracle. */
   static ShardQuery of(ShardFixture fixture, Connection connection, String sql) {
-    return new ShardQuery(fixture, connection, sql, null, "");
+    return new ShardQuery(fixture.shards(), fixture.oracle(), connection, sql, null, "");
+  }
+
+  /**
+   * A query over shards that are not counted (real JDBC URLs in a model file, say), compared
+   * with an unsharded database: only the assertions on rows and errors apply.
+   */
+  public static ShardQuery uncounted(Connection connection, String sql, Connection oracle) {
+    return new ShardQuery(null, oracle, connection, sql, null, "");
   }
 
   /** The same query, run as a prepared statement with these parameters ({@code setObject},
@@ -94,12 +105,12 @@ public final class ShardQuery {
    * @param description how the parameters are bound, for failure messages
    */
   public ShardQuery withBinding(Binding binding, String description) {
-    return new ShardQuery(fixture, connection, sql, binding, " with " + description);
+    return new ShardQuery(shards, oracle, connection, sql, binding, " with " + description);
   }
 
   /** The same query sent through another connection (another driver, say). */
   public ShardQuery through(Connection other) {
-    return new ShardQuery(fixture, other, sql, binding, bound);
+    return new ShardQuery(shards, oracle, other, sql, binding, bound);
   }
 
   /**
@@ -118,6 +129,7 @@ public final class ShardQuery {
 
   /** Asserts that exactly these shards executed statements (none if none are given). */
   public ShardQuery reaches(String... shards) {
+    countedShards();
     assertEquals(new TreeSet<>(Arrays.asList(shards)), outcome().reached(),
         "shards reached by " + this);
     return this;
@@ -125,7 +137,7 @@ public final class ShardQuery {
 
   /** Asserts that every shard of the fixture executed statements. */
   public ShardQuery reachesAll() {
-    return reaches(fixture.shards().names().toArray(new String[0]));
+    return reaches(countedShards().names().toArray(new String[0]));
   }
 
   /** Asserts that exactly these shards executed statements. */
@@ -135,6 +147,7 @@ public final class ShardQuery {
 
   /** Asserts that a shard executed exactly these statements, in this order. */
   public ShardQuery sends(String shard, String... statements) {
+    countedShards();
     assertEquals(Arrays.asList(statements),
         outcome().executions(shard).stream().map(CountingShards.Execution::sql).toList(),
         "SQL " + shard + " received for " + this);
@@ -144,6 +157,7 @@ public final class ShardQuery {
   /** Asserts that statements were sent, and every one sent to any shard contains
    * {@code fragment}. */
   public ShardQuery sendsContaining(String fragment) {
+    countedShards();
     final QueryOutcome outcome = outcome();
     assertTrue(outcome.statementsExecuted() > 0, "no shard received SQL for " + this);
     outcome.executions().forEach((shard, list) -> list.forEach(e ->
@@ -154,6 +168,7 @@ public final class ShardQuery {
 
   /** Asserts that no statement sent to any shard contains {@code fragment}. */
   public ShardQuery sendsNothingContaining(String fragment) {
+    countedShards();
     outcome().executions().forEach((shard, list) -> list.forEach(e ->
         assertFalse(e.sql().contains(fragment),
             shard + " received " + e.sql() + " for " + this)));
@@ -162,13 +177,14 @@ public final class ShardQuery {
 
   /** Asserts the statements executed over all shards. */
   public ShardQuery executes(int statements) {
+    countedShards();
     assertEquals(statements, outcome().statementsExecuted(), "statements executed by " + this);
     return this;
   }
 
   /** Asserts that each shard of the fixture executed exactly {@code statements} statements. */
   public ShardQuery executesOnEachShard(int statements) {
-    for (String shard : fixture.shards().names()) {
+    for (String shard : countedShards().names()) {
       assertEquals(statements, outcome().executions(shard).size(),
           "statements " + shard + " executed for " + this);
     }
@@ -178,8 +194,33 @@ public final class ShardQuery {
   /** Asserts that the shards' result sets gave no more rows than the query returned: nothing
    * was filtered, joined or aggregated above the shards. */
   public ShardQuery readsOnlyReturnedRows() {
+    countedShards();
     final QueryOutcome outcome = rowsOutcome();
-    assertEquals(outcome.rows().size(), outcome.rowsRead(), "rows read at the shards by " + this);
+    assertEquals(outcome.rows().size(), outcome.totalRowsRead(),
+        "rows read at the shards by " + this);
+    return this;
+  }
+
+  /** Asserts the rows read from all shards' result sets together. */
+  public ShardQuery readsRows(long rows) {
+    countedShards();
+    assertEquals(rows, outcome().totalRowsRead(), "rows read at the shards by " + this);
+    return this;
+  }
+
+  /** Asserts the rows read from each shard's result sets. */
+  public ShardQuery readsFromEachShard(long rows) {
+    countedShards();
+    outcome().rowsRead().forEach((shard, read) ->
+        assertEquals(rows, read, "rows read from " + shard + " by " + this));
+    return this;
+  }
+
+  /** Asserts that no shard's result sets gave more than {@code rows} rows. */
+  public ShardQuery readsAtMostFromEachShard(long rows) {
+    countedShards();
+    outcome().rowsRead().forEach((shard, read) ->
+        assertTrue(read <= rows, read + " rows read from " + shard + " by " + this));
     return this;
   }
 
@@ -282,7 +323,7 @@ public final class ShardQuery {
     if (binding == null) {
       return oracle(sql);
     }
-    try (PreparedStatement p = fixture.oracle().prepareStatement(sql)) {
+    try (PreparedStatement p = oracle.prepareStatement(sql)) {
       binding.bind(p);
       try (ResultSet rs = p.executeQuery()) {
         return ShardFixture.rows(rs);
@@ -294,7 +335,7 @@ public final class ShardQuery {
 
   private List<String> oracle(String oracleSql) {
     try {
-      return fixture.oracleRows(oracleSql);
+      return ShardFixture.rows(oracle, oracleSql);
     } catch (SQLException e) {
       throw new AssertionError("the oracle refused " + oracleSql, e);
     }
@@ -318,9 +359,18 @@ public final class ShardQuery {
     return outcome.error();
   }
 
+  /** The counted shards, for the assertions about what they were sent. */
+  private CountingShards countedShards() {
+    if (shards == null) {
+      throw new IllegalStateException("the shards of " + this + " are not counted");
+    }
+    return shards;
+  }
+
   private QueryOutcome execute() {
-    final CountingShards shards = fixture.shards();
-    shards.resetCounters();
+    if (shards != null) {
+      shards.resetCounters();
+    }
     final List<String> rows = new ArrayList<>();
     SQLException error = null;
     try {
@@ -340,10 +390,12 @@ public final class ShardQuery {
       error = e;
     }
     final Map<String, List<CountingShards.Execution>> executions = new LinkedHashMap<>();
-    for (String shard : shards.names()) {
+    final Map<String, Long> rowsRead = new LinkedHashMap<>();
+    for (String shard : shards == null ? List.<String>of() : shards.names()) {
       executions.put(shard, shards.executions(shard));
+      rowsRead.put(shard, shards.rowsRead(shard));
     }
-    return new QueryOutcome(rows, error, executions, shards.rowsRead());
+    return new QueryOutcome(rows, error, executions, rowsRead);
   }
 
   private String explain() {
