@@ -51,7 +51,10 @@ class PruningTest extends SalesDataTestBase {
     // Through a projection and an alias.
     sql("SELECT K FROM (SELECT CUSTOMER_ID AS K, NAME FROM CUSTOMERS)"
         + " WHERE K = 7")
-        .reaches(hash(7)).returnsUnsharded();
+        .reaches(hash(7))
+        // PostgreSQL wants the subquery named.
+        .returnsUnsharded("SELECT K FROM (SELECT CUSTOMER_ID AS K, NAME FROM CUSTOMERS) AS x"
+            + " WHERE K = 7");
   }
 
   /**

@@ -33,10 +33,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *     .returnsUnsharded();
  * }</pre>
  *
- * <p>Instances are immutable. The {@code with...} and {@link #through} methods return a new
- * query; the assertion methods return this one, and all assertions of one chain are about
- * the same, single execution: the query runs (counters reset first) at the first assertion
- * that needs it. Every assertion but {@link #failsWith} and {@link #failsContaining} requires
+ * <p>What a query is never changes: the {@code with...} and {@link #through} methods return a
+ * new query. The assertion methods return this one, and all assertions on one query are about
+ * the same, single execution, which it keeps: the query runs (counters reset first) at the
+ * first assertion that needs it. Every assertion but {@link #failsWith} and {@link #failsContaining} requires
  * that execution to succeed; after one of those two, the others check what the failing
  * execution did. {@link #explainIs} and {@link #explainContains} run EXPLAIN separately.
  */
