@@ -102,6 +102,39 @@ record FamilyShards(UnaryOperator<String> url, @Nullable String user, boolean h2
     return list.toString();
   }
 
+  /**
+   * Every row of one physical table on a shard, values joined by "|", each checked to sit on
+   * the shard that {@code owners} routes its key to.
+   *
+   * @param table the logical table, for the failure message
+   */
+  List<String> placedRows(String shard, String physical, String table, RowOwners owners)
+      throws SQLException {
+    final List<String> rows = new ArrayList<>();
+    try (Connection c = connect(shard);
+         Statement s = c.createStatement();
+         ResultSet r = s.executeQuery("SELECT * FROM " + physical)) {
+      final int width = r.getMetaData().getColumnCount();
+      while (r.next()) {
+        final StringJoiner row = new StringJoiner("|");
+        for (int i = 1; i <= width; i++) {
+          row.add(String.valueOf(r.getObject(i)));
+        }
+        final List<Object> key = new ArrayList<>();
+        for (int k : owners.keyColumns()) {
+          key.add(r.getObject(k + 1));
+        }
+        final String owner = owners.ownerOf(key);
+        if (!owner.equals(shard)) {
+          throw new AssertionError(table + " row " + row + " is read on " + shard + " ("
+              + physical + ") but routes to " + owner);
+        }
+        rows.add(row.toString());
+      }
+    }
+    return rows;
+  }
+
   /** The move tables on shards s0..s{shards - 1}, by shard; shards without any left out. */
   Map<String, List<String>> moveTables(int shards) throws SQLException {
     final Map<String, List<String>> found = new TreeMap<>();

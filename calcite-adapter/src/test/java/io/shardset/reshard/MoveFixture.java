@@ -21,7 +21,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -276,29 +275,8 @@ final class MoveFixture {
       if (reshard != null && reshard.carries(spec) && reshard.readsMoveTables(shard)) {
         physical(tableName).forEach(p -> sources.add(MoveTables.name(p)));
       }
-      try (Connection c = connect(Integer.parseInt(shard.substring(1)));
-          Statement s = c.createStatement()) {
-        for (String source : sources) {
-          try (ResultSet r = s.executeQuery("SELECT * FROM " + source)) {
-            int width = r.getMetaData().getColumnCount();
-            while (r.next()) {
-              StringJoiner row = new StringJoiner("|");
-              List<Object> key = new ArrayList<>();
-              for (int i = 1; i <= width; i++) {
-                row.add(String.valueOf(r.getObject(i)));
-              }
-              for (int k : owners.keyColumns()) {
-                key.add(r.getObject(k + 1));
-              }
-              String owner = owners.ownerOf(key);
-              if (!owner.equals(shard)) {
-                throw new AssertionError(tableName + " row " + row + " is read on " + shard
-                    + " (" + source + ") but routes to " + owner);
-              }
-              rows.add(row.toString());
-            }
-          }
-        }
+      for (String source : sources) {
+        rows.addAll(shards.placedRows(shard, source, tableName, owners));
       }
     }
     rows.sort(null);
