@@ -1,6 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.testing.ShardFixture;
+import io.shardset.testing.ShardQuery;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,17 +24,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.TreeSet;
 
-import static io.shardset.calcite.ShardQueries.reached;
-import static io.shardset.calcite.ShardQueries.rows;
-import static io.shardset.calcite.ShardQueries.shards;
-import static io.shardset.calcite.ShardQueries.sorted;
 import static io.shardset.testing.ExpectedPlacement.shardOfLong;
+import static io.shardset.testing.ShardFixture.rows;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Composite sharding over four H2 shards: s0 and s1 form shardspace {@code fast}, s2 and s3
@@ -167,37 +162,50 @@ class CompositeShardingTest {
   }
 
   @Test void partitionValuePrunesToItsShardspace() throws SQLException {
-    assertReached(FAST, "SELECT * FROM ACCOUNTS WHERE CLASS = 'gld'");
-    assertReached(SLOW, "SELECT * FROM ACCOUNTS WHERE CLASS = 'slv'");
-    assertReached(SLOW, "SELECT * FROM ACCOUNTS WHERE CLASS = 'brz'"); // the default set
-    assertReached(SLOW, "SELECT * FROM ACCOUNTS WHERE CLASS IS NULL");
-    assertReached(ALL, "SELECT * FROM ACCOUNTS WHERE CLASS IN ('gld', 'slv')");
+    sql("SELECT * FROM ACCOUNTS WHERE CLASS = 'gld'")
+        .reaches(FAST).returnsUnsharded();
+    sql("SELECT * FROM ACCOUNTS WHERE CLASS = 'slv'")
+        .reaches(SLOW).returnsUnsharded();
+    sql("SELECT * FROM ACCOUNTS WHERE CLASS = 'brz'")
+        .reaches(SLOW).returnsUnsharded(); // the default set
+    sql("SELECT * FROM ACCOUNTS WHERE CLASS IS NULL")
+        .reaches(SLOW).returnsUnsharded();
+    sql("SELECT * FROM ACCOUNTS WHERE CLASS IN ('gld', 'slv')")
+        .reaches(ALL).returnsUnsharded();
   }
 
   @Test void bothLevelsPruneToOneShard() throws SQLException {
-    assertReached(shards(fast(7)), "SELECT * FROM ACCOUNTS WHERE CLASS = 'gld' AND CUST_ID = 7");
-    assertReached(shards(slow(7)), "SELECT * FROM ACCOUNTS WHERE CLASS = 'slv' AND CUST_ID = 7");
-    assertReached(shards(fast(7), fast(8), fast(9)),
-        "SELECT * FROM ACCOUNTS WHERE CLASS = 'gld' AND CUST_ID IN (7, 8, 9)");
-    assertReached(shards(fast(7), slow(8)), "SELECT * FROM ACCOUNTS"
-        + " WHERE (CLASS = 'gld' AND CUST_ID = 7) OR (CLASS = 'slv' AND CUST_ID = 8)");
-    assertReached(Set.of(), "SELECT * FROM ACCOUNTS WHERE CLASS = 'gld' AND CLASS = 'slv'");
+    sql("SELECT * FROM ACCOUNTS WHERE CLASS = 'gld' AND CUST_ID = 7")
+        .reaches(fast(7)).returnsUnsharded();
+    sql("SELECT * FROM ACCOUNTS WHERE CLASS = 'slv' AND CUST_ID = 7")
+        .reaches(slow(7)).returnsUnsharded();
+    sql("SELECT * FROM ACCOUNTS WHERE CLASS = 'gld' AND CUST_ID IN (7, 8, 9)")
+        .reaches(fast(7), fast(8), fast(9)).returnsUnsharded();
+    sql("SELECT * FROM ACCOUNTS"
+        + " WHERE (CLASS = 'gld' AND CUST_ID = 7) OR (CLASS = 'slv' AND CUST_ID = 8)")
+        .reaches(fast(7), slow(8)).returnsUnsharded();
+    sql("SELECT * FROM ACCOUNTS WHERE CLASS = 'gld' AND CLASS = 'slv'")
+        .reaches().returnsUnsharded();
   }
 
   @Test void shardKeyAloneReachesOneShardPerShardspace() throws SQLException {
-    assertReached(shards(fast(7), slow(7)), "SELECT * FROM ACCOUNTS WHERE CUST_ID = 7");
-    assertReached(shards(fast(7), slow(7), fast(11), slow(11)),
-        "SELECT * FROM ACCOUNTS WHERE CUST_ID IN (7, 11)");
+    sql("SELECT * FROM ACCOUNTS WHERE CUST_ID = 7")
+        .reaches(fast(7), slow(7)).returnsUnsharded();
+    sql("SELECT * FROM ACCOUNTS WHERE CUST_ID IN (7, 11)")
+        .reaches(fast(7), slow(7), fast(11), slow(11)).returnsUnsharded();
   }
 
   @Test void unprunablePredicatesReachEveryShard() throws SQLException {
-    assertReached(ALL, "SELECT * FROM ACCOUNTS");
-    assertReached(ALL, "SELECT * FROM ACCOUNTS WHERE CUST_ID > 100");
+    sql("SELECT * FROM ACCOUNTS")
+        .reaches(ALL).returnsUnsharded();
+    sql("SELECT * FROM ACCOUNTS WHERE CUST_ID > 100")
+        .reaches(ALL).returnsUnsharded();
     // Text ranges compare by each shard's collation, which routing cannot know.
-    assertReached(ALL, "SELECT * FROM ACCOUNTS WHERE CLASS > 'a'");
+    sql("SELECT * FROM ACCOUNTS WHERE CLASS > 'a'")
+        .reaches(ALL).returnsUnsharded();
     // Either set gold (all of fast) or key 7 (one shard in each shardspace).
-    assertReached(shards(fast(7), slow(7), "s0", "s1"),
-        "SELECT * FROM ACCOUNTS WHERE CLASS = 'gld' OR CUST_ID = 7");
+    sql("SELECT * FROM ACCOUNTS WHERE CLASS = 'gld' OR CUST_ID = 7")
+        .reaches(fast(7), slow(7), "s0", "s1").returnsUnsharded();
   }
 
   @Test void parametersPruneWhenTheStatementExecutes() throws SQLException {
@@ -205,32 +213,36 @@ class CompositeShardingTest {
         "SELECT * FROM ACCOUNTS WHERE CLASS = ? AND CUST_ID = ?")) {
       p.setString(1, "gld");
       p.setInt(2, 7);
-      assertEquals(shards(fast(7)), reached(fixture, p));
+      assertEquals(Set.of(fast(7)), fixture.reached(p));
       p.setString(1, "xyz");
       p.setLong(2, 7);
-      assertEquals(shards(slow(7)), reached(fixture, p));
+      assertEquals(Set.of(slow(7)), fixture.reached(p));
     }
     try (PreparedStatement p = connection.prepareStatement(
         "SELECT * FROM ACCOUNTS WHERE CLASS = ?")) {
       p.setString(1, "gld");
-      assertEquals(FAST, reached(fixture, p));
+      assertEquals(FAST, fixture.reached(p));
     }
   }
 
   @Test void rangesOfARangePartitionedColumn() throws SQLException {
-    assertReached(FAST, "SELECT * FROM SIGNUPS WHERE SIGNUP_DAY >= DATE '2020-01-01'");
-    assertReached(SLOW, "SELECT * FROM SIGNUPS WHERE SIGNUP_DAY < DATE '2020-01-01'");
-    assertReached(shards(slow(7)),
-        "SELECT * FROM SIGNUPS WHERE SIGNUP_DAY <= DATE '2019-12-31' AND CUST_ID = 7");
-    assertReached(shards(fast(7)), "SELECT * FROM SIGNUPS"
-        + " WHERE SIGNUP_DAY BETWEEN DATE '2020-01-01' AND DATE '2020-06-30' AND CUST_ID = 7");
-    assertReached(shards(fast(7), slow(7)), "SELECT * FROM SIGNUPS"
-        + " WHERE SIGNUP_DAY BETWEEN DATE '2019-06-01' AND DATE '2020-06-30' AND CUST_ID = 7");
+    sql("SELECT * FROM SIGNUPS WHERE SIGNUP_DAY >= DATE '2020-01-01'")
+        .reaches(FAST).returnsUnsharded();
+    sql("SELECT * FROM SIGNUPS WHERE SIGNUP_DAY < DATE '2020-01-01'")
+        .reaches(SLOW).returnsUnsharded();
+    sql("SELECT * FROM SIGNUPS WHERE SIGNUP_DAY <= DATE '2019-12-31' AND CUST_ID = 7")
+        .reaches(slow(7)).returnsUnsharded();
+    sql("SELECT * FROM SIGNUPS"
+        + " WHERE SIGNUP_DAY BETWEEN DATE '2020-01-01' AND DATE '2020-06-30' AND CUST_ID = 7")
+        .reaches(fast(7)).returnsUnsharded();
+    sql("SELECT * FROM SIGNUPS"
+        + " WHERE SIGNUP_DAY BETWEEN DATE '2019-06-01' AND DATE '2020-06-30' AND CUST_ID = 7")
+        .reaches(fast(7), slow(7)).returnsUnsharded();
     try (PreparedStatement p = connection.prepareStatement(
         "SELECT * FROM SIGNUPS WHERE SIGNUP_DAY > ? AND CUST_ID = ?")) {
       p.setDate(1, Date.valueOf("2021-01-01"));
       p.setLong(2, 7);
-      assertEquals(shards(fast(7)), reached(fixture, p));
+      assertEquals(Set.of(fast(7)), fixture.reached(p));
     }
   }
 
@@ -271,28 +283,31 @@ class CompositeShardingTest {
       "SELECT p.CUST_ID, a.CLASS FROM FAST_PROFILES p LEFT JOIN ACCOUNTS a"
           + " ON a.CUST_ID = p.CUST_ID AND a.CLASS = 'gld'",
       "SELECT a.CUST_ID, s.PLAN FROM ACCOUNTS a JOIN SIGNUPS s ON a.CUST_ID = s.CUST_ID"})
-  void resultsEqualUnsharded(String sql) throws SQLException {
-    final List<String> expected = sorted(fixture.oracleRows(sql));
-    assertFalse(expected.isEmpty(), sql);
-    assertEquals(expected, sorted(rows(connection, sql)), sql);
+  void resultsEqualUnsharded(String sql) {
+    sql(sql).returnsSomeRows().returnsUnsharded();
   }
 
   @Test void compositeTablesPartitionedAlikeJoinInsideEachShard() throws SQLException {
-    assertJoinedInside(ALL, "SELECT a.CUST_ID, t.TRADE_ID FROM ACCOUNTS a JOIN TRADES t"
-        + " ON a.CLASS = t.CLASS AND a.CUST_ID = t.CUST_ID");
-    assertJoinedInside(shards(fast(7)), "SELECT a.CUST_ID, t.TRADE_ID FROM ACCOUNTS a"
+    assertJoinedInside(sql("SELECT a.CUST_ID, t.TRADE_ID FROM ACCOUNTS a JOIN TRADES t"
+        + " ON a.CLASS = t.CLASS AND a.CUST_ID = t.CUST_ID"),
+        ALL);
+    assertJoinedInside(sql("SELECT a.CUST_ID, t.TRADE_ID FROM ACCOUNTS a"
         + " JOIN TRADES t ON a.CLASS = t.CLASS AND a.CUST_ID = t.CUST_ID"
-        + " WHERE t.CLASS = 'gld' AND a.CUST_ID = 7");
+        + " WHERE t.CLASS = 'gld' AND a.CUST_ID = 7"),
+        Set.of(fast(7)));
   }
 
   @Test void compositeRestrictedToAShardspaceJoinsItsHashTableInside() throws SQLException {
-    assertJoinedInside(FAST, "SELECT a.CUST_ID, p.NICK FROM ACCOUNTS a JOIN FAST_PROFILES p"
-        + " ON a.CUST_ID = p.CUST_ID WHERE a.CLASS = 'gld'");
-    assertJoinedInside(FAST, "SELECT a.CUST_ID, p.NICK FROM FAST_PROFILES p JOIN ACCOUNTS a"
-        + " ON p.CUST_ID = a.CUST_ID WHERE a.CLASS = 'gld'");
-    assertJoinedInside(shards(fast(7)), "SELECT a.CUST_ID, p.NICK FROM ACCOUNTS a"
+    assertJoinedInside(sql("SELECT a.CUST_ID, p.NICK FROM ACCOUNTS a JOIN FAST_PROFILES p"
+        + " ON a.CUST_ID = p.CUST_ID WHERE a.CLASS = 'gld'"),
+        FAST);
+    assertJoinedInside(sql("SELECT a.CUST_ID, p.NICK FROM FAST_PROFILES p JOIN ACCOUNTS a"
+        + " ON p.CUST_ID = a.CUST_ID WHERE a.CLASS = 'gld'"),
+        FAST);
+    assertJoinedInside(sql("SELECT a.CUST_ID, p.NICK FROM ACCOUNTS a"
         + " JOIN FAST_PROFILES p ON a.CUST_ID = p.CUST_ID WHERE a.CLASS = 'gld'"
-        + " AND a.CUST_ID = 7");
+        + " AND a.CUST_ID = 7"),
+        Set.of(fast(7)));
   }
 
   @Test void unsafeJoinsRunAboveTheShards() throws SQLException {
@@ -308,53 +323,27 @@ class CompositeShardingTest {
         // range-partitioned differently
         "SELECT a.CUST_ID, s.PLAN FROM ACCOUNTS a JOIN SIGNUPS s ON a.CUST_ID = s.CUST_ID"
             + " AND a.CLASS = s.PLAN")) {
-      fixture.shards().resetCounters();
-      rows(connection, sql);
-      for (String shard : ALL) {
-        for (var execution : fixture.shards().executions(shard)) {
-          assertFalse(execution.sql().contains("JOIN"), sql + " on " + shard);
-        }
-      }
+      sql(sql).sendsNothingContaining("JOIN");
     }
     // A restriction known only at execution is not enough to join inside the shards.
-    try (PreparedStatement p = connection.prepareStatement("SELECT a.CUST_ID, p.NICK"
-        + " FROM ACCOUNTS a JOIN FAST_PROFILES p ON a.CUST_ID = p.CUST_ID WHERE a.CLASS = ?")) {
-      p.setString(1, "gld");
-      fixture.shards().resetCounters();
-      reached(fixture, p);
-      for (String shard : ALL) {
-        for (var execution : fixture.shards().executions(shard)) {
-          assertFalse(execution.sql().contains("JOIN"), shard);
-        }
-      }
-    }
+    sql("SELECT a.CUST_ID, p.NICK FROM ACCOUNTS a JOIN FAST_PROFILES p"
+        + " ON a.CUST_ID = p.CUST_ID WHERE a.CLASS = ?")
+        .withBinding(p -> p.setString(1, "gld"), "setString gld")
+        .sendsNothingContaining("JOIN");
   }
 
-  @Test void explainShowsTwoLevelPruning() throws SQLException {
-    final String plan = PlanTest.explain(connection,
-        "SELECT * FROM ACCOUNTS WHERE CLASS = 'gld' AND CUST_ID = 7");
-    assertEquals("EnumerableShardScan(table=[[S, ACCOUNTS]], shards=[1 of 4: " + fast(7)
-        + "], sql=[SELECT * FROM \"ACCOUNTS\" WHERE \"CLASS\" = 'gld' AND \"CUST_ID\" = 7])\n",
-        plan);
+  @Test void explainShowsTwoLevelPruning() {
+    sql("SELECT * FROM ACCOUNTS WHERE CLASS = 'gld' AND CUST_ID = 7")
+        .explainIs("EnumerableShardScan(table=[[S, ACCOUNTS]], shards=[1 of 4: " + fast(7)
+        + "], sql=[SELECT * FROM \"ACCOUNTS\" WHERE \"CLASS\" = 'gld' AND \"CUST_ID\" = 7])\n");
   }
 
   /** Asserts that the join ran as one joined query on each of exactly these shards. */
-  private void assertJoinedInside(Set<String> shards, String sql) throws SQLException {
-    final List<String> expected = sorted(fixture.oracleRows(sql));
-    fixture.shards().resetCounters();
-    assertEquals(expected, sorted(rows(connection, sql)), sql);
-    assertEquals(new TreeSet<>(shards), new TreeSet<>(fixture.shardsReached()), sql);
-    for (String shard : shards) {
-      assertEquals(1, fixture.shards().statementsExecuted(shard), sql + " on " + shard);
-      assertTrue(fixture.shards().executions(shard).get(0).sql().contains("JOIN"),
-          sql + " on " + shard);
-    }
+  private static void assertJoinedInside(ShardQuery join, Set<String> shards) {
+    join.reaches(shards).executes(shards.size()).sendsContaining("JOIN").returnsUnsharded();
   }
 
-  private void assertReached(Set<String> expected, String sql) throws SQLException {
-    assertEquals(sorted(fixture.oracleRows(sql)), sorted(rows(connection, sql)), sql);
-    try (PreparedStatement p = connection.prepareStatement(sql)) {
-      assertEquals(new TreeSet<>(expected), reached(fixture, p), sql);
-    }
+  private ShardQuery sql(String sql) {
+    return fixture.sql(connection, sql);
   }
 }

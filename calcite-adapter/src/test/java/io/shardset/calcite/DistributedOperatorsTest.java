@@ -47,10 +47,8 @@ class DistributedOperatorsTest extends SalesDataTestBase {
       "SELECT CUSTOMER_ID FROM CUSTOMERS WHERE CUSTOMER_ID IN (7, 3, 250)"
           + " ORDER BY CUSTOMER_ID DESC",
       "SELECT NAME FROM CUSTOMERS ORDER BY NAME LIMIT 3"})
-  void orderedResultsEqualUnsharded(String sql) throws SQLException {
-    final List<String> expected = fixture.oracleRows(sql);
-    assertFalse(expected.isEmpty(), sql);
-    assertEquals(expected, rows(sql), sql);
+  void orderedResultsEqualUnsharded(String sql) {
+    sql(sql).returnsSomeRows().returnsUnshardedInOrder();
   }
 
   /** Queries without a total order (or none at all): compared as sorted multisets. */
@@ -83,9 +81,8 @@ class DistributedOperatorsTest extends SalesDataTestBase {
       "SELECT COUNT(*), SUM(AMOUNT) FROM ORDERS WHERE CUSTOMER_ID = 999999",
       "SELECT REGION, COUNT(*) FROM CUSTOMERS WHERE NAME = 'nobody' GROUP BY REGION",
       "SELECT COUNT(*) FROM LEDGER WHERE ENTRY_ID > 9999"})
-  void unorderedResultsEqualUnsharded(String sql) throws SQLException {
-    final List<String> expected = sorted(fixture.oracleRows(sql));
-    assertEquals(expected, sorted(rows(sql)), sql);
+  void unorderedResultsEqualUnsharded(String sql) {
+    sql(sql).returnsUnsharded();
   }
 
   /** Averages: Calcite keeps a DECIMAL argument's scale (and truncates), H2 widens it, so
@@ -119,53 +116,40 @@ class DistributedOperatorsTest extends SalesDataTestBase {
   }
 
   @Test void groupByShardKeyReturnsEachGroupOnceFromItsShard() throws SQLException {
-    fixture.shards().resetCounters();
-    final List<String> result =
-        rows("SELECT CUSTOMER_ID, COUNT(*), SUM(AMOUNT) FROM ORDERS GROUP BY CUSTOMER_ID");
+    final int customers = Integer.parseInt(
+        fixture.oracleRows("SELECT COUNT(DISTINCT CUSTOMER_ID) FROM ORDERS").get(0));
     // One row per customer with orders came from the shards, and no order rows.
-    assertEquals(result.size(), fixture.shards().rowsRead());
-    assertEquals(fixture.oracleRows("SELECT COUNT(DISTINCT CUSTOMER_ID) FROM ORDERS"),
-        List.of(Integer.toString(result.size())));
+    sql("SELECT CUSTOMER_ID, COUNT(*), SUM(AMOUNT) FROM ORDERS GROUP BY CUSTOMER_ID")
+        .readsOnlyReturnedRows()
+        .returnsCount(customers)
+        .returnsUnsharded();
   }
 
-  @Test void partialAggregateReturnsOneRowPerGroupPerShard() throws SQLException {
-    fixture.shards().resetCounters();
-    rows("SELECT STATUS, COUNT(*), SUM(AMOUNT) FROM ORDERS GROUP BY STATUS");
-    long expected = 0;
-    for (String shard : fixture.shards().names()) {
-      // Three statuses (PAID, SHIPPED, NULL) on every shard.
-      assertEquals(3, fixture.shards().rowsRead(shard), shard);
-      expected += 3;
-    }
-    assertEquals(expected, fixture.shards().rowsRead());
-    fixture.shards().resetCounters();
-    rows("SELECT COUNT(*), SUM(AMOUNT) FROM ORDERS");
-    assertEquals(4, fixture.shards().rowsRead());
+  @Test void partialAggregateReturnsOneRowPerGroupPerShard() {
+    // Three statuses (PAID, SHIPPED, NULL) on every shard.
+    sql("SELECT STATUS, COUNT(*), SUM(AMOUNT) FROM ORDERS GROUP BY STATUS")
+        .readsFromEachShard(3)
+        .returnsUnsharded();
+    sql("SELECT COUNT(*), SUM(AMOUNT) FROM ORDERS").readsRows(4).returnsUnsharded();
   }
 
-  @Test void orderByLimitFetchesAtMostLimitRowsPerShard() throws SQLException {
-    fixture.shards().resetCounters();
-    assertEquals(10,
-        rows("SELECT ORDER_ID, AMOUNT FROM ORDERS ORDER BY AMOUNT DESC LIMIT 10").size());
-    for (String shard : fixture.shards().names()) {
-      assertTrue(fixture.shards().rowsRead(shard) <= 10, shard);
-    }
+  @Test void orderByLimitFetchesAtMostLimitRowsPerShard() {
+    sql("SELECT ORDER_ID, AMOUNT FROM ORDERS ORDER BY AMOUNT DESC LIMIT 10")
+        .returnsCount(10)
+        .readsAtMostFromEachShard(10);
     // Two sort keys and a limit equal to the planner's default row estimate.
-    fixture.shards().resetCounters();
-    assertEquals(100, rows("SELECT ORDER_ID, CUSTOMER_ID, AMOUNT FROM ORDERS"
-        + " ORDER BY AMOUNT DESC, ORDER_ID LIMIT 100").size());
-    for (String shard : fixture.shards().names()) {
-      assertTrue(fixture.shards().rowsRead(shard) <= 100, shard);
-    }
-    fixture.shards().resetCounters();
-    rows("SELECT ORDER_ID FROM ORDERS ORDER BY ORDER_ID LIMIT 5 OFFSET 20");
-    for (String shard : fixture.shards().names()) {
-      assertTrue(fixture.shards().rowsRead(shard) <= 25, shard);
-    }
+    sql("SELECT ORDER_ID, CUSTOMER_ID, AMOUNT FROM ORDERS ORDER BY AMOUNT DESC, ORDER_ID LIMIT 100")
+        .returnsCount(100)
+        .readsAtMostFromEachShard(100)
+        .returnsUnshardedInOrder();
+    sql("SELECT ORDER_ID FROM ORDERS ORDER BY ORDER_ID LIMIT 5 OFFSET 20")
+        .readsAtMostFromEachShard(25)
+        .returnsUnshardedInOrder();
   }
 
-  @Test void explainShowsWhatIsPushedAndWhatIsMergedAbove() throws SQLException {
-    assertEquals("EnumerableLimit(fetch=[10])\n"
+  @Test void explainShowsWhatIsPushedAndWhatIsMergedAbove() {
+    sql("SELECT * FROM ORDERS ORDER BY AMOUNT DESC, ORDER_ID LIMIT 10")
+        .explainIs("EnumerableLimit(fetch=[10])\n"
             + "  EnumerableShardScan(table=[[S, ORDERS]], shards=[4 of 4: s0, s1, s2, s3],"
             + " merge=[sorted [3 DESC, 0]], "
             + explainSql("SELECT * FROM \"ORDERS\""
@@ -175,22 +159,19 @@ class DistributedOperatorsTest extends SalesDataTestBase {
                 + " FETCH NEXT 10 ROWS ONLY",
             // MySQL's dialect: NULLs sort low there, so NULLS FIRST becomes "IS NULL DESC".
             "SELECT * FROM `ORDERS` ORDER BY `AMOUNT` IS NULL DESC, `AMOUNT` DESC, `ORDER_ID`"
-                + " LIMIT 10") + ")\n",
-        PlanTest.explain(connection,
-            "SELECT * FROM ORDERS ORDER BY AMOUNT DESC, ORDER_ID LIMIT 10"));
-    assertEquals("EnumerableAggregate(group=[{0}], EXPR$1=[$SUM0($1)])\n"
+                + " LIMIT 10") + ")\n");
+    sql("SELECT STATUS, COUNT(*) FROM ORDERS GROUP BY STATUS")
+        .explainIs("EnumerableAggregate(group=[{0}], EXPR$1=[$SUM0($1)])\n"
             + "  EnumerableShardScan(table=[[S, ORDERS]], shards=[4 of 4: s0, s1, s2, s3], "
             + explainSql("SELECT \"STATUS\", COUNT(*) FROM \"ORDERS\" GROUP BY \"STATUS\"",
             "SELECT \"status\" AS \"STATUS\", COUNT(*) FROM \"orders\""
-                + " GROUP BY \"status\"") + ")\n",
-        PlanTest.explain(connection, "SELECT STATUS, COUNT(*) FROM ORDERS GROUP BY STATUS"));
-    assertEquals("EnumerableShardScan(table=[[S, ORDERS]], shards=[4 of 4: s0, s1, s2, s3], "
+                + " GROUP BY \"status\"") + ")\n");
+    sql("SELECT CUSTOMER_ID, COUNT(*) FROM ORDERS GROUP BY CUSTOMER_ID")
+        .explainIs("EnumerableShardScan(table=[[S, ORDERS]], shards=[4 of 4: s0, s1, s2, s3], "
             + explainSql("SELECT \"CUSTOMER_ID\", COUNT(*) FROM \"ORDERS\""
                 + " GROUP BY \"CUSTOMER_ID\"",
             "SELECT \"customer_id\" AS \"CUSTOMER_ID\", COUNT(*) FROM \"orders\""
-                + " GROUP BY \"customer_id\"") + ")\n",
-        PlanTest.explain(connection,
-            "SELECT CUSTOMER_ID, COUNT(*) FROM ORDERS GROUP BY CUSTOMER_ID"));
+                + " GROUP BY \"customer_id\"") + ")\n");
   }
 
   @Test void preparedStatementIsPlannedOnceAndPrunedPerExecution() throws SQLException {

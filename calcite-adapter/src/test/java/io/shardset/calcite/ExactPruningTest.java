@@ -1,6 +1,8 @@
 package io.shardset.calcite;
 
+import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
+import io.shardset.testing.ShardQuery;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -8,9 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -18,7 +19,6 @@ import java.util.TreeSet;
 
 import static io.shardset.testing.ExpectedPlacement.shardOfLong;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
@@ -47,7 +47,7 @@ class ExactPruningTest {
         + "              {\"shard\": \"s2\", \"from\": 200, \"to\": 300},\n"
         + "              {\"shard\": \"s3\", \"from\": 300, \"to\": 400}]}]");
     calcite = ShardFixture.connect(model);
-    shardset = Answers.connectShardSet(model);
+    shardset = Connector.SHARDSET.open(model);
     final List<Object[]> rows = new ArrayList<>(List.of(new Object[] {344L, 1},
         new Object[] {727L, 2}, new Object[] {727L, 3},
         new Object[] {1_000_000_000_000_000_000L, 4}, new Object[] {42L, 5},
@@ -70,69 +70,54 @@ class ExactPruningTest {
   }
 
   /** A key parameter with a non-key condition beside it is not narrowed per shard. */
-  @Test void keyParameterBesideAnotherConditionKeepsItsValue() throws SQLException {
+  @Test void keyParameterBesideAnotherConditionKeepsItsValue() {
     assertNotEquals(shardOfLong(344, CHUNKS, 4), shardOfLong(727, CHUNKS, 4));
     final String sql = "SELECT C FROM T WHERE K = 344 OR (K = 727 AND C = 3)";
-    final List<String> expected = List.of("1", "3");
-    assertEquals(expected, Answers.sorted(fixture.oracleRows(sql)));
-    assertEquals(expected, Answers.sortedRows(calcite, sql), "literals on jdbc:calcite:");
-    assertEquals(expected, Answers.sortedRows(shardset, sql), "through the plan cache");
-    try (PreparedStatement p = calcite.prepareStatement(
-        "SELECT C FROM T WHERE K = ? OR (K = ? AND C = 3)")) {
-      p.setLong(1, 344);
-      p.setLong(2, 727);
-      try (ResultSet rs = p.executeQuery()) {
-        assertEquals(expected, Answers.sorted(ShardFixture.rows(rs)), "parameters");
-      }
-    }
+    // literals on jdbc:calcite:, then through the plan cache
+    sql(sql).returnsUnordered("1", "3").returnsUnsharded();
+    sql(sql).through(shardset).returnsUnordered("1", "3").returnsUnsharded();
+    sql("SELECT C FROM T WHERE K = ? OR (K = ? AND C = 3)")
+        .withBinding(p -> {
+          p.setLong(1, 344);
+          p.setLong(2, 727);
+        }, "setLong 344, 727")
+        .returnsUnordered("1", "3");
   }
 
   /** A NULL in a key list is unknown, not false: under NOT, no row passes. */
-  @Test void nullInAParameterListStaysUnknown() throws SQLException {
-    try (PreparedStatement p = calcite.prepareStatement(
-        "SELECT C FROM T WHERE NOT (K = ? OR K = ?)")) {
-      p.setLong(1, 344);
-      p.setNull(2, java.sql.Types.BIGINT);
-      try (ResultSet rs = p.executeQuery()) {
-        assertEquals(List.of(), ShardFixture.rows(rs));
-      }
-    }
+  @Test void nullInAParameterListStaysUnknown() {
+    sql("SELECT C FROM T WHERE NOT (K = ? OR K = ?)")
+        .withParameters(344L, new ShardQuery.Null(Types.BIGINT))
+        .returns();
   }
 
   /** On an integer key, {@code k > 99} is {@code k >= 100}: the range [0, 100) holds no
    * match. */
-  @Test void exclusiveBoundsOnIntegerKeysAreInclusiveOnes() throws SQLException {
+  @Test void exclusiveBoundsOnIntegerKeysAreInclusiveOnes() {
     assertExact(Set.of("s1", "s2", "s3"), "SELECT K FROM R WHERE K > 99");
     assertExact(Set.of("s0"), "SELECT K FROM R WHERE K < 100");
     assertExact(Set.of("s1"), "SELECT K FROM R WHERE K > 99 AND K < 200");
     assertExact(Set.of("s1"), "SELECT K FROM R WHERE K BETWEEN 100 AND 199");
     assertExact(Set.of("s0", "s2"), "SELECT K FROM R WHERE K < 100 OR K > 199 AND K < 300");
     assertExact(Set.of("s1"), "SELECT K FROM R WHERE K > 99.5 AND K < 199.5");
-    try (PreparedStatement p = calcite.prepareStatement(
-        "SELECT K FROM R WHERE K > ? AND K < ?")) {
-      p.setInt(1, 99);
-      p.setInt(2, 200);
-      fixture.shards().resetCounters();
-      try (ResultSet rs = p.executeQuery()) {
-        assertEquals(
-            Answers.sorted(fixture.oracleRows("SELECT K FROM R WHERE K > 99 AND K < 200")),
-            Answers.sorted(ShardFixture.rows(rs)));
-      }
-      assertEquals(Set.of("s1"), new TreeSet<>(fixture.shardsReached()), "parameters");
-    }
+    sql("SELECT K FROM R WHERE K > ? AND K < ?")
+        .withBinding(p -> {
+          p.setInt(1, 99);
+          p.setInt(2, 200);
+        }, "setInt 99, 200")
+        .reaches("s1")
+        .returnsUnsharded("SELECT K FROM R WHERE K > 99 AND K < 200");
   }
 
   /** A decimal literal compared with a BIGINT key holding values of 10^18: no overflow, and a
    * fraction that no integer equals reaches no shard. */
-  @Test void decimalLiteralsOnABigintKey() throws SQLException {
+  @Test void decimalLiteralsOnABigintKey() {
     assertExact(hash(42), "SELECT C FROM T WHERE K = 42.0");
     assertExact(Set.of(), "SELECT C FROM T WHERE K = 42.5");
     assertExact(hash(42, 727), "SELECT C FROM T WHERE K IN (42.0, 2.5, 727)");
     assertExact(hash(42), "SELECT C FROM T WHERE K = 42.0 AND C = 5");
-    assertEquals(Answers.sorted(fixture.oracleRows("SELECT C FROM T WHERE K > 42.5")),
-        Answers.sortedRows(calcite, "SELECT C FROM T WHERE K > 42.5"));
-    assertEquals(Answers.sorted(fixture.oracleRows("SELECT C FROM T WHERE K <> 42.0")),
-        Answers.sortedRows(calcite, "SELECT C FROM T WHERE K <> 42.0"));
+    sql("SELECT C FROM T WHERE K > 42.5").returnsUnsharded();
+    sql("SELECT C FROM T WHERE K <> 42.0").returnsUnsharded();
   }
 
   private static Set<String> hash(long... keys) {
@@ -145,14 +130,12 @@ class ExactPruningTest {
 
   /** The statement returns the unsharded answer, on both connections, reaching exactly the
    * given shards. */
-  private void assertExact(Set<String> shards, String sql) throws SQLException {
-    final List<String> expected = Answers.sorted(fixture.oracleRows(sql));
-    for (Connection connection : List.of(calcite, shardset)) {
-      fixture.shards().resetCounters();
-      assertEquals(expected, Answers.sortedRows(connection, sql), sql);
-      assertEquals(new TreeSet<>(shards), new TreeSet<>(fixture.shardsReached()), sql);
-    }
+  private void assertExact(Set<String> shards, String sql) {
+    sql(sql).reaches(shards).returnsUnsharded();
+    sql(sql).through(shardset).reaches(shards).returnsUnsharded();
   }
 
-
+  private ShardQuery sql(String sql) {
+    return fixture.sql(calcite, sql);
+  }
 }

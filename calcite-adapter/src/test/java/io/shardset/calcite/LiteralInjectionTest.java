@@ -95,8 +95,8 @@ class LiteralInjectionTest {
 
   @Test void loadedTextIsReadBackUnchanged() throws SQLException {
     final String sql = "SELECT ID, S FROM K";
-    assertEquals(ShardQueries.sorted(fixture.oracleRows(sql)),
-        ShardQueries.sorted(ShardQueries.rows(connections.get("jdbc:calcite:"), sql)));
+    assertEquals(ShardFixture.sorted(fixture.oracleRows(sql)),
+        ShardFixture.sorted(ShardFixture.rows(connections.get("jdbc:calcite:"), sql)));
   }
 
   /**
@@ -157,7 +157,7 @@ class LiteralInjectionTest {
   /** The rows of a query, sorted, or "error" and why if the database refuses it. */
   private static String answer(Connection connection, String sql) {
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      return ShardQueries.sorted(ShardFixture.rows(rs)).toString();
+      return ShardFixture.sorted(ShardFixture.rows(rs)).toString();
     } catch (SQLException | RuntimeException e) {
       // A shard's refusal while rows are read arrives unchecked.
       return "error " + rootMessage(e);

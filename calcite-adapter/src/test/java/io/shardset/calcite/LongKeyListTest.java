@@ -1,5 +1,6 @@
 package io.shardset.calcite;
 
+import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
@@ -49,7 +50,7 @@ class LongKeyListTest {
     final String model = fixture.model("\"tables\": [\n"
         + "  {\"name\": \"T\", \"method\": \"consistent-hash\", \"shardKey\": [\"K\"]}]");
     calcite = ShardFixture.connect(model);
-    shardset = Answers.connectShardSet(model);
+    shardset = Connector.SHARDSET.open(model);
     final List<Object[]> rows = new ArrayList<>();
     for (long k = 0; k < 3 * KEYS; k += 3) {
       rows.add(new Object[] {k, (int) (k % 11)});
@@ -189,14 +190,14 @@ class LongKeyListTest {
         list.add(i % 2 == 0 ? "?" : Long.toString(keys.get(i)));
       }
       final String sql = "SELECT K, C FROM T WHERE K IN " + list;
-      final List<String> expected = Answers.sorted(fixture.oracleRows(
+      final List<String> expected = ShardFixture.sorted(fixture.oracleRows(
           "SELECT K, C FROM T WHERE K IN " + literalList(keys)));
       try (PreparedStatement p = shardset.prepareStatement(sql)) {
         for (int i = 0, n = 1; i < keys.size(); i += 2) {
           p.setLong(n++, keys.get(i));
         }
         try (ResultSet rs = p.executeQuery()) {
-          assertEquals(expected, Answers.sorted(ShardFixture.rows(rs)), "mixed list");
+          assertEquals(expected, ShardFixture.sorted(ShardFixture.rows(rs)), "mixed list");
         }
       }
     });
@@ -208,7 +209,7 @@ class LongKeyListTest {
     values.forEach(v -> marks.add("?"));
     final String sql = "SELECT K, C FROM T WHERE K IN " + marks + otherCondition;
     final List<Long> present = values.stream().filter(v -> v != null).toList();
-    final List<String> expected = Answers.sorted(fixture.oracleRows(
+    final List<String> expected = ShardFixture.sorted(fixture.oracleRows(
         "SELECT K, C FROM T WHERE K IN " + literalList(present) + otherCondition));
     assertFalse(expected.isEmpty(), driver);
     final String what = driver + " IN list of " + values.size() + " parameters";
@@ -221,7 +222,7 @@ class LongKeyListTest {
       fixture.shards().resetCounters();
       final long execute = System.nanoTime();
       try (ResultSet rs = p.executeQuery()) {
-        assertEquals(expected, Answers.sorted(ShardFixture.rows(rs)), what);
+        assertEquals(expected, ShardFixture.sorted(ShardFixture.rows(rs)), what);
       }
       print(what + ", execute", execute);
     }
@@ -253,7 +254,7 @@ class LongKeyListTest {
    * {@code oracleSql}, for syntax it does not take. */
   private void assertAnswer(Connection connection, String sql, String oracleSql, String what)
       throws SQLException {
-    final List<String> expected = Answers.sorted(fixture.oracleRows(oracleSql));
+    final List<String> expected = ShardFixture.sorted(fixture.oracleRows(oracleSql));
     assertFalse(expected.isEmpty(), what);
     fixture.shards().resetCounters();
     final long start = System.nanoTime();
@@ -261,7 +262,7 @@ class LongKeyListTest {
       print(what + ", prepare", start);
       final long execute = System.nanoTime();
       try (ResultSet rs = p.executeQuery()) {
-        assertEquals(expected, Answers.sorted(ShardFixture.rows(rs)), what);
+        assertEquals(expected, ShardFixture.sorted(ShardFixture.rows(rs)), what);
       }
       print(what + ", execute", execute);
     }

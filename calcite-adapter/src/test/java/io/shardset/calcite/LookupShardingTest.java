@@ -1,8 +1,8 @@
 package io.shardset.calcite;
 
-import io.shardset.calcite.jdbc.ShardSetDriver;
 import io.shardset.model.ModelException;
 import io.shardset.routing.LookupRouter;
+import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
@@ -20,7 +20,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -28,10 +27,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
-import static io.shardset.calcite.ShardQueries.reached;
-import static io.shardset.calcite.ShardQueries.rows;
-import static io.shardset.calcite.ShardQueries.shards;
-import static io.shardset.calcite.ShardQueries.sorted;
+import static io.shardset.testing.ShardFixture.rows;
+import static io.shardset.testing.ShardFixture.sorted;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -105,9 +102,7 @@ class LookupShardingTest {
 
   /** A connection with the plan cache: statements differing in key literals share plans. */
   private Connection openCached() throws SQLException {
-    final Properties info = new Properties();
-    info.setProperty("model", "inline:" + model);
-    return DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX, info);
+    return Connector.SHARDSET.open(model);
   }
 
   private String shardOf(int tenant) throws SQLException {
@@ -120,9 +115,9 @@ class LookupShardingTest {
 
   @Test void pointsAndInListsReachOnlyTheListedShards() throws SQLException {
     assertReached(Set.of(shardOf(3)), "SELECT * FROM TENANT_DOCS WHERE TENANT_ID = 3");
-    assertReached(shards(shardOf(3), shardOf(4), shardOf(8)),
+    assertReached(new TreeSet<>(List.of(shardOf(3), shardOf(4), shardOf(8))),
         "SELECT * FROM TENANT_DOCS WHERE TENANT_ID IN (3, 4, 8)");
-    assertReached(shards(shardOf(2), shardOf(7)),
+    assertReached(new TreeSet<>(List.of(shardOf(2), shardOf(7))),
         "SELECT * FROM TENANT_DOCS WHERE TENANT_ID = 2 OR TENANT_ID = 7");
     assertReached(Set.of(shardOf(6)),
         "SELECT * FROM TENANT_DOCS WHERE TENANT_ID = 6 AND TITLE LIKE 'doc 1%'");
@@ -144,11 +139,11 @@ class LookupShardingTest {
     try (PreparedStatement p = connection.prepareStatement(
         "SELECT * FROM TENANT_DOCS WHERE TENANT_ID = ?")) {
       p.setInt(1, 6);
-      assertEquals(Set.of(shardOf(6)), reached(fixture, p));
+      assertEquals(Set.of(shardOf(6)), fixture.reached(p));
       p.setString(1, "7");
-      assertEquals(Set.of(shardOf(7)), reached(fixture, p));
+      assertEquals(Set.of(shardOf(7)), fixture.reached(p));
       p.setLong(1, 99);
-      assertEquals(Set.of(), reached(fixture, p));
+      assertEquals(Set.of(), fixture.reached(p));
     }
   }
 
@@ -387,11 +382,8 @@ class LookupShardingTest {
     }
   }
 
-  private void assertReached(Set<String> expected, String sql) throws SQLException {
-    assertEquals(sorted(fixture.oracleRows(sql)), sorted(rows(connection, sql)), sql);
-    try (PreparedStatement p = connection.prepareStatement(sql)) {
-      assertEquals(new TreeSet<>(expected), reached(fixture, p), sql);
-    }
+  private void assertReached(Set<String> expected, String sql) {
+    fixture.sql(connection, sql).reaches(expected).returnsUnsharded();
   }
 
   private static String messages(Throwable e) {

@@ -83,8 +83,8 @@ class MergedAggregatesTest {
       "SELECT ID FROM M WHERE UPPER(S) = UPPER('\u00DF') OR UPPER(S) = UPPER('i')",
       "SELECT ID FROM M WHERE UPPER(S) = 'SS'"})
   void sameAsUnsharded(String sql) throws SQLException {
-    assertEquals(ShardQueries.sorted(rows(fixture.oracle(), sql)),
-        ShardQueries.sorted(rows(connection, sql)), sql);
+    assertEquals(ShardFixture.sorted(rows(fixture.oracle(), sql)),
+        ShardFixture.sorted(rows(connection, sql)), sql);
   }
 
   /** Rows with doubles written so that NaN, infinities and the sign of zero show. */

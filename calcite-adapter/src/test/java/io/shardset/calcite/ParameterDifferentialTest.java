@@ -3,6 +3,7 @@ package io.shardset.calcite;
 import io.shardset.calcite.jdbc.PlanCache;
 import io.shardset.calcite.jdbc.ShardSetDriver;
 import io.shardset.testing.Backend;
+import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
@@ -67,7 +68,7 @@ class ParameterDifferentialTest {
     fixture = ShardFixture.create(backend(), 4, DifferentialData.DDL);
     final String model = fixture.model(DifferentialData.TABLES);
     calcite = ShardFixture.connect(model);
-    shardset = Answers.connectShardSet(model);
+    shardset = Connector.SHARDSET.open(model);
     DifferentialData.load(fixture, calcite);
   }
 
@@ -113,14 +114,14 @@ class ParameterDifferentialTest {
         final GeneratedSql sql = generator.next(shape);
         final List<String> expected;
         try {
-          expected = Answers.sorted(fixture.oracleRows(sql.literal()));
+          expected = ShardFixture.sorted(fixture.oracleRows(sql.literal()));
         } catch (SQLException e) {
           throw new AssertionError("the reference rejects " + sql.literal(), e);
         }
         compared++;
         if (i % INSTANCES < LITERAL_INSTANCES) {
           check(failures, nanos, 0, "jdbc:calcite:", sql.literal(), expected,
-              () -> Answers.sortedRows(calcite, sql.literal()));
+              () -> ShardFixture.sorted(ShardFixture.rows(calcite, sql.literal())));
           literals++;
         }
         check(failures, nanos, 1, "PreparedStatement", sql.parameterized() + " " + sql.values(),
@@ -133,7 +134,7 @@ class ParameterDifferentialTest {
               }
             });
         check(failures, nanos, 2, "jdbc:shardset:", sql.literal(), expected,
-            () -> Answers.sortedRows(shardset, sql.literal()));
+            () -> ShardFixture.sorted(ShardFixture.rows(shardset, sql.literal())));
       }
     } finally {
       for (PreparedStatement p : prepared.values()) {
@@ -163,7 +164,7 @@ class ParameterDifferentialTest {
       String sql, List<String> expected, Run run) {
     final long start = System.nanoTime();
     try {
-      final List<String> actual = Answers.sorted(run.rows());
+      final List<String> actual = ShardFixture.sorted(run.rows());
       if (!actual.equals(expected)) {
         failures.add(name + ": " + sql + " returned " + abbreviate(actual) + ", expected "
             + abbreviate(expected));

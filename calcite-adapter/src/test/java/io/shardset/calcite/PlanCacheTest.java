@@ -2,6 +2,7 @@ package io.shardset.calcite;
 
 import io.shardset.calcite.jdbc.PlanCache;
 import io.shardset.calcite.jdbc.ShardSetDriver;
+import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -18,7 +19,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,13 +40,7 @@ class PlanCacheTest extends SalesDataTestBase {
   private final AtomicInteger javaPlans = new AtomicInteger();
 
   @Override Connection open(String model) throws SQLException {
-    return DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX, info(model));
-  }
-
-  private static Properties info(String model) {
-    final Properties info = new Properties();
-    info.setProperty("model", "inline:" + model);
-    return info;
+    return Connector.SHARDSET.open(model);
   }
 
   @BeforeEach void dropPlans() throws SQLException {
@@ -198,7 +192,7 @@ class PlanCacheTest extends SalesDataTestBase {
     final PlanCache small = new PlanCache(2);
     final ShardSetDriver driver = new ShardSetDriver(small);
     try (Connection c = driver.connect(ShardSetDriver.CONNECT_STRING_PREFIX,
-        info(SalesData.model(fixture)))) {
+        Connector.info(SalesData.model(fixture)))) {
       for (String table : new String[] {"CUSTOMERS", "ORDERS", "ACCOUNTS"}) {
         try (Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {

@@ -1,6 +1,5 @@
 package io.shardset.calcite;
 
-
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -11,15 +10,18 @@ import java.sql.Statement;
 import static io.shardset.testing.ExpectedPlacement.shardOfLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** EXPLAIN shows one shard scan per table with the shards it reaches and the pushed SQL. */
 class PlanTest extends SalesDataTestBase {
-  @Test void pointQueryReachesOneShard() throws SQLException {
+  @Test void pointQueryReachesOneShard() {
     final String shard = "s" + shardOfLong(42, 480, 4);
-    assertEquals("EnumerableShardScan(table=[[S, CUSTOMERS]], shards=[1 of 4: " + shard
-            + "], sql=[SELECT * FROM \"CUSTOMERS\" WHERE \"CUSTOMER_ID\" = 42])\n",
-        explain("SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID = 42"));
+    sql("SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID = 42")
+        .explainIs("EnumerableShardScan(table=[[S, CUSTOMERS]], shards=[1 of 4: " + shard
+            + "], sql=[SELECT * FROM \"CUSTOMERS\" WHERE \"CUSTOMER_ID\" = 42])\n")
+        .reaches(shard)
+        .sends(shard, "SELECT * FROM \"CUSTOMERS\" WHERE \"CUSTOMER_ID\" = 42")
+        .returnsCount(1)
+        .returnsUnsharded();
   }
 
   @Test void filterAndProjectionArePushed() throws SQLException {
@@ -30,10 +32,16 @@ class PlanTest extends SalesDataTestBase {
             + " WHERE EVENT_DAY BETWEEN DATE '2020-06-01' AND DATE '2021-02-01'"));
   }
 
-  @Test void parameterisedKeyIsPrunedAtExecution() throws SQLException {
-    assertEquals("EnumerableShardScan(table=[[S, CUSTOMERS]], shards=[at execution by ?0"
-            + " of 4], sql=[SELECT \"NAME\" FROM \"CUSTOMERS\" WHERE \"CUSTOMER_ID\" = ?])\n",
-        explain("SELECT NAME FROM CUSTOMERS WHERE CUSTOMER_ID = ?"));
+  @Test void parameterisedKeyIsPrunedAtExecution() {
+    final String shard = "s" + shardOfLong(42, 480, 4);
+    sql("SELECT NAME FROM CUSTOMERS WHERE CUSTOMER_ID = ?")
+        .explainIs("EnumerableShardScan(table=[[S, CUSTOMERS]], shards=[at execution by ?0"
+            + " of 4], sql=[SELECT \"NAME\" FROM \"CUSTOMERS\" WHERE \"CUSTOMER_ID\" = ?])\n")
+        .withParameters(42L)
+        .reaches(shard)
+        .sends(shard, "SELECT \"NAME\" FROM \"CUSTOMERS\" WHERE \"CUSTOMER_ID\" = ?")
+        .returnsCount(1)
+        .returnsUnsharded();
   }
 
   /**
@@ -52,27 +60,33 @@ class PlanTest extends SalesDataTestBase {
             + " OR NAME = ? OR REGION = ?"));
   }
 
-  @Test void duplicatedTableReadsOneShard() throws SQLException {
-    assertEquals("EnumerableShardScan(table=[[S, COUNTRIES]], shards=[1 of 4: s0],"
-            + " sql=[SELECT * FROM \"COUNTRIES\"])\n",
-        explain("SELECT * FROM COUNTRIES"));
+  @Test void duplicatedTableReadsOneShard() {
+    sql("SELECT * FROM COUNTRIES")
+        .explainIs("EnumerableShardScan(table=[[S, COUNTRIES]], shards=[1 of 4: s0],"
+            + " sql=[SELECT * FROM \"COUNTRIES\"])\n")
+        .reaches("s0")
+        .sends("s0", "SELECT * FROM \"COUNTRIES\"")
+        .returnsUnsharded();
   }
 
-  @Test void listExclusionIsPruned() throws SQLException {
-    assertEquals("EnumerableShardScan(table=[[S, ACCOUNTS]], shards=[3 of 4: s1, s2, s3],"
-            + " sql=[SELECT * FROM \"ACCOUNTS\" WHERE \"REGION\" NOT IN ('EU', 'UK')])\n",
-        explain("SELECT * FROM ACCOUNTS WHERE REGION NOT IN ('EU', 'UK')"));
+  @Test void listExclusionIsPruned() {
+    sql("SELECT * FROM ACCOUNTS WHERE REGION NOT IN ('EU', 'UK')")
+        .explainIs("EnumerableShardScan(table=[[S, ACCOUNTS]], shards=[3 of 4: s1, s2, s3],"
+            + " sql=[SELECT * FROM \"ACCOUNTS\" WHERE \"REGION\" NOT IN ('EU', 'UK')])\n")
+        .reaches("s1", "s2", "s3")
+        .returnsUnsharded();
   }
 
-  @Test void joinReadsOnlyTheColumnsItNeeds() throws SQLException {
+  @Test void joinReadsOnlyTheColumnsItNeeds() {
     // Not co-located (ORDERS is joined on ORDER_ID): joined above two narrowed scans.
-    final String plan = explain("SELECT o.AMOUNT, e.KIND FROM ORDERS o JOIN EVENTS e"
-        + " ON o.ORDER_ID = e.EVENT_ID");
-    assertTrue(plan.contains("EnumerableShardScan(table=[[S, ORDERS]], shards=[4 of 4: s0, s1,"
-        + " s2, s3], sql=[SELECT \"ORDER_ID\", \"AMOUNT\" FROM \"ORDERS\"])"), plan);
-    assertTrue(plan.contains("EnumerableShardScan(table=[[S, EVENTS]], shards=[4 of 4: s0, s1,"
-        + " s2, s3], sql=[SELECT \"KIND\", CAST(\"EVENT_ID\" AS BIGINT) AS \"EVENT_ID0\""
-        + " FROM \"EVENTS\"])"), plan);
+    sql("SELECT o.AMOUNT, e.KIND FROM ORDERS o JOIN EVENTS e ON o.ORDER_ID = e.EVENT_ID")
+        .explainContains("EnumerableShardScan(table=[[S, ORDERS]], shards=[4 of 4: s0, s1,"
+            + " s2, s3], sql=[SELECT \"ORDER_ID\", \"AMOUNT\" FROM \"ORDERS\"])",
+            "EnumerableShardScan(table=[[S, EVENTS]], shards=[4 of 4: s0, s1,"
+            + " s2, s3], sql=[SELECT \"KIND\", CAST(\"EVENT_ID\" AS BIGINT) AS \"EVENT_ID0\""
+            + " FROM \"EVENTS\"])")
+        .sendsNothingContaining("JOIN")
+        .returnsUnsharded();
   }
 
   static String explain(Connection connection, String sql) throws SQLException {

@@ -2,6 +2,7 @@ package io.shardset.calcite;
 
 import io.shardset.calcite.jdbc.ShardSetDriver;
 import io.shardset.testing.Backend;
+import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
@@ -107,9 +108,7 @@ class PushdownDifferentialTest {
     try (Connection loading = ShardFixture.connect(model)) {
       fixture.load(loading, "E", rows);
     }
-    final Properties info = new Properties();
-    info.setProperty("model", "inline:" + model);
-    shardSet = DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX, info);
+    shardSet = Connector.SHARDSET.open(model);
     calcite = DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX,
         new Properties());
   }
@@ -258,7 +257,7 @@ class PushdownDifferentialTest {
         }
         rows.add(row.toString());
       }
-      return ShardQueries.sorted(rows).toString();
+      return ShardFixture.sorted(rows).toString();
     } catch (SQLException | RuntimeException e) {
       Throwable t = e;
       while (t.getCause() != null) {

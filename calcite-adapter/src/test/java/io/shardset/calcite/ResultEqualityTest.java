@@ -1,6 +1,6 @@
 package io.shardset.calcite;
 
-import io.shardset.calcite.jdbc.ShardSetDriver;
+import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.Test;
@@ -10,18 +10,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every query returns through ShardSet exactly the rows it returns on one unsharded database
@@ -90,26 +81,22 @@ class ResultEqualityTest extends SalesDataTestBase {
           + " ON c.CUSTOMER_ID = o.CUSTOMER_ID WHERE c.CUSTOMER_ID = 10",
       "SELECT a.ACCOUNT_ID, c.NAME FROM ACCOUNTS a JOIN COUNTRIES c ON a.REGION = c.REGION"
           + " WHERE a.ACCOUNT_ID < 40"})
-  void sameRowsAsUnsharded(String sql) throws SQLException {
-    final List<String> expected = sorted(fixture.oracleRows(sql));
-    final List<String> actual = sorted(rows(sql));
-    assertEquals(expected, actual, sql);
+  void sameRowsAsUnsharded(String sql) {
+    sql(sql).returnsUnsharded();
   }
 
-  @Test void orderedResultsMatchInOrder() throws SQLException {
-    final String sql = "SELECT ORDER_ID, AMOUNT FROM ORDERS WHERE CUSTOMER_ID < 50"
-        + " ORDER BY AMOUNT DESC, ORDER_ID LIMIT 10";
-    final List<String> expected = fixture.oracleRows(sql);
-    assertEquals(10, expected.size());
-    assertEquals(expected, rows(sql));
+  @Test void orderedResultsMatchInOrder() {
+    sql("SELECT ORDER_ID, AMOUNT FROM ORDERS WHERE CUSTOMER_ID < 50"
+        + " ORDER BY AMOUNT DESC, ORDER_ID LIMIT 10")
+        .returnsCount(10)
+        .returnsUnshardedInOrder();
   }
 
-  @Test void queriesSeeRows() throws SQLException {
+  @Test void queriesSeeRows() {
     // The equality checks are only meaningful if the data set has rows where they look.
-    assertEquals(List.of("2000"), rows("SELECT COUNT(*) FROM ORDERS"));
-    assertFalse(rows("SELECT * FROM ACCOUNTS WHERE REGION IS NULL").isEmpty());
-    assertFalse(rows("SELECT * FROM EVENTS WHERE EVENT_DAY = DATE '2020-01-01'")
-        .isEmpty());
+    sql("SELECT COUNT(*) FROM ORDERS").returns("2000");
+    sql("SELECT * FROM ACCOUNTS WHERE REGION IS NULL").returnsSomeRows();
+    sql("SELECT * FROM EVENTS WHERE EVENT_DAY = DATE '2020-01-01'").returnsSomeRows();
   }
 
   /** Statements whose literals are outside ISO-8859-1: CJK, an emoji, and Latin-1 for
@@ -122,23 +109,14 @@ class ResultEqualityTest extends SalesDataTestBase {
       "SELECT * FROM CITIES WHERE CODE = '東京' OR ID = 3");
 
   @Test void unicodeLiteralsThroughCalciteUrl() throws SQLException {
-    assertUnicodeLiterals(ShardFixture::connect);
+    assertUnicodeLiterals(Connector.CALCITE);
   }
 
   @Test void unicodeLiteralsThroughShardSetUrl() throws SQLException {
-    assertUnicodeLiterals(model -> {
-      final Properties info = new Properties();
-      info.setProperty("model", "inline:" + model);
-      return DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX, info);
-    });
+    assertUnicodeLiterals(Connector.SHARDSET);
   }
 
-  /** Opens a connection on an inline model. */
-  private interface Opener {
-    Connection open(String model) throws SQLException;
-  }
-
-  private void assertUnicodeLiterals(Opener opener) throws SQLException {
+  private void assertUnicodeLiterals(Connector opener) throws SQLException {
     try (ShardFixture cities = ShardFixture.create(backend(), 2,
         "CREATE TABLE CITIES (ID INTEGER PRIMARY KEY, CODE VARCHAR(8) NOT NULL,"
             + " NAME VARCHAR(40) NOT NULL)")) {
@@ -149,13 +127,7 @@ class ResultEqualityTest extends SalesDataTestBase {
             new Object[] {1, "東京", "東京"}, new Object[] {2, "大阪", "大阪"},
             new Object[] {3, "party", "😀 party"}, new Object[] {4, "zh", "Zürich"}));
         for (String sql : UNICODE_QUERIES) {
-          final List<String> actual = new ArrayList<>();
-          try (java.sql.Statement s = connection.createStatement();
-               ResultSet rs = s.executeQuery(sql)) {
-            actual.addAll(ShardFixture.rows(rs));
-          }
-          assertFalse(cities.oracleRows(sql).isEmpty(), sql);
-          assertEquals(sorted(cities.oracleRows(sql)), sorted(actual), sql);
+          cities.sql(connection, sql).returnsSomeRows().returnsUnsharded();
         }
       }
     }
@@ -168,7 +140,7 @@ class ResultEqualityTest extends SalesDataTestBase {
    */
   @ParameterizedTest
   @ValueSource(strings = {"STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP"})
-  void varianceIsNotComputedInTheColumnsScale(String function) throws SQLException {
+  void varianceIsNotComputedInTheColumnsScale(String function) {
     for (String query : List.of("SELECT %s FROM ORDERS",
         "SELECT STATUS, %s FROM ORDERS GROUP BY STATUS",
         "SELECT CUSTOMER_ID, %s FROM ORDERS WHERE CUSTOMER_ID < 20 GROUP BY CUSTOMER_ID",
@@ -176,39 +148,28 @@ class ResultEqualityTest extends SalesDataTestBase {
       final String sql = query.formatted(function + "(AMOUNT)");
       final String oracleSql =
           query.formatted("CAST(" + function + "(AMOUNT) AS DECIMAL(12, 2))");
-      assertEquals(sorted(fixture.oracleRows(oracleSql)), sorted(rows(sql)), sql);
+      sql(sql).returnsUnsharded(oracleSql);
     }
   }
 
   /** LIMIT ? and OFFSET ? take a value of any integral type, as jOOQ binds them with setLong. */
-  @Test void limitAndOffsetParametersTakeAnyIntegralType() throws SQLException {
+  @Test void limitAndOffsetParametersTakeAnyIntegralType() {
     final String sql = "SELECT ORDER_ID, AMOUNT FROM ORDERS WHERE CUSTOMER_ID < 50"
         + " ORDER BY AMOUNT DESC, ORDER_ID LIMIT ? OFFSET ?";
-    final List<String> expected = fixture.oracleRows(
-        sql.replace("LIMIT ? OFFSET ?", "LIMIT 7 OFFSET 3"));
-    assertEquals(7, expected.size());
     final List<Object[]> bindings = new ArrayList<>(List.of(new Object[] {7L, 3L},
         new Object[] {(short) 7, (byte) 3}, new Object[] {7, 3L}));
     if (bindsBigInteger()) {
       bindings.add(new Object[] {BigInteger.valueOf(7), new BigDecimal("3.00")});
     }
     for (Object[] values : bindings) {
-      try (PreparedStatement p = connection.prepareStatement(sql)) {
-        p.setObject(1, values[0]);
-        p.setObject(2, values[1]);
-        try (ResultSet rs = p.executeQuery()) {
-          assertEquals(expected, ShardFixture.rows(rs), values[0].getClass().getName());
-        }
-      }
+      sql(sql).withParameters(values)
+          .returnsCount(7)
+          .returnsUnshardedInOrder(sql.replace("LIMIT ? OFFSET ?", "LIMIT 7 OFFSET 3"));
     }
     // Without ORDER BY the rows are any 5, but 5 of them.
-    try (PreparedStatement p = connection.prepareStatement(
-        "SELECT ORDER_ID FROM ORDERS WHERE CUSTOMER_ID < 50 LIMIT ?")) {
-      p.setLong(1, 5);
-      try (ResultSet rs = p.executeQuery()) {
-        assertEquals(5, ShardFixture.rows(rs).size());
-      }
-    }
+    sql("SELECT ORDER_ID FROM ORDERS WHERE CUSTOMER_ID < 50 LIMIT ?")
+        .withBinding(p -> p.setLong(1, 5), "setLong 5")
+        .returnsCount(5);
   }
 
   /** Whether the connection can bind a BigInteger (Avatica's remote protocol cannot). */
@@ -216,32 +177,13 @@ class ResultEqualityTest extends SalesDataTestBase {
     return true;
   }
 
-  @Test void aNegativeOrFractionalLimitIsRefused() throws SQLException {
+  @Test void aNegativeOrFractionalLimitIsRefused() {
     final String sql = "SELECT ORDER_ID FROM ORDERS WHERE CUSTOMER_ID < 50"
         + " ORDER BY ORDER_ID LIMIT ? OFFSET ?";
-    final Object[][] bindings = {{-1L, 0}, {2, new BigDecimal("0.5")}};
-    final String[] messages = {"LIMIT must be a whole number from 0 to 2147483647, got -1",
-        "OFFSET must be a whole number from 0 to 2147483647, got 0.5"};
-    for (int i = 0; i < bindings.length; i++) {
-      try (PreparedStatement p = connection.prepareStatement(sql)) {
-        p.setObject(1, bindings[i][0]);
-        p.setObject(2, bindings[i][1]);
-        final SQLException e = assertThrows(SQLException.class, () -> {
-          try (ResultSet rs = p.executeQuery()) {
-            rs.next();
-          }
-        });
-        // A remote client receives the server's message inside Avatica's own text.
-        assertTrue(rootMessage(e).contains(messages[i]), rootMessage(e));
-      }
-    }
-  }
-
-  private static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t.getMessage();
+    // A remote client receives the server's message inside Avatica's own text.
+    sql(sql).withParameters(-1L, 0)
+        .failsContaining("LIMIT must be a whole number from 0 to 2147483647, got -1");
+    sql(sql).withParameters(2, new BigDecimal("0.5"))
+        .failsContaining("OFFSET must be a whole number from 0 to 2147483647, got 0.5");
   }
 }

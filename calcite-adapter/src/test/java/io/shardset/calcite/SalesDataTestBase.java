@@ -2,6 +2,7 @@ package io.shardset.calcite;
 
 import io.shardset.testing.Backend;
 import io.shardset.testing.ShardFixture;
+import io.shardset.testing.ShardQuery;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -9,14 +10,9 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Base of tests that query the loaded {@link SalesData} over four shards. The shards are H2;
@@ -72,29 +68,24 @@ abstract class SalesDataTestBase {
     return ShardFixture.connect(model);
   }
 
+  /** A fluent assertion on a query through the connection the tests query through. */
+  ShardQuery sql(String sql) {
+    return fixture.sql(connection, sql);
+  }
+
   /** The rows of a query through ShardSet, each as a canonical string. */
   List<String> rows(String sql) throws SQLException {
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      return ShardFixture.rows(rs);
-    }
+    return ShardFixture.rows(connection, sql);
   }
 
   /** Runs a statement to the end and returns the shards that received a query. */
   Set<String> reached(PreparedStatement p) throws SQLException {
-    fixture.shards().resetCounters();
-    try (ResultSet rs = p.executeQuery()) {
-      while (rs.next()) {
-        rs.getObject(1);
-      }
-    }
-    return new TreeSet<>(fixture.shardsReached());
+    return fixture.reached(p);
   }
 
   /** The rows in sorted order, for comparing results whose order SQL leaves open. */
   static List<String> sorted(List<String> rows) {
-    final List<String> copy = new ArrayList<>(rows);
-    Collections.sort(copy);
-    return copy;
+    return ShardFixture.sorted(rows);
   }
 
   @AfterAll void tearDownSalesData() throws SQLException {

@@ -1,10 +1,12 @@
 package io.shardset.calcite;
 
-import io.shardset.calcite.jdbc.ShardSetDriver;
 import io.shardset.model.ModelException;
 import io.shardset.testing.Backend;
+import io.shardset.testing.Connector;
 import io.shardset.testing.CountingShards;
+import io.shardset.testing.QueryOutcome;
 import io.shardset.testing.ShardFixture;
+import io.shardset.testing.ShardQuery;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,22 +15,20 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.sql.Connection;
 import java.sql.Date;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.Properties;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static io.shardset.testing.ExpectedPlacement.shardOfLong;
+import static io.shardset.testing.ShardFixture.sorted;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -191,7 +191,7 @@ class SubpartitionTest {
         "SELECT PRIORITY, COUNT(*) FROM TICKETS WHERE PRIORITY >= 3 GROUP BY PRIORITY",
     };
     for (String sql : unordered) {
-      assertEquals(sorted(fixture.oracleRows(sql)), sorted(rows(sql)), sql);
+      sql(sql).returnsUnsharded();
     }
     final String[] ordered = {
         "SELECT SHIPMENT_ID, SHIP_DATE FROM SHIPMENTS WHERE SHIP_DATE >= DATE '2020-12-25'"
@@ -203,7 +203,7 @@ class SubpartitionTest {
         "SELECT TICKET_ID FROM TICKETS WHERE PRIORITY = 4 ORDER BY TICKET_ID",
     };
     for (String sql : ordered) {
-      assertEquals(fixture.oracleRows(sql), rows(sql), sql);
+      sql(sql).returnsUnshardedInOrder();
     }
     assertReach(reach(ALL_SHARDS, "p2021"), unordered[7]);
     assertReach(reach(ALL_SHARDS, "p2020", "p2021"), ordered[0]);
@@ -252,10 +252,7 @@ class SubpartitionTest {
   }
 
   @Test void planCacheSharesPlansAndPrunesByEachStatementsValues() throws SQLException {
-    final Properties info = new Properties();
-    info.setProperty("model", "inline:" + model);
-    try (Connection cached =
-             DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX, info)) {
+    try (Connection cached = Connector.SHARDSET.open(model)) {
       final String[] priorities = {"1", "4", "3", "1"};
       final String[] expected = {"low", "high", "mid", "low"};
       for (int i = 0; i < priorities.length; i++) {
@@ -334,27 +331,42 @@ class SubpartitionTest {
     return PlanTest.explain(connection, sql);
   }
 
-  private void assertReach(Reach expected, String sql) throws SQLException {
-    assertEquals(expected, reach(sql), sql);
-    assertEquals(sorted(fixture.oracleRows(sql)), sorted(rows(sql)), sql);
+  private void assertReach(Reach expected, String sql) {
+    assertEquals(expected, reach(sql(sql).returnsUnsharded().outcome()), sql);
   }
 
-  private Reach reach(String sql) throws SQLException {
-    try (PreparedStatement p = connection.prepareStatement(sql)) {
-      return reach(p);
-    }
+  private Reach reach(String sql) {
+    return reach(sql(sql).outcome());
+  }
+
+  private ShardQuery sql(String sql) {
+    return fixture.sql(connection, sql);
   }
 
   /** Runs a statement and reads, at the shards, which received it and which subpartition
-   * tables their SQL named; every shard reached must have read the same ones. */
+   * tables their SQL named. */
   private Reach reach(PreparedStatement p) throws SQLException {
     final CountingShards shards = fixture.shards();
     shards.resetCounters();
     rows(p);
-    final TreeMap<String, Set<String>> read = new TreeMap<>();
+    final Map<String, List<CountingShards.Execution>> executions = new TreeMap<>();
     for (String shard : shards.names()) {
-      for (CountingShards.Execution execution : shards.executions(shard)) {
-        final Set<String> parts = read.computeIfAbsent(shard, s -> new TreeSet<>());
+      executions.put(shard, shards.executions(shard));
+    }
+    return reach(executions);
+  }
+
+  private Reach reach(QueryOutcome outcome) {
+    return reach(outcome.executions());
+  }
+
+  /** Which shards received statements, and which subpartition tables their SQL named; every
+   * shard reached must have read the same ones. */
+  private static Reach reach(Map<String, List<CountingShards.Execution>> executions) {
+    final TreeMap<String, Set<String>> read = new TreeMap<>();
+    for (Map.Entry<String, List<CountingShards.Execution>> shard : executions.entrySet()) {
+      for (CountingShards.Execution execution : shard.getValue()) {
+        final Set<String> parts = read.computeIfAbsent(shard.getKey(), s -> new TreeSet<>());
         final String text = execution.sql().toUpperCase(Locale.ROOT);
         addNamed(text, "SHIPMENTS_", SHIPMENT_PARTS, parts);
         addNamed(text, "TICKETS_", TICKET_PARTS, parts);
@@ -375,21 +387,13 @@ class SubpartitionTest {
   }
 
   private List<String> rows(String sql) throws SQLException {
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      return ShardFixture.rows(rs);
-    }
+    return ShardFixture.rows(connection, sql);
   }
 
   private static List<String> rows(PreparedStatement p) throws SQLException {
     try (ResultSet rs = p.executeQuery()) {
       return ShardFixture.rows(rs);
     }
-  }
-
-  private static List<String> sorted(List<String> rows) {
-    final List<String> copy = new ArrayList<>(rows);
-    Collections.sort(copy);
-    return copy;
   }
 
   private static Set<String> hash(long... ids) {

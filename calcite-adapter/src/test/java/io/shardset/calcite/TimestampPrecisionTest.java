@@ -1,7 +1,7 @@
 package io.shardset.calcite;
 
-import io.shardset.calcite.jdbc.ShardSetDriver;
 import io.shardset.testing.Backend;
+import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
@@ -48,9 +48,8 @@ class TimestampPrecisionTest {
     try (Connection loading = ShardFixture.connect(model)) {
       fixture.load(loading, "T", rows);
     }
-    final Properties info = new Properties();
-    info.setProperty("model", "inline:" + model);
-    connections.add(DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX, info));
+    connections.add(Connector.SHARDSET.open(model));
+    final Properties info = Connector.info(model);
     info.setProperty("typeSystem", ShardTypeSystem.class.getName() + "#INSTANCE");
     connections.add(DriverManager.getConnection("jdbc:calcite:", info));
   }
@@ -82,9 +81,9 @@ class TimestampPrecisionTest {
       "SELECT COUNT(*) FROM T WHERE TS <= TIMESTAMP '2000-01-01 12:00:00.5'",
       "SELECT TS FROM T WHERE ID IN (1, 3, 5, 6)"})
   void sameRowsAsUnsharded(String sql) throws SQLException {
-    final List<String> expected = ShardQueries.sorted(fixture.oracleRows(sql));
+    final List<String> expected = ShardFixture.sorted(fixture.oracleRows(sql));
     for (Connection c : connections) {
-      assertEquals(expected, ShardQueries.sorted(ShardQueries.rows(c, sql)), sql);
+      assertEquals(expected, ShardFixture.sorted(ShardFixture.rows(c, sql)), sql);
     }
   }
 
@@ -95,7 +94,7 @@ class TimestampPrecisionTest {
       "SELECT ID FROM T WHERE ID <> 1 ORDER BY TS LIMIT 3"})
   void sameOrderAsUnsharded(String sql) throws SQLException {
     for (Connection c : connections) {
-      assertEquals(fixture.oracleRows(sql), ShardQueries.rows(c, sql), sql);
+      assertEquals(fixture.oracleRows(sql), ShardFixture.rows(c, sql), sql);
     }
   }
 }

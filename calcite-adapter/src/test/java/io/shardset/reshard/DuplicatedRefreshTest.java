@@ -54,8 +54,8 @@ class DuplicatedRefreshTest {
       @Override public void rows(long copied, long total) {
       }
     };
-    final ShardSetModel start = ModelFile.read(model).model(FamilyData.SCHEMA);
-    new Mover(model, FamilyData.SCHEMA,
+    final ShardSetModel start = ModelFile.read(model).model(FamilyShards.SCHEMA);
+    new Mover(model, FamilyShards.SCHEMA,
         new Mover.Settings(Duration.ZERO, Duration.ofSeconds(30), 500), lateWriter,
         TablePreparer::prepare).apply(ReshardPlanner.plan(start, new Operation.AddShard("s4",
             Map.of("name", "s4", "jdbcUrl", family.url("s4")), null)));

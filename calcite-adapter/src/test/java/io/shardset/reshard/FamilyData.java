@@ -3,10 +3,10 @@ package io.shardset.reshard;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.load.ShardedInserter;
 import io.shardset.model.ShardSetModel;
-import io.shardset.testing.PostgresServer;
 import io.shardset.testing.ShardFixture;
+import io.shardset.testing.ShardQuery;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -15,7 +15,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
@@ -24,10 +23,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
-import java.util.StringJoiner;
 import java.util.TreeMap;
-import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -37,58 +35,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * and the queries whose answers must not change while the family is resharded.
  */
 final class FamilyData implements AutoCloseable {
-  static final String SCHEMA = "S";
-  private static final ObjectMapper MAPPER = new ObjectMapper();
-
-  /**
-   * Where the databases s0..s4 and "oracle" live.
-   *
-   * @param url the JDBC URL of a database by name
-   * @param user the user to connect as, or null for H2's default
-   * @param h2 whether the databases are H2 ones, which {@link #close()} shuts down and whose
-   *     shard tables get the {@link TouchedRows} trigger
-   */
-  record Databases(UnaryOperator<String> url, String user, boolean h2) {
-    /**
-     * H2 databases.
-     *
-     * @param prefix the start of every database name
-     * @param files whether the databases are files in {@code folder} that other processes can
-     *     open too, rather than in memory
-     */
-    static Databases h2(Path folder, String prefix, boolean files) {
-      return new Databases(name -> files
-          ? "jdbc:h2:" + folder.resolve(prefix + "_" + name).toAbsolutePath()
-              + ";AUTO_SERVER=TRUE"
-          : "jdbc:h2:mem:" + prefix + "_" + name + ";DB_CLOSE_DELAY=-1", null, true);
-    }
-
-    /** Six PostgreSQL databases, for s0..s4 and the oracle in this order. */
-    static Databases postgres(List<String> databases) {
-      return new Databases(name -> PostgresServer.url(databases.get(
-          name.equals("oracle") ? 5 : Integer.parseInt(name.substring(1)))),
-          PostgresServer.USER, false);
-    }
-
-    Connection connect(String name) throws SQLException {
-      return user == null ? DriverManager.getConnection(url.apply(name))
-          : DriverManager.getConnection(url.apply(name), user, "");
-    }
-  }
-
   private final Path folder;
-  private final Databases databases;
+  private final FamilyShards databases;
   private final int customers;
   private final int orders;
   private final List<Connection> open = new ArrayList<>();
+  private @Nullable Connection oracle;
 
-  /** A family on H2 databases (see {@link Databases#h2}) whose model file lives in a folder. */
+  /** A family on H2 databases (see {@link FamilyShards#h2}) whose model file lives in a
+   * folder. */
   FamilyData(Path folder, String prefix, boolean files, int customers, int orders) {
-    this(folder, Databases.h2(folder, prefix, files), customers, orders);
+    this(folder, FamilyShards.h2(folder, prefix, files), customers, orders);
   }
 
   /** A family whose model file lives in {@code folder}. */
-  FamilyData(Path folder, Databases databases, int customers, int orders) {
+  FamilyData(Path folder, FamilyShards databases, int customers, int orders) {
     this.folder = folder;
     this.databases = databases;
     this.customers = customers;
@@ -107,14 +68,7 @@ final class FamilyData implements AutoCloseable {
 
   /** The model's object for a shard, as an add-shard operation takes it. */
   Map<String, Object> shard(String name) {
-    final Map<String, Object> shard = new LinkedHashMap<>();
-    shard.put("name", name);
-    shard.put("jdbcUrl", url(name));
-    if (databases.user() != null) {
-      shard.put("jdbcUser", databases.user());
-      shard.put("jdbcPassword", "");
-    }
-    return shard;
+    return databases.shard(name);
   }
 
   /** Checks that each row of the hashed tables sits on the shard a model routes it to. */
@@ -124,18 +78,8 @@ final class FamilyData implements AutoCloseable {
       final RowOwners owners = RowOwners.of(schema.table(table), model);
       long rows = 0;
       for (int i = 0; i < shards; i++) {
-        final String shard = "s" + i;
-        try (Connection c = connect(shard);
-             Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT CUSTOMER_ID FROM " + table)) {
-          while (rs.next()) {
-            rows++;
-            final String owner = owners.ownerOf(List.of(rs.getLong(1)));
-            if (!owner.equals(shard)) {
-              throw new AssertionError(table + " row of customer " + rs.getLong(1) + " is on "
-                  + shard + ", but the model places it on " + owner);
-            }
-          }
+        try {
+          rows += databases.placedRows("s" + i, table, table, owners).size();
         } catch (SQLException e) {
           if (!isMissingTable(e)) {
             throw e;
@@ -152,20 +96,9 @@ final class FamilyData implements AutoCloseable {
     return message.contains("not found") || message.contains("does not exist");
   }
 
-  /** The move tables on shards s0..s{shards - 1}, as "shard.table". */
-  List<String> moveTables(int shards) throws SQLException {
-    final List<String> found = new ArrayList<>();
-    for (int i = 0; i < shards; i++) {
-      try (Connection c = connect("s" + i);
-           Statement s = c.createStatement();
-           ResultSet rs = s.executeQuery("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES"
-               + " WHERE UPPER(TABLE_NAME) LIKE '%SHARDSET_MOVE'")) {
-        while (rs.next()) {
-          found.add("s" + i + "." + rs.getString(1));
-        }
-      }
-    }
-    return found;
+  /** The move tables on shards s0..s{shards - 1}, by shard. */
+  Map<String, List<String>> moveTables(int shards) throws SQLException {
+    return databases.moveTables(shards);
   }
 
   /** All rows of the hashed tables. */
@@ -218,6 +151,23 @@ final class FamilyData implements AutoCloseable {
   private static final String POINT =
       "SELECT ORDER_ID, STATUS, AMOUNT FROM ORDERS WHERE CUSTOMER_ID = ? ORDER BY ORDER_ID";
 
+  /** A fluent assertion on a query through ShardSet, compared with this family's oracle. */
+  ShardQuery sql(Connection connection, String sql) {
+    return ShardQuery.uncounted(connection, sql,
+        Objects.requireNonNull(oracle, "the family is not loaded"));
+  }
+
+  /** Asserts that every query, and the point query for each probe key, returns through
+   * {@code connection} what the oracle returns. */
+  void assertAnswersUnsharded(Connection connection) {
+    for (String sql : QUERIES) {
+      sql(connection, sql).returnsUnshardedInOrder();
+    }
+    for (long key : PROBES) {
+      sql(connection, POINT).withParameters(key).returnsUnshardedInOrder();
+    }
+  }
+
   /** Every query's answer, and the point query's for each probe key, through ShardSet. */
   static Map<String, String> answers(Connection c) throws SQLException {
     final Map<String, String> answers = new LinkedHashMap<>();
@@ -240,19 +190,7 @@ final class FamilyData implements AutoCloseable {
   }
 
   private static String text(ResultSet rs) throws SQLException {
-    final ResultSetMetaData md = rs.getMetaData();
-    final StringJoiner rows = new StringJoiner("; ");
-    while (rs.next()) {
-      final StringJoiner row = new StringJoiner(", ");
-      for (int i = 1; i <= md.getColumnCount(); i++) {
-        final Object v = rs.getObject(i);
-        row.add(v instanceof java.math.BigDecimal d
-            ? d.stripTrailingZeros().toPlainString()
-            : v instanceof Number n ? Long.toString(n.longValue()) : String.valueOf(v));
-      }
-      rows.add(row.toString());
-    }
-    return rows.toString();
+    return String.join("; ", ShardFixture.rows(rs));
   }
 
   static Connection connect(Path model) throws SQLException {
@@ -267,17 +205,13 @@ final class FamilyData implements AutoCloseable {
 
   /** A model file of the first {@code shards} of s0..s4, with default placement. */
   Path writeModel(int shards) throws Exception {
-    final StringJoiner list = new StringJoiner(",\n    ");
-    for (int i = 0; i < shards; i++) {
-      list.add(MAPPER.writeValueAsString(shard("s" + i)));
-    }
     final Path model = folder.resolve("model.json");
     Files.writeString(model, """
         {"version": "1.0", "defaultSchema": "S", "schemas": [{"name": "S", "type": "custom",
           "factory": "io.shardset.calcite.ShardSchemaFactory",
           "operand": {"shards": [
             %s],
-            %s}}]}""".formatted(list, TABLES));
+            %s}}]}""".formatted(databases.shardsJson(shards), TABLES));
     return model;
   }
 
@@ -301,12 +235,14 @@ final class FamilyData implements AutoCloseable {
     }
     final Connection oracle = connect("oracle");
     open.add(oracle);
+    this.oracle = oracle;
     try (Statement s = oracle.createStatement()) {
       for (String ddl : DDL) {
         s.execute(ddl);
       }
     }
-    final ShardSchema schema = ShardSchema.create(ModelFile.read(model).model(SCHEMA));
+    final ShardSchema schema =
+        ShardSchema.create(ModelFile.read(model).model(FamilyShards.SCHEMA));
     final List<Object[]> countries = new ArrayList<>();
     for (String code : COUNTRIES) {
       countries.add(new Object[] {code, "Country " + code});

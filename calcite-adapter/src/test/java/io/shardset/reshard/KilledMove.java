@@ -39,10 +39,10 @@ public final class KilledMove {
       @Override public void rows(long copied, long total) {
       }
     };
-    final Mover mover = new Mover(model, FamilyData.SCHEMA,
+    final Mover mover = new Mover(model, FamilyShards.SCHEMA,
         new Mover.Settings(Duration.ZERO, Duration.ofSeconds(30), 200), listener,
         TablePreparer::prepare);
-    final ShardSetModel current = ModelFile.read(model).model(FamilyData.SCHEMA);
+    final ShardSetModel current = ModelFile.read(model).model(FamilyShards.SCHEMA);
     if (current.reshard() != null) {
       mover.resume();
     } else {

@@ -41,14 +41,14 @@ class LoaderDuringMoveTest {
   @TempDir Path folder;
 
   private static Mover mover(MoveFixture fixture, Duration drain, MoveListener listener) {
-    return new Mover(fixture.modelFile(), MoveFixture.SCHEMA,
+    return new Mover(fixture.modelFile(), FamilyShards.SCHEMA,
         new Mover.Settings(Duration.ZERO, drain, 100), listener, fixture.preparer());
   }
 
   /** A schema that follows the fixture's model file, as a connection's does. */
   private static ShardSchema liveSchema(MoveFixture fixture) {
-    return (ShardSchema) new ShardSchemaFactory().create(null, MoveFixture.SCHEMA,
-        ModelFile.read(fixture.modelFile()).operand(MoveFixture.SCHEMA));
+    return (ShardSchema) new ShardSchemaFactory().create(null, FamilyShards.SCHEMA,
+        ModelFile.read(fixture.modelFile()).operand(FamilyShards.SCHEMA));
   }
 
   /** What the mover says when a loader's waiting rows hold it at the announce. */
@@ -209,7 +209,7 @@ class LoaderDuringMoveTest {
     final ReshardPlan plan = ReshardPlanner.plan(fixture.model(),
         new Operation.AddShard("s4", fixture.fifthShard(), null));
     final RowOwners after = RowOwners.of(ShardSchema.create(fixture.model()).table("CUSTOMERS"),
-        Mover.modelAfter(ModelFile.read(fixture.modelFile()), plan).model(MoveFixture.SCHEMA));
+        Mover.modelAfter(ModelFile.read(fixture.modelFile()), plan).model(FamilyShards.SCHEMA));
     int id = 1_000_000;
     while (!after.ownerOf(List.of(id)).equals("s4")) {
       id++;

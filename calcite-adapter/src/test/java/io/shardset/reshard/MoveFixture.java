@@ -12,8 +12,6 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -22,9 +20,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.StringJoiner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -36,7 +32,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * of where rows sit.
  */
 final class MoveFixture {
-  static final String SCHEMA = "S";
   static final List<String> FAMILY = List.of("CUSTOMERS", "ORDERS", "VISITS", "ACCOUNTS");
   private static final String[] DDL = {
       "CREATE TABLE IF NOT EXISTS CUSTOMERS (CUSTOMER_ID INT PRIMARY KEY, NAME VARCHAR(40))",
@@ -53,11 +48,7 @@ final class MoveFixture {
   /** The first visit of subpartition HIGH. */
   private static final int VISITS_SPLIT = 100;
 
-  /** Where the five shards live and how to empty one. */
-  record Shards(List<String> urls, String user, List<String> wipe) {
-  }
-
-  private final Shards shards;
+  private final FamilyShards shards;
   private final Path modelFile;
   private final int customers;
   private final int orders;
@@ -68,15 +59,11 @@ final class MoveFixture {
    * @param name names the shards' databases, unique per test
    */
   static MoveFixture h2(String name, Path folder, int customers, int orders) {
-    List<String> urls = new ArrayList<>();
-    for (int i = 0; i < 5; i++) {
-      urls.add("jdbc:h2:mem:reshard-mover-" + name + "-s" + i + ";DB_CLOSE_DELAY=-1");
-    }
-    return new MoveFixture(new Shards(urls, "sa", List.of("DROP ALL OBJECTS")), folder,
+    return new MoveFixture(FamilyShards.h2(folder, "reshard-mover-" + name, false), folder,
         customers, orders);
   }
 
-  MoveFixture(Shards shards, Path folder, int customers, int orders) {
+  MoveFixture(FamilyShards shards, Path folder, int customers, int orders) {
     this.shards = shards;
     this.modelFile = folder.resolve("model.json");
     this.customers = customers;
@@ -87,37 +74,22 @@ final class MoveFixture {
     return modelFile;
   }
 
-  private String url(int shard) {
-    return shards.urls().get(shard);
-  }
-
   /** The model object of the fifth shard, as a user would give it. */
   Map<String, Object> fifthShard() {
-    Map<String, Object> shard = new java.util.LinkedHashMap<>();
-    shard.put("jdbcUrl", url(4));
-    shard.put("jdbcUser", shards.user());
-    shard.put("jdbcPassword", "");
-    return shard;
+    return shards.shard("s4");
   }
 
   /** Empties every shard, writes the four-shard model and loads the rows where they route. */
   void reset() throws IOException, SQLException {
     for (int i = 0; i < 5; i++) {
-      try (Connection c = connect(i); Statement s = c.createStatement()) {
-        for (String wipe : shards.wipe()) {
-          s.execute(wipe);
-        }
-        if (i < 4) {
+      shards.wipe("s" + i);
+      if (i < 4) {
+        try (Connection c = connect(i); Statement s = c.createStatement()) {
           for (String ddl : DDL) {
             s.execute(ddl);
           }
         }
       }
-    }
-    StringJoiner shardList = new StringJoiner(",\n        ");
-    for (int i = 0; i < 4; i++) {
-      shardList.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + url(i)
-          + "\", \"jdbcUser\": \"" + shards.user() + "\", \"jdbcPassword\": \"\"}");
     }
     Files.writeString(modelFile, """
         {"version": "1.0", "defaultSchema": "S", "schemas": [{
@@ -140,7 +112,7 @@ final class MoveFixture {
             ]
           }
         }]}
-        """.formatted(shardList, VISITS_SPLIT));
+        """.formatted(shards.shardsJson(4), VISITS_SPLIT));
     load();
   }
 
@@ -226,11 +198,11 @@ final class MoveFixture {
   }
 
   Connection connect(int shard) throws SQLException {
-    return DriverManager.getConnection(url(shard), shards.user(), "");
+    return shards.connect("s" + shard);
   }
 
   ShardSetModel model() {
-    return ModelFile.read(modelFile).model(SCHEMA);
+    return ModelFile.read(modelFile).model(FamilyShards.SCHEMA);
   }
 
   /** Creates the family and the duplicated table on the new shard and copies REGIONS there. */
@@ -303,29 +275,8 @@ final class MoveFixture {
       if (reshard != null && reshard.carries(spec) && reshard.readsMoveTables(shard)) {
         physical(tableName).forEach(p -> sources.add(MoveTables.name(p)));
       }
-      try (Connection c = connect(Integer.parseInt(shard.substring(1)));
-          Statement s = c.createStatement()) {
-        for (String source : sources) {
-          try (ResultSet r = s.executeQuery("SELECT * FROM " + source)) {
-            int width = r.getMetaData().getColumnCount();
-            while (r.next()) {
-              StringJoiner row = new StringJoiner("|");
-              List<Object> key = new ArrayList<>();
-              for (int i = 1; i <= width; i++) {
-                row.add(String.valueOf(r.getObject(i)));
-              }
-              for (int k : owners.keyColumns()) {
-                key.add(r.getObject(k + 1));
-              }
-              String owner = owners.ownerOf(key);
-              if (!owner.equals(shard)) {
-                throw new AssertionError(tableName + " row " + row + " is read on " + shard
-                    + " (" + source + ") but routes to " + owner);
-              }
-              rows.add(row.toString());
-            }
-          }
-        }
+      for (String source : sources) {
+        rows.addAll(shards.placedRows(shard, source, tableName, owners));
       }
     }
     rows.sort(null);
@@ -334,21 +285,7 @@ final class MoveFixture {
 
   /** The move tables on each of the five shards, by shard. */
   Map<String, List<String>> moveTables() throws SQLException {
-    Map<String, List<String>> found = new HashMap<>();
-    for (int i = 0; i < 5; i++) {
-      try (Connection c = connect(i)) {
-        DatabaseMetaData md = c.getMetaData();
-        try (ResultSet r = md.getTables(null, null, "%", null)) {
-          while (r.next()) {
-            String name = r.getString("TABLE_NAME");
-            if (name.toLowerCase(Locale.ROOT).endsWith(MoveTables.SUFFIX)) {
-              found.computeIfAbsent("s" + i, k -> new ArrayList<>()).add(name);
-            }
-          }
-        }
-      }
-    }
-    return found;
+    return shards.moveTables(5);
   }
 
   /** The number of rows of a table on a shard. */

@@ -84,7 +84,7 @@ final class MoveWhileReading {
       }
     };
     try {
-      new Mover(model, FamilyData.SCHEMA,
+      new Mover(model, FamilyShards.SCHEMA,
           new Mover.Settings(Duration.ZERO, Duration.ofSeconds(60), 2_000), listener,
           TablePreparer::prepare).apply(plan);
     } finally {

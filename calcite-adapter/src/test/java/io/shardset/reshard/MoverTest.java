@@ -68,7 +68,7 @@ class MoverTest {
   }
 
   static Mover mover(MoveFixture fixture, MoveListener listener, int batchSize) {
-    return new Mover(fixture.modelFile(), MoveFixture.SCHEMA,
+    return new Mover(fixture.modelFile(), FamilyShards.SCHEMA,
         new Mover.Settings(Duration.ZERO, Duration.ofSeconds(5), batchSize), listener,
         fixture.preparer());
   }
@@ -137,7 +137,7 @@ class MoverTest {
     }
     Events events = new Events(0);
     ReshardPlan plan = plan(fixture, addFifth(fixture));
-    new Mover(fixture.modelFile(), MoveFixture.SCHEMA, FAST, events, fixture.preparer())
+    new Mover(fixture.modelFile(), FamilyShards.SCHEMA, FAST, events, fixture.preparer())
         .apply(plan);
 
     assertDone(fixture);
@@ -234,7 +234,7 @@ class MoverTest {
       assertTrue(e.getMessage().startsWith("another reshard apply is running on "));
     }
     mover(fixture, MoveListener.NONE, 1000).apply(split);
-    assertEquals(481, ModelFile.read(fixture.modelFile()).model(MoveFixture.SCHEMA).chunkMap()
+    assertEquals(481, ModelFile.read(fixture.modelFile()).model(FamilyShards.SCHEMA).chunkMap()
         .size());
   }
 

@@ -21,9 +21,8 @@ class PostgresMoverTest {
     PostgresServer.require();
     List<String> databases = PostgresServer.createDatabases("reshard_mover", 5);
     try {
-      MoveFixture fixture = new MoveFixture(new MoveFixture.Shards(
-          databases.stream().map(PostgresServer::url).toList(), PostgresServer.USER,
-          List.of("DROP SCHEMA public CASCADE", "CREATE SCHEMA public")), folder, 200, 400);
+      MoveFixture fixture =
+          new MoveFixture(FamilyShards.postgres(databases), folder, 200, 400);
       fixture.reset();
       MoverTest.mover(fixture, MoveListener.NONE, 100)
           .apply(MoverTest.plan(fixture, MoverTest.addFifth(fixture)));

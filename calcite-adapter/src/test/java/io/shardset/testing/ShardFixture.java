@@ -9,7 +9,6 @@ import org.apache.calcite.schema.SchemaPlus;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -21,9 +20,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -124,12 +123,15 @@ public final class ShardFixture implements AutoCloseable {
         + "}}]}";
   }
 
-  /** Opens a ShardSet connection on an inline model. */
+  /** Opens a {@code jdbc:calcite:} connection on an inline model. */
   public static Connection connect(String model) throws SQLException {
-    final Properties info = new Properties();
-    // In the properties, not the URL: URLs split on ';', which H2 URLs contain.
-    info.setProperty("model", "inline:" + model);
-    return DriverManager.getConnection("jdbc:calcite:", info);
+    return Connector.CALCITE.open(model);
+  }
+
+  /** Starts a fluent assertion on a query sent through a ShardSet connection on this
+   * fixture's shards. */
+  public ShardQuery sql(Connection connection, String sql) {
+    return ShardQuery.of(this, connection, sql);
   }
 
   /** The ShardSet schema of a connection. */
@@ -182,7 +184,12 @@ public final class ShardFixture implements AutoCloseable {
 
   /** The rows of a query on the oracle, each as a canonical string. */
   public List<String> oracleRows(String sql) throws SQLException {
-    try (Statement s = oracle.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    return rows(oracle, sql);
+  }
+
+  /** The rows of a query on any connection, each as a canonical string. */
+  public static List<String> rows(Connection connection, String sql) throws SQLException {
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       return rows(rs);
     }
   }
@@ -199,6 +206,13 @@ public final class ShardFixture implements AutoCloseable {
       rows.add(row.toString());
     }
     return rows;
+  }
+
+  /** The rows in sorted order, for comparing results whose order SQL leaves open. */
+  public static List<String> sorted(List<String> rows) {
+    final List<String> copy = new ArrayList<>(rows);
+    Collections.sort(copy);
+    return copy;
   }
 
   /** One value in a form that does not depend on which database produced it. */
@@ -228,6 +242,17 @@ public final class ShardFixture implements AutoCloseable {
       }
     }
     return reached;
+  }
+
+  /** Runs a statement to the end and returns the shards that received a query, sorted. */
+  public Set<String> reached(PreparedStatement statement) throws SQLException {
+    shards.resetCounters();
+    try (ResultSet rs = statement.executeQuery()) {
+      while (rs.next()) {
+        rs.getObject(1);
+      }
+    }
+    return new TreeSet<>(shardsReached());
   }
 
   @Override public void close() throws SQLException {
