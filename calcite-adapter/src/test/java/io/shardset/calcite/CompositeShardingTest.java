@@ -1,7 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.testing.ShardFixture;
-import io.shardset.testing.ShardQuery;
+import io.shardset.testing.QueryAssert;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -339,11 +339,11 @@ class CompositeShardingTest {
   }
 
   /** Asserts that the join ran as one joined query on each of exactly these shards. */
-  private static void assertJoinedInside(ShardQuery join, Set<String> shards) {
+  private static void assertJoinedInside(QueryAssert join, Set<String> shards) {
     join.reaches(shards).executes(shards.size()).sendsContaining("JOIN").returnsUnsharded();
   }
 
-  private ShardQuery sql(String sql) {
+  private QueryAssert sql(String sql) {
     return fixture.sql(connection, sql);
   }
 }

@@ -2,7 +2,7 @@ package io.shardset.calcite;
 
 import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
-import io.shardset.testing.ShardQuery;
+import io.shardset.testing.QueryAssert;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -87,7 +87,7 @@ class ExactPruningTest {
   /** A NULL in a key list is unknown, not false: under NOT, no row passes. */
   @Test void nullInAParameterListStaysUnknown() {
     sql("SELECT C FROM T WHERE NOT (K = ? OR K = ?)")
-        .withParameters(344L, new ShardQuery.Null(Types.BIGINT))
+        .withParameters(344L, new QueryAssert.Null(Types.BIGINT))
         .returns();
   }
 
@@ -135,7 +135,7 @@ class ExactPruningTest {
     sql(sql).through(shardset).reaches(shards).returnsUnsharded();
   }
 
-  private ShardQuery sql(String sql) {
+  private QueryAssert sql(String sql) {
     return fixture.sql(calcite, sql);
   }
 }

@@ -1,7 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.testing.QueryOutcome;
-import io.shardset.testing.ShardQuery;
+import io.shardset.testing.QueryAssert;
 
 import org.junit.jupiter.api.Test;
 
@@ -75,7 +75,7 @@ class PruningTest extends SalesDataTestBase {
         sql("SELECT * FROM CUSTOMERS WHERE CUSTOMER_ID = ?").withParameters(42L)));
   }
 
-  private static Set<Boolean> autoCommitAtShards(ShardQuery query) {
+  private static Set<Boolean> autoCommitAtShards(QueryAssert query) {
     final Set<Boolean> modes = new TreeSet<>();
     query.returnsUnsharded().outcome().executions().values()
         .forEach(list -> list.forEach(e -> modes.add(e.autoCommit())));

@@ -2,7 +2,7 @@ package io.shardset.calcite;
 
 import io.shardset.testing.Backend;
 import io.shardset.testing.ShardFixture;
-import io.shardset.testing.ShardQuery;
+import io.shardset.testing.QueryAssert;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -69,7 +69,7 @@ abstract class SalesDataTestBase {
   }
 
   /** A fluent assertion on a query through the connection the tests query through. */
-  ShardQuery sql(String sql) {
+  QueryAssert sql(String sql) {
     return fixture.sql(connection, sql);
   }
 

@@ -6,7 +6,7 @@ import io.shardset.testing.Connector;
 import io.shardset.testing.CountingShards;
 import io.shardset.testing.QueryOutcome;
 import io.shardset.testing.ShardFixture;
-import io.shardset.testing.ShardQuery;
+import io.shardset.testing.QueryAssert;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -339,7 +339,7 @@ class SubpartitionTest {
     return reach(sql(sql).outcome());
   }
 
-  private ShardQuery sql(String sql) {
+  private QueryAssert sql(String sql) {
     return fixture.sql(connection, sql);
   }
 

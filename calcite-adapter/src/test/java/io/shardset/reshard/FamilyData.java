@@ -4,7 +4,7 @@ import io.shardset.calcite.ShardSchema;
 import io.shardset.load.ShardedInserter;
 import io.shardset.model.ShardSetModel;
 import io.shardset.testing.ShardFixture;
-import io.shardset.testing.ShardQuery;
+import io.shardset.testing.QueryAssert;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -152,8 +152,8 @@ final class FamilyData implements AutoCloseable {
       "SELECT ORDER_ID, STATUS, AMOUNT FROM ORDERS WHERE CUSTOMER_ID = ? ORDER BY ORDER_ID";
 
   /** A fluent assertion on a query through ShardSet, compared with this family's oracle. */
-  ShardQuery sql(Connection connection, String sql) {
-    return ShardQuery.uncounted(connection, sql,
+  QueryAssert sql(Connection connection, String sql) {
+    return QueryAssert.uncounted(connection, sql,
         Objects.requireNonNull(oracle, "the family is not loaded"));
   }
 

@@ -130,8 +130,8 @@ public final class ShardFixture implements AutoCloseable {
 
   /** Starts a fluent assertion on a query sent through a ShardSet connection on this
    * fixture's shards. */
-  public ShardQuery sql(Connection connection, String sql) {
-    return ShardQuery.of(this, connection, sql);
+  public QueryAssert sql(Connection connection, String sql) {
+    return QueryAssert.of(this, connection, sql);
   }
 
   /** The ShardSet schema of a connection. */

@@ -40,7 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * that execution to succeed; after one of those two, the others check what the failing
  * execution did. {@link #explainIs} and {@link #explainContains} run EXPLAIN separately.
  */
-public final class ShardQuery {
+public final class QueryAssert {
   /** Binds a prepared statement's parameters. */
   @FunctionalInterface
   public interface Binding {
@@ -59,7 +59,7 @@ public final class ShardQuery {
   private final String bound;
   private final Run run = new Run();
 
-  private ShardQuery(@Nullable CountingShards shards, Connection oracle, Connection connection,
+  private QueryAssert(@Nullable CountingShards shards, Connection oracle, Connection connection,
       String sql, @Nullable Binding binding, String bound) {
     this.shards = shards;
     this.oracle = Objects.requireNonNull(oracle, "oracle");
@@ -70,21 +70,21 @@ public final class ShardQuery {
   }
 
   /** A query whose shards are counted, compared with the fixture's oracle. */
-  static ShardQuery of(ShardFixture fixture, Connection connection, String sql) {
-    return new ShardQuery(fixture.shards(), fixture.oracle(), connection, sql, null, "");
+  static QueryAssert of(ShardFixture fixture, Connection connection, String sql) {
+    return new QueryAssert(fixture.shards(), fixture.oracle(), connection, sql, null, "");
   }
 
   /**
    * A query over shards that are not counted (real JDBC URLs in a model file, say), compared
    * with an unsharded database: only the assertions on rows and errors apply.
    */
-  public static ShardQuery uncounted(Connection connection, String sql, Connection oracle) {
-    return new ShardQuery(null, oracle, connection, sql, null, "");
+  public static QueryAssert uncounted(Connection connection, String sql, Connection oracle) {
+    return new QueryAssert(null, oracle, connection, sql, null, "");
   }
 
   /** The same query, run as a prepared statement with these parameters ({@code setObject},
    * or {@code setNull} for a {@link Null}). */
-  public ShardQuery withParameters(@Nullable Object... values) {
+  public QueryAssert withParameters(@Nullable Object... values) {
     final List<@Nullable Object> copy = Arrays.asList(values.clone());
     return withBinding(p -> {
       for (int i = 0; i < copy.size(); i++) {
@@ -104,13 +104,13 @@ public final class ShardQuery {
    *
    * @param description how the parameters are bound, for failure messages
    */
-  public ShardQuery withBinding(Binding binding, String description) {
-    return new ShardQuery(shards, oracle, connection, sql, binding, " with " + description);
+  public QueryAssert withBinding(Binding binding, String description) {
+    return new QueryAssert(shards, oracle, connection, sql, binding, " with " + description);
   }
 
   /** The same query sent through another connection (another driver, say). */
-  public ShardQuery through(Connection other) {
-    return new ShardQuery(shards, oracle, other, sql, binding, bound);
+  public QueryAssert through(Connection other) {
+    return new QueryAssert(shards, oracle, other, sql, binding, bound);
   }
 
   /**
@@ -128,7 +128,7 @@ public final class ShardQuery {
   }
 
   /** Asserts that exactly these shards executed statements (none if none are given). */
-  public ShardQuery reaches(String... shards) {
+  public QueryAssert reaches(String... shards) {
     countedShards();
     assertEquals(new TreeSet<>(Arrays.asList(shards)), outcome().reached(),
         "shards reached by " + this);
@@ -136,17 +136,17 @@ public final class ShardQuery {
   }
 
   /** Asserts that every shard of the fixture executed statements. */
-  public ShardQuery reachesAll() {
+  public QueryAssert reachesAll() {
     return reaches(countedShards().names().toArray(new String[0]));
   }
 
   /** Asserts that exactly these shards executed statements. */
-  public ShardQuery reaches(Set<String> shards) {
+  public QueryAssert reaches(Set<String> shards) {
     return reaches(shards.toArray(new String[0]));
   }
 
   /** Asserts that a shard executed exactly these statements, in this order. */
-  public ShardQuery sends(String shard, String... statements) {
+  public QueryAssert sends(String shard, String... statements) {
     countedShards();
     assertEquals(Arrays.asList(statements),
         outcome().executions(shard).stream().map(CountingShards.Execution::sql).toList(),
@@ -156,7 +156,7 @@ public final class ShardQuery {
 
   /** Asserts that statements were sent, and every one sent to any shard contains
    * {@code fragment}. */
-  public ShardQuery sendsContaining(String fragment) {
+  public QueryAssert sendsContaining(String fragment) {
     countedShards();
     final QueryOutcome outcome = outcome();
     assertTrue(outcome.statementsExecuted() > 0, "no shard received SQL for " + this);
@@ -167,7 +167,7 @@ public final class ShardQuery {
   }
 
   /** Asserts that no statement sent to any shard contains {@code fragment}. */
-  public ShardQuery sendsNothingContaining(String fragment) {
+  public QueryAssert sendsNothingContaining(String fragment) {
     countedShards();
     outcome().executions().forEach((shard, list) -> list.forEach(e ->
         assertFalse(e.sql().contains(fragment),
@@ -176,14 +176,14 @@ public final class ShardQuery {
   }
 
   /** Asserts the statements executed over all shards. */
-  public ShardQuery executes(int statements) {
+  public QueryAssert executes(int statements) {
     countedShards();
     assertEquals(statements, outcome().statementsExecuted(), "statements executed by " + this);
     return this;
   }
 
   /** Asserts that each shard of the fixture executed exactly {@code statements} statements. */
-  public ShardQuery executesOnEachShard(int statements) {
+  public QueryAssert executesOnEachShard(int statements) {
     for (String shard : countedShards().names()) {
       assertEquals(statements, outcome().executions(shard).size(),
           "statements " + shard + " executed for " + this);
@@ -193,7 +193,7 @@ public final class ShardQuery {
 
   /** Asserts that the shards' result sets gave no more rows than the query returned: nothing
    * was filtered, joined or aggregated above the shards. */
-  public ShardQuery readsOnlyReturnedRows() {
+  public QueryAssert readsOnlyReturnedRows() {
     countedShards();
     final QueryOutcome outcome = rowsOutcome();
     assertEquals(outcome.rows().size(), outcome.totalRowsRead(),
@@ -202,14 +202,14 @@ public final class ShardQuery {
   }
 
   /** Asserts the rows read from all shards' result sets together. */
-  public ShardQuery readsRows(long rows) {
+  public QueryAssert readsRows(long rows) {
     countedShards();
     assertEquals(rows, outcome().totalRowsRead(), "rows read at the shards by " + this);
     return this;
   }
 
   /** Asserts the rows read from each shard's result sets. */
-  public ShardQuery readsFromEachShard(long rows) {
+  public QueryAssert readsFromEachShard(long rows) {
     countedShards();
     outcome().rowsRead().forEach((shard, read) ->
         assertEquals(rows, read, "rows read from " + shard + " by " + this));
@@ -217,7 +217,7 @@ public final class ShardQuery {
   }
 
   /** Asserts that no shard's result sets gave more than {@code rows} rows. */
-  public ShardQuery readsAtMostFromEachShard(long rows) {
+  public QueryAssert readsAtMostFromEachShard(long rows) {
     countedShards();
     outcome().rowsRead().forEach((shard, read) ->
         assertTrue(read <= rows, read + " rows read from " + shard + " by " + this));
@@ -225,38 +225,38 @@ public final class ShardQuery {
   }
 
   /** Asserts the rows, in this order. */
-  public ShardQuery returns(String... rows) {
+  public QueryAssert returns(String... rows) {
     assertEquals(Arrays.asList(rows), rowsOutcome().rows(), "rows of " + this);
     return this;
   }
 
   /** Asserts the rows, in any order. */
-  public ShardQuery returnsUnordered(String... rows) {
+  public QueryAssert returnsUnordered(String... rows) {
     assertEquals(ShardFixture.sorted(Arrays.asList(rows)),
         ShardFixture.sorted(rowsOutcome().rows()), "rows of " + this);
     return this;
   }
 
   /** Asserts the number of rows. */
-  public ShardQuery returnsCount(int rows) {
+  public QueryAssert returnsCount(int rows) {
     assertEquals(rows, rowsOutcome().rows().size(), "rows of " + this);
     return this;
   }
 
   /** Asserts that the query returns at least one row: a comparison with the oracle is only
    * worth something where there are rows to compare. */
-  public ShardQuery returnsSomeRows() {
+  public QueryAssert returnsSomeRows() {
     assertFalse(rowsOutcome().rows().isEmpty(), "no rows from " + this);
     return this;
   }
 
   /** Asserts the rows the oracle returns for the same statement and parameters, in any order. */
-  public ShardQuery returnsUnsharded() {
+  public QueryAssert returnsUnsharded() {
     return compare(oracleRows(), false);
   }
 
   /** Asserts the rows the oracle returns for the same statement and parameters, in order. */
-  public ShardQuery returnsUnshardedInOrder() {
+  public QueryAssert returnsUnshardedInOrder() {
     return compare(oracleRows(), true);
   }
 
@@ -265,38 +265,38 @@ public final class ShardQuery {
    * parameters: the same query with its parameters written as literals, or written as the
    * oracle's product needs.
    */
-  public ShardQuery returnsUnsharded(String oracleSql) {
+  public QueryAssert returnsUnsharded(String oracleSql) {
     return compare(oracle(oracleSql), false);
   }
 
   /** As {@link #returnsUnsharded(String)}, in order. */
-  public ShardQuery returnsUnshardedInOrder(String oracleSql) {
+  public QueryAssert returnsUnshardedInOrder(String oracleSql) {
     return compare(oracle(oracleSql), true);
   }
 
   /** Asserts that the query fails with an {@link SQLException} whose innermost cause has
    * exactly this message. */
-  public ShardQuery failsWith(String message) {
+  public QueryAssert failsWith(String message) {
     assertEquals(message, rootMessage(failure()), "error of " + this);
     return this;
   }
 
   /** Asserts that the query fails, the innermost cause's message containing {@code fragment}
    * (a remote client receives the server's message inside Avatica's text). */
-  public ShardQuery failsContaining(String fragment) {
+  public QueryAssert failsContaining(String fragment) {
     final String message = rootMessage(failure());
     assertTrue(message.contains(fragment), "error of " + this + ": " + message);
     return this;
   }
 
   /** Asserts the whole EXPLAIN PLAN text. */
-  public ShardQuery explainIs(String plan) {
+  public QueryAssert explainIs(String plan) {
     assertEquals(plan, explain(), "plan of " + this);
     return this;
   }
 
   /** Asserts that the EXPLAIN PLAN text contains every fragment. */
-  public ShardQuery explainContains(String... fragments) {
+  public QueryAssert explainContains(String... fragments) {
     final String plan = explain();
     for (String fragment : fragments) {
       assertTrue(plan.contains(fragment), "plan of " + this + " lacks " + fragment + ":\n"
@@ -309,7 +309,7 @@ public final class ShardQuery {
     return sql + bound;
   }
 
-  private ShardQuery compare(List<String> expected, boolean ordered) {
+  private QueryAssert compare(List<String> expected, boolean ordered) {
     final List<String> actual = rowsOutcome().rows();
     if (ordered) {
       assertEquals(expected, actual, "rows of " + this);
