@@ -10,7 +10,6 @@ import io.shardset.model.TableSpec;
 import org.apache.calcite.sql.SqlDialect;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -20,6 +20,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -58,7 +59,7 @@ class CompositeShardingTest {
                  {"name": "silver", "values": ["slv"], "shardspace": "slow"},
                  {"name": "other", "default": true, "shardspace": "slow"}]}""";
 
-  private static final String TABLES = """
+  private static final String TABLES = String.format(Locale.ROOT, """
       "tables": [
         {"name": "ACCOUNTS", "method": "composite", "shardKey": ["CUST_ID"], %1$s},
         {"name": "TRADES", "method": "composite", "shardKey": ["CUST_ID"], %1$s},
@@ -68,7 +69,7 @@ class CompositeShardingTest {
                     {"name": "new", "from": "2020-01-01", "shardspace": "fast"}]}},
         {"name": "FAST_PROFILES", "method": "consistent-hash", "shardKey": ["CUST_ID"],
          "shardspace": "fast"},
-        {"name": "REGIONS", "method": "duplicated"}]""".formatted(BY_CLASS);
+        {"name": "REGIONS", "method": "duplicated"}]""", BY_CLASS);
 
   static final Map<String, String> SHARDSPACES =
       Map.of("s0", "fast", "s1", "fast", "s2", "slow", "s3", "slow");

@@ -1,13 +1,10 @@
 package io.shardset.calcite;
 
-import io.shardset.testing.Backend;
 import io.shardset.testing.ShardFixture;
-
 
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
-import java.sql.Connection;
 import java.sql.Date;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -58,9 +55,9 @@ class PruningTest extends SalesDataTestBase {
    */
   @Test void keyFixedQueriesReadWithoutATransaction() throws SQLException {
     final Set<Boolean> scanModes = switch (backend()) {
-      case H2 -> Set.of(true);
-      case POSTGRES -> Set.of(false);
-      default -> Set.of(false, true); // some shards are PostgreSQL, some not
+    case H2 -> Set.of(true);
+    case POSTGRES -> Set.of(false);
+    default -> Set.of(false, true); // some shards are PostgreSQL, some not
     };
     assertEquals(Set.of(true), autoCommitAtShards(
         "SELECT * FROM ORDERS WHERE CUSTOMER_ID IN (3, 150)"));

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.StringJoiner;
@@ -272,12 +273,12 @@ final class FamilyData implements AutoCloseable {
       list.add(MAPPER.writeValueAsString(shard("s" + i)));
     }
     final Path model = folder.resolve("model.json");
-    Files.writeString(model, """
+    Files.writeString(model, String.format(Locale.ROOT, """
         {"version": "1.0", "defaultSchema": "S", "schemas": [{"name": "S", "type": "custom",
           "factory": "io.shardset.calcite.ShardSchemaFactory",
           "operand": {"shards": [
             %s],
-            %s}}]}""".formatted(list, TABLES));
+            %s}}]}""", list, TABLES));
     return model;
   }
 

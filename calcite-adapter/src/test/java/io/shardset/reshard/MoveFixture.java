@@ -119,7 +119,7 @@ final class MoveFixture {
       shardList.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + url(i)
           + "\", \"jdbcUser\": \"" + shards.user() + "\", \"jdbcPassword\": \"\"}");
     }
-    Files.writeString(modelFile, """
+    Files.writeString(modelFile, String.format(Locale.ROOT, """
         {"version": "1.0", "defaultSchema": "S", "schemas": [{
           "name": "S", "type": "custom", "factory": "io.shardset.calcite.ShardSchemaFactory",
           "operand": {
@@ -140,7 +140,7 @@ final class MoveFixture {
             ]
           }
         }]}
-        """.formatted(shardList, VISITS_SPLIT));
+        """, shardList, VISITS_SPLIT));
     load();
   }
 
@@ -193,6 +193,7 @@ final class MoveFixture {
     return new Object[] {id, id % 3 == 0 ? "gold" : "basic", id / 2};
   }
 
+  /** Makes the row with a given id of one table. */
   private interface RowMaker {
     Object[] row(int id);
   }
