@@ -14,7 +14,8 @@ shardset_classpath() {
   if [ ! -f "$stamp" ] || [ -n "$newer" ]; then
     echo "Building ShardSet (once, and again when sources change)..." >&2
     local log="$root/target-launcher-build.log"
-    if ! { mvn -B -f "$root/pom.xml" -DskipTests install \
+    # The style checks (docs/style.md) are for development builds and CI, not for starting.
+    if ! { mvn -B -f "$root/pom.xml" -DskipTests -Dcheckstyle.skip -Dforbiddenapis.skip install \
         && mvn -B -f "$root/$module/pom.xml" dependency:build-classpath \
           -Dmdep.outputFile="$stamp" -Dmdep.includeScope=runtime; } > "$log" 2>&1; then
       cat "$log" >&2

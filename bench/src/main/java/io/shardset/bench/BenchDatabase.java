@@ -101,9 +101,9 @@ public interface BenchDatabase {
   static BenchDatabase open(String backend, java.nio.file.Path h2Folder, BenchData data)
       throws Exception {
     return switch (backend) {
-      case "h2" -> H2BenchDatabase.open(h2Folder, data);
-      case "postgres" -> PostgresBenchDatabase.open(data);
-      default -> throw new IllegalArgumentException("unknown backend " + backend
+    case "h2" -> H2BenchDatabase.open(h2Folder, data);
+    case "postgres" -> PostgresBenchDatabase.open(data);
+    default -> throw new IllegalArgumentException("unknown backend " + backend
           + "; expected h2 or postgres");
     };
   }

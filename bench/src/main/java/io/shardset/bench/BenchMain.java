@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -16,7 +17,8 @@ import java.util.Map;
  * <p>Arguments: {@code --quick} (100,000 orders and fewer rounds), {@code --orders N},
  * {@code --dir FOLDER} (default {@code bench/target}), {@code --backend h2|postgres|both}
  * (default both; without a PostgreSQL server at 127.0.0.1:5432, H2 only), {@code --publish}
- * (also copy results.md and the charts into {@code bench/results/}, which docs/benchmarks.md shows).
+ * (also copy results.md and the charts into {@code bench/results/}, which docs/benchmarks.md
+ * shows).
  */
 public final class BenchMain {
   private BenchMain() {
@@ -30,14 +32,14 @@ public final class BenchMain {
     String backendArg = "both";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--quick" -> quick = true;
-        case "--orders" -> orders = Long.parseLong(value(args, ++i, "--orders"));
-        case "--dir" -> dir = Path.of(value(args, ++i, "--dir"));
-        case "--backend" -> backendArg = value(args, ++i, "--backend");
-        case "--publish" -> publish = true;
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; expected --quick, --orders N, --dir FOLDER, --backend h2|postgres|both"
-            + " or --publish");
+      case "--quick" -> quick = true;
+      case "--orders" -> orders = Long.parseLong(value(args, ++i, "--orders"));
+      case "--dir" -> dir = Path.of(value(args, ++i, "--dir"));
+      case "--backend" -> backendArg = value(args, ++i, "--backend");
+      case "--publish" -> publish = true;
+      default -> throw new IllegalArgumentException("unknown argument " + args[i]
+          + "; expected --quick, --orders N, --dir FOLDER, --backend h2|postgres|both"
+          + " or --publish");
       }
     }
     final List<String> backends = backends(backendArg);
@@ -55,7 +57,8 @@ public final class BenchMain {
       report.setting("a quick run (--quick): fewer orders and rounds, to try the benchmark out;"
           + " its numbers are indicative only");
     }
-    report.setting(String.format("data: %,d ORDERS, %,d customers, about %,d ORDER_LINES"
+    report.setting(String.format(Locale.ROOT,
+        "data: %,d ORDERS, %,d customers, about %,d ORDER_LINES"
         + " (co-located on CUSTOMER_ID), %,d PRODUCTS (duplicated); %d shards and one unsharded"
         + " database per backend: embedded H2 files, and PostgreSQL databases on this machine",
         data.orders(), data.customers(), data.orders() * 2, BenchData.PRODUCTS,
@@ -142,13 +145,14 @@ public final class BenchMain {
 
   /** The backends to run: both unless told otherwise, and PostgreSQL only if it answers. */
   static List<String> backends(String arg) {
-    final List<String> backends = new ArrayList<>(switch (arg) {
-      case "h2" -> List.of("h2");
-      case "postgres" -> List.of("postgres");
-      case "both" -> List.of("h2", "postgres");
-      default -> throw new IllegalArgumentException("unknown backend " + arg
-          + "; expected h2, postgres or both");
-    });
+    final List<String> named = switch (arg) {
+    case "h2" -> List.of("h2");
+    case "postgres" -> List.of("postgres");
+    case "both" -> List.of("h2", "postgres");
+    default -> throw new IllegalArgumentException("unknown backend " + arg
+        + "; expected h2, postgres or both");
+    };
+    final List<String> backends = new ArrayList<>(named);
     if (backends.contains("postgres") && !PostgresBenchDatabase.reachable()) {
       System.out.println("*** PostgreSQL at 127.0.0.1:5432 does not answer:"
           + " running on H2 only ***");

@@ -3,6 +3,7 @@ package io.shardset.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /** The benchmark data in embedded H2 files, one folder per size. */
@@ -53,7 +54,7 @@ public final class H2BenchDatabase implements BenchDatabase {
     final long start = System.nanoTime();
     BenchLoader.loadShards(this);
     BenchLoader.loadUnsharded(this);
-    System.out.printf("Loaded %,d orders into %s in %.1f s%n", data.orders(), folder,
+    System.out.printf(Locale.ROOT, "Loaded %,d orders into %s in %.1f s%n", data.orders(), folder,
         (System.nanoTime() - start) / 1e9);
     Files.writeString(marker, data.orders() + "\n");
   }

@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Runs the operations of several systems in interleaved rounds and summarizes each system's
@@ -20,6 +22,7 @@ import java.util.Objects;
 public final class Harness {
   /** The fewest measured rounds a budget leaves. */
   public static final int MIN_ROUNDS = 3;
+  private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
   private final int warmupRounds;
   private final int rounds;
@@ -70,7 +73,7 @@ public final class Harness {
       if (first.note() != null) {
         result.put(name, Outcome.note(first.note()));
       } else if (skipAbove != null && first.nanos() > skipAbove.toNanos()) {
-        result.put(name, Outcome.note(String.format("skipped: took %.1f s for one run",
+        result.put(name, Outcome.note(String.format(Locale.ROOT, "skipped: took %.1f s for one run",
             first.nanos() / 1e9)));
       } else {
         result.put(name, null); // keeps the systems' order; rounds() fills it in
@@ -139,7 +142,8 @@ public final class Harness {
   }
 
   /** How a system's first run (the agreement check) went: its duration, or why it failed. */
-  private record FirstRun(long nanos, String note) {}
+  private record FirstRun(long nanos, String note) {
+  }
 
   /**
    * Runs each system once and compares its answer with that of the first system that answered;
@@ -175,6 +179,6 @@ public final class Harness {
   /** "failed: " and the message of the failure, on one line. */
   private static String failed(Exception e) {
     final String message = e.getMessage() != null ? e.getMessage() : e.getClass().getName();
-    return "failed: " + message.replaceAll("\\s+", " ").trim();
+    return "failed: " + WHITESPACE.matcher(message).replaceAll(" ").trim();
   }
 }

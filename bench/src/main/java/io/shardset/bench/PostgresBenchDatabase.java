@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -92,7 +93,7 @@ public final class PostgresBenchDatabase implements BenchDatabase {
     for (JdbcEndpoint db : all()) {
       BenchLoader.execute(db, finish);
     }
-    System.out.printf("Loaded %,d orders into PostgreSQL databases %s in %.1f s%n",
+    System.out.printf(Locale.ROOT, "Loaded %,d orders into PostgreSQL databases %s in %.1f s%n",
         data.orders(), databaseName("*"), (System.nanoTime() - start) / 1e9);
   }
 

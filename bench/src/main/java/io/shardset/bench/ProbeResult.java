@@ -1,6 +1,7 @@
 package io.shardset.bench;
 
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -43,7 +44,7 @@ public record ProbeResult(long rows, long checksum, double seconds, long peakHea
 
   /** The result as the report shows it. */
   public String describe() {
-    return String.format("%,d rows in %.1f s: %,.0f rows/s; peak heap %,d MiB", rows, seconds,
-        seconds > 0 ? rows / seconds : 0, peakHeapBytes >> 20);
+    return String.format(Locale.ROOT, "%,d rows in %.1f s: %,.0f rows/s; peak heap %,d MiB",
+        rows, seconds, seconds > 0 ? rows / seconds : 0, peakHeapBytes >> 20);
   }
 }

@@ -1,7 +1,7 @@
 package io.shardset.bench;
 
-import io.shardset.bench.shardingsphere.ShardingSphereSystem;
 import io.shardset.calcite.ShardSchemaFactory;
+import io.shardset.util.SuppressForbidden;
 
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
@@ -12,6 +12,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -95,23 +96,23 @@ public final class Report {
   /** The results as a fixed-width table. */
   public String table() {
     final String format = "%-38s %-6s %12s %12s %12s%n";
-    final StringBuilder b = new StringBuilder(String.format(format,
+    final StringBuilder b = new StringBuilder(formatted(format,
         "workload", "system", "median ms", "p99 ms", "ops/s"));
     for (Row row : rows) {
       final List<String> cells = row.cells();
       b.append(cells.size() == 1
-          ? String.format("%-38s %-6s %s%n", row.workload(), row.system(), cells.get(0))
-          : String.format(format, row.workload(), row.system(), cells.get(0), cells.get(1),
+          ? formatted("%-38s %-6s %s%n", row.workload(), row.system(), cells.get(0))
+          : formatted(format, row.workload(), row.system(), cells.get(0), cells.get(1),
               cells.get(2)));
     }
-    startups.forEach((name, stats) -> b.append(String.format("%n%s: median %s ms, p99 %s ms,"
+    startups.forEach((name, stats) -> b.append(formatted("%n%s: median %s ms, p99 %s ms,"
         + " %d runs%n", name, millis(stats.medianMillis()), millis(stats.p99Millis()),
         stats.count())));
     if (!planning.isEmpty()) {
-      b.append(String.format("%nw8 plan point query%n%-6s %8s %14s %14s%n", "system", "shards",
+      b.append(formatted("%nw8 plan point query%n%-6s %8s %14s %14s%n", "system", "shards",
           "plan median ms", "load ms"));
       for (PlanningPoint p : planning) {
-        b.append(String.format("%-6s %8d %14s %14s%n", p.system(), p.shards(), p.medianText(),
+        b.append(formatted("%-6s %8d %14s %14s%n", p.system(), p.shards(), p.medianText(),
             millis(p.loadMillis())));
       }
       b.append(planningRatios()).append('\n');
@@ -167,13 +168,14 @@ public final class Report {
   String planningRatios() {
     final StringBuilder b = new StringBuilder();
     for (PlanningRatio ratio : PlanningRatio.of(planning)) {
-      b.append(String.format("%s planning at %d shards / at %d shards: %.2f%n", ratio.system(),
+      b.append(formatted("%s planning at %d shards / at %d shards: %.2f%n", ratio.system(),
           ratio.mostShards(), ratio.fewestShards(), ratio.value()));
     }
     return b.toString();
   }
 
   /** The date, machine and versions of this run. */
+  @SuppressForbidden(reason = "reads the physical memory where the JVM offers it, -1 elsewhere")
   public static List<String> environment() {
     final Runtime runtime = Runtime.getRuntime();
     long physical = -1;
@@ -187,7 +189,7 @@ public final class Report {
             + (physical < 0 ? "unknown" : physical / (1L << 20) + " MiB") + " memory, "
             + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
             + System.getProperty("os.arch")
-            + String.format(", load average %.2f (other work on the machine adds noise)",
+            + formatted(", load average %.2f (other work on the machine adds noise)",
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()),
         "java: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
             + ", max heap " + runtime.maxMemory() / (1L << 20) + " MiB",
@@ -217,10 +219,15 @@ public final class Report {
   }
 
   static String millis(double value) {
-    return value < 1 ? String.format("%.3f", value) : String.format("%.1f", value);
+    return value < 1 ? formatted("%.3f", value) : formatted("%.1f", value);
   }
 
   private static String rate(double value) {
-    return value < 10 ? String.format("%.1f", value) : String.format("%,.0f", value);
+    return value < 10 ? formatted("%.1f", value) : formatted("%,.0f", value);
+  }
+
+  /** {@link String#format} in the root locale: the report reads the same on every machine. */
+  private static String formatted(String format, Object... args) {
+    return String.format(Locale.ROOT, format, args);
   }
 }

@@ -103,16 +103,16 @@ public final class StreamingProbe {
       ShardingSphereSystem shardingSphere) throws SQLException {
     final List<Connection> connections = new ArrayList<>();
     switch (system) {
-      case "L" -> connections.add(db.unsharded().connect());
-      case "D" -> {
-        for (JdbcEndpoint shard : db.shards()) {
-          connections.add(shard.connect());
-        }
+    case "L" -> connections.add(db.unsharded().connect());
+    case "D" -> {
+      for (JdbcEndpoint shard : db.shards()) {
+        connections.add(shard.connect());
       }
-      case "N" -> connections.add(db.connectUnionAll());
-      case "X" -> connections.add(db.connectShardSet());
-      case "S" -> connections.add(shardingSphere.connect());
-      default -> throw new IllegalArgumentException("unknown system " + system);
+    }
+    case "N" -> connections.add(db.connectUnionAll());
+    case "X" -> connections.add(db.connectShardSet());
+    case "S" -> connections.add(shardingSphere.connect());
+    default -> throw new IllegalArgumentException("unknown system " + system);
     }
     return connections;
   }

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,15 +19,20 @@ class ReportTest {
     w1.put("S", Outcome.note("failed: Unsupported | syntax"));
     report.add("w1", w1);
     report.add("w3", Map.of("L", Outcome.measured(new Stats(10, 25, 30, 4))));
-    assertEquals(String.format("%-38s %-6s %12s %12s %12s%n", "workload", "system", "median ms",
+    assertEquals(row("%-38s %-6s %12s %12s %12s%n", "workload", "system", "median ms",
             "p99 ms", "ops/s")
-        + String.format("%-38s %-6s %12s %12s %12s%n", "w1", "L", "0.500", "2.0", "1,000")
-        + String.format("%-38s %-6s %s%n", "w1", "S", "failed: Unsupported | syntax")
-        + String.format("%-38s %-6s %12s %12s %12s%n", "w3", "L", "25.0", "30.0", "4.0"),
+        + row("%-38s %-6s %12s %12s %12s%n", "w1", "L", "0.500", "2.0", "1,000")
+        + row("%-38s %-6s %s%n", "w1", "S", "failed: Unsupported | syntax")
+        + row("%-38s %-6s %12s %12s %12s%n", "w3", "L", "25.0", "30.0", "4.0"),
         report.table());
     assertTrue(report.markdown().contains("| w1 | S | failed: Unsupported \\| syntax | | |\n"),
         report.markdown());
     assertEquals(List.of(new Report.Row("w1", "S", Outcome.note("failed: Unsupported | syntax"))),
         report.notes());
+  }
+
+  /** One line of the expected table, formatted as the report formats it. */
+  private static String row(String format, Object... cells) {
+    return String.format(Locale.ROOT, format, cells);
   }
 }

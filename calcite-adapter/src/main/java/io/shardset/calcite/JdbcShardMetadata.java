@@ -17,7 +17,6 @@ import io.shardset.routing.Directory;
 import org.apache.calcite.sql.SqlDialect;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

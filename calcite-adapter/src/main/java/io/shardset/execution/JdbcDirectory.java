@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
  * a bounded cache whose entries expire.
  *
  * <p>Only found entries are cached: a key added to the directory is found at once, while a
- * changed entry is seen once its cached copy expires or is {@linkplain #invalidate
- * invalidated}. Directories are process-wide (see {@link #shared}), like shard pools, so that
+ * changed entry is seen once its cached copy expires or is
+ * {@linkplain #invalidate invalidated}. Directories are process-wide (see {@link #shared}), like shard pools, so that
  * invalidating through one connection's table reaches every connection's queries.
  */
 public final class JdbcDirectory implements Directory {

@@ -21,8 +21,8 @@ import java.util.Objects;
  * one: {@code BOOLEAN} Boolean, {@code TINYINT} Byte, {@code SMALLINT} Short, {@code INTEGER}
  * Integer, {@code BIGINT} Long, {@code DECIMAL} BigDecimal, {@code REAL} Float, {@code DOUBLE}
  * Double (both with zero unsigned), {@code STRING} String, {@code DATE} Integer days since
- * 1970-01-01, {@code TIME} Integer milliseconds of the day, {@code TIMESTAMP} Long milliseconds since 1970-01-01T00:00 of the local
- * date-time read as if it were UTC, {@code BINARY} {@link ByteString}. SQL NULL stays null.
+ * 1970-01-01, {@code TIME} Integer milliseconds of the day, {@code TIMESTAMP} Long milliseconds
+ * since 1970-01-01T00:00 of the local date-time read as if it were UTC, {@code BINARY} {@link ByteString}. SQL NULL stays null.
  *
  * <p>Dates and times are read as {@code java.time} values, never through {@code java.sql.Date}:
  * the latter shifts values by the JVM's time zone.

@@ -1,5 +1,7 @@
 package io.shardset.execution;
 
+import io.shardset.util.SuppressForbidden;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +74,7 @@ final class RunningStatement {
   }
 
   /** Cancels the statement on a signal thread, unless a cancel is on its way already. */
+  @SuppressForbidden(reason = "a guarded block: cancelsInFlight changes under the lock it waits on")
   void cancel() {
     synchronized (lock) {
       if (released || cancelsInFlight > 0) {
@@ -110,6 +113,7 @@ final class RunningStatement {
    * Ends the statement's exposure to other threads before it is closed: waits until cancels
    * on their way have returned. The driver bounds them (PgJDBC's cancelSignalTimeout).
    */
+  @SuppressForbidden(reason = "a guarded block: cancelsInFlight changes under the lock it waits on")
   void release() {
     boolean interrupted = false;
     synchronized (lock) {

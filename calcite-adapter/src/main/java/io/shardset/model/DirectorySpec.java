@@ -1,6 +1,7 @@
 package io.shardset.model;
 
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * The {@code directory} of a lookup table: the database table that names each key's shard,
@@ -17,6 +18,9 @@ import java.util.Objects;
  */
 public record DirectorySpec(String jdbcUrl, String jdbcUser, String jdbcPassword, String table,
     String keyColumn, String shardColumn, int cacheSize, int cacheSeconds) {
+  /** The password in a JDBC URL, for hiding it. */
+  private static final Pattern PASSWORD = Pattern.compile("(?i)(password=)[^&;]*");
+
   /** The directory table when the model names none. */
   public static final String DEFAULT_TABLE = "SHARD_DIRECTORY";
   /** The shard name column when the model names none. */
@@ -39,7 +43,7 @@ public record DirectorySpec(String jdbcUrl, String jdbcUser, String jdbcPassword
 
   /** Describes the directory without its password. */
   @Override public String toString() {
-    return "DirectorySpec[jdbcUrl=" + jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***")
+    return "DirectorySpec[jdbcUrl=" + PASSWORD.matcher(jdbcUrl).replaceAll("$1***")
         + ", jdbcUser=" + jdbcUser
         + ", jdbcPassword=" + (jdbcPassword == null ? null : "***")
         + ", table=" + table

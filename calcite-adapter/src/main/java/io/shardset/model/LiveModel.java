@@ -1,5 +1,7 @@
 package io.shardset.model;
 
+import io.shardset.util.SuppressForbidden;
+
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -59,6 +61,7 @@ public final class LiveModel {
     @Override void close();
   }
 
+  /** What the registry knows a live model by: its model file and its schema. */
   private record Key(Path file, String schema) {
   }
 
@@ -166,6 +169,7 @@ public final class LiveModel {
     }
   }
 
+  @SuppressForbidden(reason = "wakes the drains that wait on the lock for open executions to end")
   private void leave(State left) {
     if (left.open.decrementAndGet() == 0 && left != state) {
       synchronized (lock) {

@@ -9,9 +9,9 @@ import java.util.Objects;
  * the move has got.
  *
  * <p>While it is recorded, the rows of the moving ranges sit in each shard's <em>move
- * tables</em> (see {@link MoveTables}), not in its tables: a shard that {@linkplain
- * #readsMoveTables(String) reads its move tables} returns their rows as its own, any other
- * shard ignores them. So every row is read exactly once in both phases.
+ * tables</em> (see {@link MoveTables}), not in its tables: a shard that
+ * {@linkplain #readsMoveTables(String) reads its move tables} returns their rows as its own, any
+ * other shard ignores them. So every row is read exactly once in both phases.
  *
  * @param shardspace the shardspace whose chunk map changes
  * @param phase how far the move has got

@@ -321,7 +321,7 @@ public final class ModelFile {
   }
 
   private static void removeNamed(JsonNode array, String name) {
-    for (Iterator<JsonNode> i = array.iterator(); i.hasNext(); ) {
+    for (Iterator<JsonNode> i = array.iterator(); i.hasNext();) {
       if (i.next().path("name").asText().equals(name)) {
         i.remove();
       }
@@ -329,7 +329,7 @@ public final class ModelFile {
   }
 
   private static void removeText(JsonNode array, String text) {
-    for (Iterator<JsonNode> i = array.iterator(); i.hasNext(); ) {
+    for (Iterator<JsonNode> i = array.iterator(); i.hasNext();) {
       if (i.next().asText().equals(text)) {
         i.remove();
       }

@@ -1,7 +1,5 @@
 package io.shardset.reshard;
 
-import io.shardset.calcite.ShardSchema;
-import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardColumns;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;

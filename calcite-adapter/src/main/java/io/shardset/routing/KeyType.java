@@ -154,9 +154,9 @@ public enum KeyType {
   private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
   private static final int DATE_LENGTH = "2020-01-01".length();
   private static final DateTimeFormatter SECONDS =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss");
+      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss", Locale.ROOT);
   private static final DateTimeFormatter MILLIS =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS");
+      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS", Locale.ROOT);
 
   /** This type's routing form of a non-null value, or null if the value's class is not accepted. */
   abstract Comparable<?> convert(Object value);

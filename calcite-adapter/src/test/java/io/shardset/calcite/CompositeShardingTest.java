@@ -1,7 +1,7 @@
 package io.shardset.calcite;
 
-import io.shardset.testing.ShardFixture;
 import io.shardset.testing.QueryAssert;
+import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,12 +21,12 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 
 import static io.shardset.testing.ExpectedPlacement.shardOfLong;
-import static io.shardset.testing.ShardFixture.rows;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -53,7 +53,7 @@ class CompositeShardingTest {
                  {"name": "silver", "values": ["slv"], "shardspace": "slow"},
                  {"name": "other", "default": true, "shardspace": "slow"}]}""";
 
-  private static final String TABLES = """
+  private static final String TABLES = String.format(Locale.ROOT, """
       "tables": [
         {"name": "ACCOUNTS", "method": "composite", "shardKey": ["CUST_ID"], %1$s},
         {"name": "TRADES", "method": "composite", "shardKey": ["CUST_ID"], %1$s},
@@ -63,7 +63,7 @@ class CompositeShardingTest {
                     {"name": "new", "from": "2020-01-01", "shardspace": "fast"}]}},
         {"name": "FAST_PROFILES", "method": "consistent-hash", "shardKey": ["CUST_ID"],
          "shardspace": "fast"},
-        {"name": "REGIONS", "method": "duplicated"}]""".formatted(BY_CLASS);
+        {"name": "REGIONS", "method": "duplicated"}]""", BY_CLASS);
 
   static final Map<String, String> SHARDSPACES =
       Map.of("s0", "fast", "s1", "fast", "s2", "slow", "s3", "slow");
@@ -335,7 +335,7 @@ class CompositeShardingTest {
   @Test void explainShowsTwoLevelPruning() {
     sql("SELECT * FROM ACCOUNTS WHERE CLASS = 'gld' AND CUST_ID = 7")
         .explainIs("EnumerableShardScan(table=[[S, ACCOUNTS]], shards=[1 of 4: " + fast(7)
-        + "], sql=[SELECT * FROM \"ACCOUNTS\" WHERE \"CLASS\" = 'gld' AND \"CUST_ID\" = 7])\n");
+            + "], sql=[SELECT * FROM \"ACCOUNTS\" WHERE \"CLASS\" = 'gld' AND \"CUST_ID\" = 7])\n");
   }
 
   /** Asserts that the join ran as one joined query on each of exactly these shards. */

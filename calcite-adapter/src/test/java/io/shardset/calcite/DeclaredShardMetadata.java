@@ -41,7 +41,11 @@ final class DeclaredShardMetadata implements ShardMetadata {
 
   private final Map<String, List<ColumnInfo>> columns;
 
-  /** @param columns each table's columns, by table name */
+  /**
+   * Creates metadata that declares the given columns.
+   *
+   * @param columns each table's columns, by table name
+   */
   DeclaredShardMetadata(Map<String, List<ColumnInfo>> columns) {
     this.columns = Map.copyOf(columns);
   }

@@ -179,7 +179,7 @@ class DistributedOperatorsTest extends SalesDataTestBase {
     try (Hook.Closeable ignored =
              Hook.PLANNER.addThread((Consumer<Object>) planner -> plannings.incrementAndGet());
          PreparedStatement p = connection.prepareStatement(
-        "SELECT COUNT(*) FROM ORDERS WHERE CUSTOMER_ID = ?")) {
+             "SELECT COUNT(*) FROM ORDERS WHERE CUSTOMER_ID = ?")) {
       for (long id = 1; id <= 20; id++) {
         p.setLong(1, id);
         fixture.shards().resetCounters();

@@ -1,8 +1,8 @@
 package io.shardset.calcite;
 
 import io.shardset.testing.Connector;
-import io.shardset.testing.ShardFixture;
 import io.shardset.testing.QueryAssert;
+import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -6,6 +6,7 @@ import org.apache.calcite.plan.RelOptListener;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.runtime.Hook;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -56,7 +57,8 @@ class GoldenPlanTest {
       Files.writeString(path, now, StandardCharsets.UTF_8);
       return;
     }
-    assertEquals("", differences(file.cases(), planned), name + ": plans differ from the file; if the change is intended, regenerate with"
+    assertEquals("", differences(file.cases(), planned), name
+        + ": plans differ from the file; if the change is intended, regenerate with"
         + " -Dgolden.update=true and review the diff");
     // The cases agree; this also catches a header or layout the renderer would rewrite.
     assertEquals(text, now, name + " is not in the form the test writes");

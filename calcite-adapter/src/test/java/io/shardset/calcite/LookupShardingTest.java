@@ -20,6 +20,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -58,12 +59,12 @@ class LookupShardingTest {
   private int nextDocId = 1;
 
   private String tables(String directoryExtras) {
-    return """
+    return String.format(Locale.ROOT, """
         "tables": [
           {"name": "TENANT_DOCS", "method": "lookup", "shardKey": ["TENANT_ID"],
            "directory": {"jdbcUrl": "%s", "jdbcUser": "sa", "jdbcPassword": "",
                          "cacheSeconds": 3600%s}},
-          {"name": "REGIONS", "method": "duplicated"}]""".formatted(directoryUrl,
+          {"name": "REGIONS", "method": "duplicated"}]""", directoryUrl,
         directoryExtras);
   }
 

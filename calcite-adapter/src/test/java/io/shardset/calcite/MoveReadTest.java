@@ -30,9 +30,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.StringJoiner;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -45,6 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * unsharded oracle's answers in each state, through both drivers.
  */
 class MoveReadTest {
+  private static final Pattern PARAMETER = Pattern.compile("\\?");
   private static final String SCHEMA = ShardFixture.SCHEMA;
   private static final int CHUNKS = 12;
   private static final int CUSTOMERS = 300;
@@ -55,7 +58,7 @@ class MoveReadTest {
       visits("VISITS_OLD"), visits("VISITS_NEW"), regions()};
   private static final String[] ORACLE_DDL = {orders("ORDERS"), lines("LINES"),
       visits("VISITS"), regions()};
-  private static final String TABLES = """
+  private static final String TABLES = String.format(Locale.ROOT, """
       "chunks": %d,
       "tables": [
         {"name": "ORDERS", "method": "consistent-hash", "shardKey": ["CUSTOMER_ID"]},
@@ -63,7 +66,7 @@ class MoveReadTest {
         {"name": "VISITS", "method": "consistent-hash", "shardKey": ["CUSTOMER_ID"],
          "subpartitions": {"column": "YR", "ranges": [{"name": "old", "to": 2020},
                                                       {"name": "new", "from": 2020}]}},
-        {"name": "REGIONS", "method": "duplicated"}]""".formatted(CHUNKS);
+        {"name": "REGIONS", "method": "duplicated"}]""", CHUNKS);
 
   @TempDir Path folder;
 
@@ -97,7 +100,7 @@ class MoveReadTest {
     String literal() {
       String text = sql;
       for (Object param : params) {
-        text = text.replaceFirst("\\?", param.toString());
+        text = PARAMETER.matcher(text).replaceFirst(param.toString());
       }
       return text;
     }

@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -80,7 +81,7 @@ class PostgresFailureTest {
       assertNotNull(thrown, "the query did not fail");
       assertTrue(messages(thrown).contains("Statement canceled"), messages(thrown));
       awaitZero(PostgresFailureTest::blockedBackends);
-      System.out.printf("cancel: shard backends gone %d ms after Statement.cancel()%n",
+      System.out.printf(Locale.ROOT, "cancel: shard backends gone %d ms after Statement.cancel()%n",
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - canceled));
       assertEquals(0, checkedOutConnections(c));
     }
@@ -122,14 +123,15 @@ class PostgresFailureTest {
       final long start = System.nanoTime();
       final SQLException e = assertThrows(SQLException.class,
           () -> count(s, "SELECT COUNT(*) FROM ITEMS"));
-      System.out.printf("down shard: query failed after %d ms (connectTimeout 1000 ms)%n",
+      System.out.printf(Locale.ROOT,
+          "down shard: query failed after %d ms (connectTimeout 1000 ms)%n",
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
       assertTrue(messages(e).contains("shard 's2' failed: "), messages(e));
       // The pool's connections are gone now: the next query waits for a new one.
       final long again = System.nanoTime();
       final SQLException refused = assertThrows(SQLException.class,
           () -> count(s, "SELECT COUNT(*) FROM ITEMS"));
-      System.out.printf("down shard: next query failed after %d ms%n",
+      System.out.printf(Locale.ROOT, "down shard: next query failed after %d ms%n",
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - again));
       assertTrue(messages(refused).contains("shard 's2' failed: shardset-s2 - Connection is not"
           + " available, request timed out after"), messages(refused));
@@ -165,7 +167,8 @@ class PostgresFailureTest {
     // Calcite reports a schema that fails to load as an unchecked exception.
     final RuntimeException e =
         assertThrows(RuntimeException.class, () -> ShardFixture.connect(dead));
-    System.out.printf("unreachable port: connection failed after %d ms (connectTimeout 500 ms)%n",
+    System.out.printf(Locale.ROOT,
+        "unreachable port: connection failed after %d ms (connectTimeout 500 ms)%n",
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     assertTrue(messages(e).contains("shard 'dead' failed: cannot read the columns of table"
         + " 'COUNTRIES' (shardset-dead - Connection is not available, request timed out after"),

@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -79,7 +80,7 @@ class PostgresPartitionTest {
       final long start = System.nanoTime();
       final Throwable thrown = readAll(s, sql, new AtomicLong()).get(30, TimeUnit.SECONDS);
       final long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      System.out.printf("partition: %s with a %d s timeout failed after %d ms%n", sql,
+      System.out.printf(Locale.ROOT, "partition: %s with a %d s timeout failed after %d ms%n", sql,
           timeoutSeconds, millis);
       assertNotNull(thrown, "the query did not fail");
       assertTrue(messages(thrown).contains("shard 's3' failed: query timeout of "),
@@ -105,8 +106,8 @@ class PostgresPartitionTest {
       final long cancelMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       final Throwable thrown = query.get(30, TimeUnit.SECONDS);
       final long failMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      System.out.printf("partition: cancel() returned after %d ms, the query failed after"
-          + " %d ms%n", cancelMillis, failMillis);
+      System.out.printf(Locale.ROOT, "partition: cancel() returned after %d ms, the query failed"
+          + " after %d ms%n", cancelMillis, failMillis);
       assertTrue(cancelMillis < 2_000, "cancel took " + cancelMillis + " ms");
       assertNotNull(thrown, "the query did not fail");
       assertTrue(messages(thrown).contains("Statement canceled"), messages(thrown));

@@ -1,7 +1,7 @@
 package io.shardset.calcite;
 
-import io.shardset.testing.QueryOutcome;
 import io.shardset.testing.QueryAssert;
+import io.shardset.testing.QueryOutcome;
 
 import org.junit.jupiter.api.Test;
 
@@ -64,9 +64,9 @@ class PruningTest extends SalesDataTestBase {
    */
   @Test void keyFixedQueriesReadWithoutATransaction() throws SQLException {
     final Set<Boolean> scanModes = switch (backend()) {
-      case H2 -> Set.of(true);
-      case POSTGRES -> Set.of(false);
-      default -> Set.of(false, true); // some shards are PostgreSQL, some not
+    case H2 -> Set.of(true);
+    case POSTGRES -> Set.of(false);
+    default -> Set.of(false, true); // some shards are PostgreSQL, some not
     };
     assertEquals(Set.of(true), autoCommitAtShards(
         sql("SELECT * FROM ORDERS WHERE CUSTOMER_ID IN (3, 150)")));

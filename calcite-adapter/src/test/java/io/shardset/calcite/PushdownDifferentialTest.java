@@ -22,6 +22,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.StringJoiner;
 
@@ -133,7 +134,8 @@ class PushdownDifferentialTest {
     }
     if (value instanceof LocalDateTime t) {
       return "CAST(TIMESTAMP '"
-          + t.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS")) + "' AS " + type
+          + t.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT))
+          + "' AS " + type
           + ")";
     }
     return "CAST(" + value + " AS " + type + ")";

@@ -49,8 +49,12 @@ final class RecordedProducts {
     private final String urlPrefix;
     private final Map<String, Object> answers;
 
-    /** @param yes the questions the driver answered with true; it answered the others
-     *     with false */
+    /**
+     * Creates a product's recorded answers.
+     *
+     * @param yes the questions the driver answered with true; it answered the others
+     *     with false
+     */
     Product(String urlPrefix, String name, String version, int major, int minor,
         String quote, Set<String> yes) {
       this.urlPrefix = urlPrefix;

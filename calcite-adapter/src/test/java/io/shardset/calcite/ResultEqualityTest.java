@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Every query returns through ShardSet exactly the rows it returns on one unsharded database
@@ -145,9 +146,9 @@ class ResultEqualityTest extends SalesDataTestBase {
         "SELECT STATUS, %s FROM ORDERS GROUP BY STATUS",
         "SELECT CUSTOMER_ID, %s FROM ORDERS WHERE CUSTOMER_ID < 20 GROUP BY CUSTOMER_ID",
         "SELECT %s FROM LEDGER WHERE ENTRY_ID < 2500")) {
-      final String sql = query.formatted(function + "(AMOUNT)");
+      final String sql = String.format(Locale.ROOT, query, function + "(AMOUNT)");
       final String oracleSql =
-          query.formatted("CAST(" + function + "(AMOUNT) AS DECIMAL(12, 2))");
+          String.format(Locale.ROOT, query, "CAST(" + function + "(AMOUNT) AS DECIMAL(12, 2))");
       sql(sql).returnsUnsharded(oracleSql);
     }
   }

@@ -4,9 +4,9 @@ import io.shardset.model.ModelException;
 import io.shardset.testing.Backend;
 import io.shardset.testing.Connector;
 import io.shardset.testing.CountingShards;
+import io.shardset.testing.QueryAssert;
 import io.shardset.testing.QueryOutcome;
 import io.shardset.testing.ShardFixture;
-import io.shardset.testing.QueryAssert;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -48,7 +48,7 @@ class BoundedBufferTest {
         .thenRun(buffer::finish);
     Set<Integer> received = new HashSet<>();
     int maxSeen = 0;
-    for (Integer item; (item = buffer.take()) != null; ) {
+    for (Integer item; (item = buffer.take()) != null;) {
       received.add(item);
       maxSeen = Math.max(maxSeen, buffer.size());
     }

@@ -3,6 +3,7 @@ package io.shardset.model;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Locale;
 
 import static io.shardset.model.TestOperands.assertFails;
 import static io.shardset.model.TestOperands.parse;
@@ -12,13 +13,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** Tests that a model's {@code chunkMap} must cover each shardspace's hash space exactly. */
 class ChunkMapParserTest {
   private static String model(String chunkMap, String tables) {
-    return """
+    return String.format(Locale.ROOT, """
         {"shards": [{"name": "s0", "jdbcUrl": "jdbc:h2:mem:s0"},
                     {"name": "s1", "jdbcUrl": "jdbc:h2:mem:s1"},
                     {"name": "g0", "jdbcUrl": "jdbc:h2:mem:g0", "shardspace": "gold"}],
          "chunks": 4,
          "chunkMap": [%s],
-         "tables": [%s]}""".formatted(chunkMap, tables);
+         "tables": [%s]}""", chunkMap, tables);
   }
 
   private static String model(String chunkMap) {

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Types;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalInt;
 
 import static io.shardset.model.TestOperands.assertFails;
@@ -138,11 +139,11 @@ class CompositeModelTest {
          "partitionBy": {"column": "SIGNUP_DAY", "method": "range",
            "sets": [{"name": "old", "to": "%s", "shardspace": "slow"},
                     {"name": "new", "from": "2020-01-01", "shardspace": "fast"}]}}""";
-    assertRouterFails(operand(ranges.formatted("2020-02-01")),
+    assertRouterFails(operand(String.format(Locale.ROOT, ranges, "2020-02-01")),
         "Invalid ShardSet model: schema 'SALES', table 'ACCOUNTS', field 'partitionBy.sets':"
             + " entry 1 (-∞, 2020-02-01) on 'old' and entry 2 [2020-01-01, +∞) on 'new'"
             + " overlap");
-    assertRouterFails(operand(ranges.formatted("2019-12-01")),
+    assertRouterFails(operand(String.format(Locale.ROOT, ranges, "2019-12-01")),
         "Invalid ShardSet model: schema 'SALES', table 'ACCOUNTS', field 'partitionBy.sets':"
             + " no range covers [2019-12-01, 2020-01-01), between entry 1 (-∞, 2019-12-01) on"
             + " 'old' and entry 2 [2020-01-01, +∞) on 'new'");
@@ -214,9 +215,9 @@ class CompositeModelTest {
   }
 
   @Test void chunkMapMustPlaceEveryShardspaceOfACompositeTable() {
-    assertFails("{" + SHARDS + """
+    assertFails("{" + SHARDS + String.format(Locale.ROOT, """
         , "chunkMap": [{"from": 0, "to": 4294967296, "shard": "f0"}],
-          "tables": [%s]}""".formatted(BY_CLASS),
+          "tables": [%s]}""", BY_CLASS),
         "Invalid ShardSet model: schema 'SALES', field 'chunkMap': shardspace 'slow' has no"
             + " entries, but composite table 'ACCOUNTS' uses it");
   }

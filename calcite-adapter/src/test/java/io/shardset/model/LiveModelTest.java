@@ -11,11 +11,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -25,11 +27,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** A schema's model that follows its model file. */
 class LiveModelTest {
+  private static final Pattern LINE_COMMENT = Pattern.compile("//.*");
+
   @TempDir Path folder;
 
   /** A model file of schema S whose chunk map puts [0, split) on s0 and the rest on s1. */
   private static String model(long split) {
-    return """
+    return String.format(Locale.ROOT, """
         {"version": "1.0", "defaultSchema": "S",
          // comments are allowed, as Calcite allows them
          "schemas": [{"name": "S", "type": "custom",
@@ -40,13 +44,14 @@ class LiveModelTest {
              "chunkMap": [{"from": 0, "to": %d, "shard": "s0"},
                           {"from": %d, "to": 4294967296, "shard": "s1"}],
              "tables": [{"name": "T", "method": "consistent-hash", "shardKey": ["K"]}]}}]}
-        """.formatted(split, split);
+        """, split, split);
   }
 
   /** Writes the file and opens its live model as a connection would. */
   private LiveModel open(Path file, String json) throws IOException {
     Files.writeString(file, json);
-    Map<?, ?> root = new ObjectMapper().readValue(json.replaceAll("//.*", ""), Map.class);
+    Map<?, ?> root =
+        new ObjectMapper().readValue(LINE_COMMENT.matcher(json).replaceAll(""), Map.class);
     Map<?, ?> schema = (Map<?, ?>) ((List<?>) root.get("schemas")).get(0);
     Map<String, Object> operand = new LinkedHashMap<>();
     ((Map<?, ?>) schema.get("operand")).forEach((k, v) -> operand.put((String) k, v));

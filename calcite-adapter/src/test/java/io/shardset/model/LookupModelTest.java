@@ -6,7 +6,9 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Types;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 import static io.shardset.model.TestOperands.assertFails;
 import static io.shardset.model.TestOperands.parse;
@@ -19,11 +21,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Tests the {@code lookup} method's model: the directory, its defaults and validation. */
 class LookupModelTest {
+  private static final Pattern OPEN_BRACE = Pattern.compile("\\{");
   private static final String DOCS = """
       {"name": "TENANT_DOCS", "method": "lookup", "shardKey": ["TENANT_ID"]%s}""";
 
   private static String docs(String rest) {
-    return DOCS.formatted(rest);
+    return String.format(Locale.ROOT, DOCS, rest);
   }
 
   @Test void explicitDirectory() {
@@ -39,7 +42,8 @@ class LookupModelTest {
   }
 
   @Test void defaultDirectoryIsAnH2FileNextToTheModel() {
-    String operand = twoShards(docs("")).replaceFirst("\\{", "{\"baseDirectory\": \"/srv/m\",");
+    String operand = OPEN_BRACE.matcher(twoShards(docs("")))
+        .replaceFirst("{\"baseDirectory\": \"/srv/m\",");
     assertEquals(new DirectorySpec("jdbc:h2:/srv/m/SALES_directory", "sa", "",
             "SHARD_DIRECTORY", "TENANT_ID", "SHARD_NAME", 10_000, 30),
         parse(operand).tables().get(0).directory());

@@ -3,6 +3,7 @@ package io.shardset.model;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Locale;
 
 import static io.shardset.model.TestOperands.assertFails;
 import static io.shardset.model.TestOperands.parse;
@@ -16,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ReshardModelTest {
   /** Three shards; s2 holds no range yet; [0, 2^31) on s0, the rest on s1. */
   private static String model(String reshard) {
-    return """
+    return String.format(Locale.ROOT, """
         {"shards": [{"name": "s0", "jdbcUrl": "jdbc:h2:mem:s0"},
                     {"name": "s1", "jdbcUrl": "jdbc:h2:mem:s1"},
                     {"name": "s2", "jdbcUrl": "jdbc:h2:mem:s2"}],
@@ -25,7 +26,7 @@ class ReshardModelTest {
                       {"from": 2147483648, "to": 4294967296, "shard": "s1"}],
          "tables": [{"name": "T", "method": "consistent-hash", "shardKey": ["K"]},
                     {"name": "R", "method": "duplicated"}],
-         "reshard": %s}""".formatted(reshard);
+         "reshard": %s}""", reshard);
   }
 
   @Test void copyPhase() {

@@ -8,6 +8,7 @@ import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalInt;
 
 import static io.shardset.model.TestOperands.assertFails;
@@ -28,9 +29,9 @@ class SubpartitionModelTest {
 
   /** A consistent-hash table ORDERS with these subpartitions. */
   private static String orders(String subpartitions) {
-    return twoShards("""
+    return twoShards(String.format(Locale.ROOT, """
         {"name": "ORDERS", "physicalName": "orders", "method": "consistent-hash",
-         "shardKey": "CUST_ID", "subpartitions": %s}""".formatted(subpartitions));
+         "shardKey": "CUST_ID", "subpartitions": %s}""", subpartitions));
   }
 
   private static String byDate(String ranges) {
@@ -75,15 +76,15 @@ class SubpartitionModelTest {
   @Test void compositeAndLookupTablesMayHaveSubpartitions() {
     String subpartitions = "\"subpartitions\": {\"column\": \"ORDER_DATE\", \"ranges\": "
         + RANGES + "}";
-    ShardSetModel model = parse(twoShards("""
+    ShardSetModel model = parse(twoShards(String.format(Locale.ROOT, """
         {"name": "BY_CLASS", "method": "composite", "shardKey": ["CUST_ID"],
          "partitionBy": {"column": "SCORE", "method": "range",
            "sets": [{"name": "all", "shardspace": "default"}]}, %s},
         {"name": "BY_TENANT", "method": "lookup", "shardKey": ["CUST_ID"],
-         "directory": {"jdbcUrl": "jdbc:h2:mem:directory"}, %s}"""
-        .formatted(subpartitions, subpartitions)));
+         "directory": {"jdbcUrl": "jdbc:h2:mem:directory"}, %s}""",
+        subpartitions, subpartitions)));
     for (TableSpec table : model.tables()) {
-      assertEquals("%s_p2020".formatted(table.name()), table.subpartitions().physicalName(1));
+      assertEquals(table.name() + "_p2020", table.subpartitions().physicalName(1));
       Subpartitioning sub = Subpartitioning.create(model, table, LAYOUT);
       assertEquals(OptionalInt.of(2), sub.subpartitionOf(row(LocalDate.of(2021, 3, 1))));
     }
@@ -168,9 +169,8 @@ class SubpartitionModelTest {
   }
 
   @Test void patternWithoutName() {
-    assertFails(orders("""
-            {"column": "ORDER_DATE", "physicalName": "orders_all", "ranges": %s}"""
-            .formatted(RANGES)),
+    assertFails(orders(String.format(Locale.ROOT, """
+            {"column": "ORDER_DATE", "physicalName": "orders_all", "ranges": %s}""", RANGES)),
         "Invalid ShardSet model: schema 'SALES', table 'ORDERS',"
             + " field 'subpartitions.physicalName': pattern 'orders_all' does not contain"
             + " {name}, so the subpartitions would share one table");

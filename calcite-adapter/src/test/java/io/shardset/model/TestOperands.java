@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -46,9 +47,9 @@ final class TestOperands {
 
   /** An operand with two shards s0 and s1 and these tables. */
   static String twoShards(String tables) {
-    return """
+    return String.format(Locale.ROOT, """
         {"shards": [{"name": "s0", "jdbcUrl": "jdbc:h2:mem:s0"},
                     {"name": "s1", "jdbcUrl": "jdbc:h2:mem:s1"}],
-         "tables": [%s]}""".formatted(tables);
+         "tables": [%s]}""", tables);
   }
 }

@@ -3,8 +3,8 @@ package io.shardset.reshard;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.load.ShardedInserter;
 import io.shardset.model.ShardSetModel;
-import io.shardset.testing.ShardFixture;
 import io.shardset.testing.QueryAssert;
+import io.shardset.testing.ShardFixture;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -206,12 +207,12 @@ final class FamilyData implements AutoCloseable {
   /** A model file of the first {@code shards} of s0..s4, with default placement. */
   Path writeModel(int shards) throws Exception {
     final Path model = folder.resolve("model.json");
-    Files.writeString(model, """
+    Files.writeString(model, String.format(Locale.ROOT, """
         {"version": "1.0", "defaultSchema": "S", "schemas": [{"name": "S", "type": "custom",
           "factory": "io.shardset.calcite.ShardSchemaFactory",
           "operand": {"shards": [
             %s],
-            %s}}]}""".formatted(databases.shardsJson(shards), TABLES));
+            %s}}]}""", databases.shardsJson(shards), TABLES));
     return model;
   }
 

@@ -14,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -143,13 +144,14 @@ class ModelFileTest {
     Path path = folder.resolve("two.json");
     String schema = "{\"name\": \"%s\", \"type\": \"custom\","
         + " \"factory\": \"io.shardset.calcite.ShardSchemaFactory\", \"operand\": {}}";
-    Files.writeString(path, "{\"schemas\": [" + schema.formatted("A") + ", "
-        + schema.formatted("B") + "]}");
+    Files.writeString(path, "{\"schemas\": [" + String.format(Locale.ROOT, schema, "A") + ", "
+        + String.format(Locale.ROOT, schema, "B") + "]}");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> ModelFile.read(path).shardSetSchema());
     assertEquals("model file " + path + " has ShardSet schemas A, B; name one", e.getMessage());
     Files.writeString(path, "{\"defaultSchema\": \"B\", \"schemas\": ["
-        + schema.formatted("A") + ", " + schema.formatted("B") + "]}");
+        + String.format(Locale.ROOT, schema, "A") + ", "
+        + String.format(Locale.ROOT, schema, "B") + "]}");
     assertEquals("B", ModelFile.read(path).shardSetSchema());
   }
 

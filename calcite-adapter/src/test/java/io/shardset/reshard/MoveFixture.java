@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -91,7 +92,7 @@ final class MoveFixture {
         }
       }
     }
-    Files.writeString(modelFile, """
+    Files.writeString(modelFile, String.format(Locale.ROOT, """
         {"version": "1.0", "defaultSchema": "S", "schemas": [{
           "name": "S", "type": "custom", "factory": "io.shardset.calcite.ShardSchemaFactory",
           "operand": {
@@ -112,7 +113,7 @@ final class MoveFixture {
             ]
           }
         }]}
-        """.formatted(shards.shardsJson(4), VISITS_SPLIT));
+        """, shards.shardsJson(4), VISITS_SPLIT));
     load();
   }
 
@@ -165,6 +166,7 @@ final class MoveFixture {
     return new Object[] {id, id % 3 == 0 ? "gold" : "basic", id / 2};
   }
 
+  /** Makes the row with a given id of one table. */
   private interface RowMaker {
     Object[] row(int id);
   }

@@ -248,6 +248,7 @@ class MoverTest {
         fixture -> new Operation.RemoveShard("s3"), 2);
   }
 
+  /** The operation to run, made from the fixture it runs on. */
   interface OperationOf {
     Operation of(MoveFixture fixture);
   }

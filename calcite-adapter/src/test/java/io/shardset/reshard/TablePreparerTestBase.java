@@ -20,6 +20,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -82,7 +83,8 @@ abstract class TablePreparerTestBase {
   @BeforeEach void emptyNewShard() throws SQLException {
     for (ShardConnectionSettings shard : shards) {
       ReshardModels.execute(shard, tableNames(shard).stream()
-          .filter(t -> shard == shards.get(2) || t.toUpperCase().endsWith("_SHARDSET_MOVE"))
+          .filter(t -> shard == shards.get(2)
+              || t.toUpperCase(Locale.ROOT).endsWith("_SHARDSET_MOVE"))
           .map(t -> "DROP TABLE \"" + t + "\"").toArray(String[]::new));
     }
   }
@@ -104,7 +106,8 @@ abstract class TablePreparerTestBase {
 
   @Test void createsTablesAsTheSourceHasThem() throws SQLException {
     final TablePreparer.Outcome outcome = TablePreparer.prepare(model(2), model(3), "s2");
-    final List<String> created = outcome.created().stream().map(String::toUpperCase).toList();
+    final List<String> created =
+        outcome.created().stream().map(t -> t.toUpperCase(Locale.ROOT)).toList();
     assertEquals(List.of("ORDERS", "ORDER_LINES", "ORDER ITEMS", "SHIPMENTS_P1",
         "SHIPMENTS_P2", "REGIONS"), created);
     for (String table : outcome.created()) {
@@ -204,7 +207,7 @@ abstract class TablePreparerTestBase {
          ResultSet rs = c.getMetaData().getColumns(null, null,
              exactName(c.getMetaData(), table), null)) {
       while (rs.next()) {
-        names.add(rs.getString("COLUMN_NAME").toUpperCase());
+        names.add(rs.getString("COLUMN_NAME").toUpperCase(Locale.ROOT));
       }
     }
     return names;
@@ -217,7 +220,7 @@ abstract class TablePreparerTestBase {
         return table;
       }
     }
-    return table.toLowerCase();
+    return table.toLowerCase(Locale.ROOT);
   }
 
   private static List<String> rows(ShardConnectionSettings shard, String sql)

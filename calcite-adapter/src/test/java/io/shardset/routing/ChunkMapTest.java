@@ -1,13 +1,15 @@
 package io.shardset.routing;
 
-import static io.shardset.routing.RoutingAsserts.assertIllegal;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+
+import static io.shardset.routing.RoutingAsserts.assertIllegal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Tests {@link ChunkMap}: chunk arithmetic, default placement and explicit chunk maps. */
 class ChunkMapTest {

@@ -1,17 +1,19 @@
 package io.shardset.routing;
 
-import static io.shardset.routing.RoutingAsserts.shards;
-import static io.shardset.testing.ExpectedPlacement.shardOfLong;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.OptionalInt;
-import org.junit.jupiter.api.Test;
+
+import static io.shardset.routing.RoutingAsserts.shards;
+import static io.shardset.testing.ExpectedPlacement.shardOfLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Tests {@link CompositeRouter}: placement computed independently with the spec's formula. */
 class CompositeRouterTest {

@@ -1,8 +1,6 @@
 package io.shardset.routing;
 
-import static io.shardset.routing.RoutingAsserts.assertIllegal;
-import static io.shardset.routing.RoutingAsserts.shards;
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -10,7 +8,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.Test;
+
+import static io.shardset.routing.RoutingAsserts.assertIllegal;
+import static io.shardset.routing.RoutingAsserts.shards;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Tests {@link HashRouter}. */
 class HashRouterTest {

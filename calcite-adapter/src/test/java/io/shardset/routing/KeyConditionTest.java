@@ -1,5 +1,14 @@
 package io.shardset.routing;
 
+import io.shardset.routing.KeyCondition.Op;
+
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.util.BitSet;
+import java.util.List;
+import java.util.function.IntFunction;
+
 import static io.shardset.routing.KeyCondition.and;
 import static io.shardset.routing.KeyCondition.any;
 import static io.shardset.routing.KeyCondition.compare;
@@ -11,16 +20,10 @@ import static io.shardset.routing.KeyCondition.param;
 import static io.shardset.routing.KeyCondition.restrict;
 import static io.shardset.routing.RoutingAsserts.assertIllegal;
 import static io.shardset.routing.RoutingAsserts.shards;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.shardset.routing.KeyCondition.Op;
-import java.math.BigDecimal;
-import java.util.BitSet;
-import java.util.List;
-import java.util.function.IntFunction;
-import org.junit.jupiter.api.Test;
 
 /** Tests {@link KeyCondition}: evaluation against routers, with literals and parameters. */
 class KeyConditionTest {

@@ -1,16 +1,19 @@
 package io.shardset.routing;
 
+import io.shardset.routing.KeyDomain.Interval;
+
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Optional;
+
 import static io.shardset.routing.RoutingAsserts.assertIllegal;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.shardset.routing.KeyDomain.Interval;
-import java.math.BigDecimal;
-import java.util.List;
-import java.util.Optional;
-import org.junit.jupiter.api.Test;
 
 /** Tests {@link KeyDomain}: normalization, intersection, union, points and NULL. */
 class KeyDomainTest {

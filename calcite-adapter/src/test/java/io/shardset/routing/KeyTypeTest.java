@@ -1,9 +1,6 @@
 package io.shardset.routing;
 
-import static io.shardset.routing.RoutingAsserts.assertIllegal;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -11,7 +8,12 @@ import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.Optional;
-import org.junit.jupiter.api.Test;
+
+import static io.shardset.routing.RoutingAsserts.assertIllegal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** Tests {@link KeyType}: normalization, canonical bytes, display and JDBC type mapping. */
 class KeyTypeTest {

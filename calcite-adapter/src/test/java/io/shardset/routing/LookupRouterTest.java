@@ -1,9 +1,6 @@
 package io.shardset.routing;
 
-import static io.shardset.routing.RoutingAsserts.shards;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -13,7 +10,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.Test;
+
+import static io.shardset.routing.RoutingAsserts.shards;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Tests {@link LookupRouter} over a directory held in a map. */
 class LookupRouterTest {

@@ -1,17 +1,20 @@
 package io.shardset.routing;
 
-import static io.shardset.routing.RoutingAsserts.assertIllegal;
-import static io.shardset.routing.RoutingAsserts.shards;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.shardset.routing.RangeRouter.Partition;
+
+import org.junit.jupiter.api.Test;
+
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.OptionalInt;
-import org.junit.jupiter.api.Test;
+
+import static io.shardset.routing.RoutingAsserts.assertIllegal;
+import static io.shardset.routing.RoutingAsserts.shards;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Tests {@link RangeRouter}. */
 class RangeRouterTest {

@@ -9,8 +9,9 @@ import picocli.CommandLine.Command;
 
 /** {@code shardset reshard}: its work is done by its subcommands. */
 @Command(name = "reshard", mixinStandardHelpOptions = true,
-    description = {"Adds and removes shards and moves or splits hash ranges of a ShardSet"
-        + " model's consistent-hash tables, moving only the rows whose range changes shard.",
+    description = {
+        "Adds and removes shards and moves or splits hash ranges of a ShardSet"
+            + " model's consistent-hash tables, moving only the rows whose range changes shard.",
         "The chunk map lives in the model file, which apply rewrites atomically; running"
             + " ShardSet processes re-read it."},
     subcommands = {ShowCommand.class, PlanCommand.class, ApplyCommand.class})

@@ -1,5 +1,7 @@
 package io.shardset.cli;
 
+import io.shardset.util.SuppressForbidden;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,6 +14,7 @@ public final class ShardSetCli implements Runnable {
   @CommandLine.Spec
   private CommandLine.Model.CommandSpec spec;
 
+  @SuppressForbidden(reason = "the command line's exit code is the process's")
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
   }

@@ -29,6 +29,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,8 +37,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code shardset reshard show|plan|apply} on four in-memory H2 shards and a fifth to add. */
@@ -103,7 +104,8 @@ class ReshardCommandTest {
 
   @Test void planCountsWhatApplyMoves() throws Exception {
     final Map<Long, Integer> before = placement(5);
-    assertEquals(0, reshard("plan", "add-shard", "s4", "--jdbc-url", newShardUrl, "--jdbc-user", "sa"), err);
+    assertEquals(0, reshard("plan", "add-shard", "s4", "--jdbc-url", newShardUrl,
+        "--jdbc-user", "sa"), err);
     assertTrue(out.startsWith("""
         plan: add-shard s4 (shardspace 'default')
         hash ranges that move: 96 (20.0 % of the hash space)
@@ -112,8 +114,8 @@ class ReshardCommandTest {
     assertEquals(placement(5), before, "plan changes nothing");
     assertTrue(out.contains("hash % N placement (hash mod 4 -> hash mod 5) would move"), out);
 
-    assertEquals(0, reshard("apply", "add-shard", "s4", "--jdbc-url", newShardUrl, "--jdbc-user", "sa",
-        "--grace", "0s"), err);
+    assertEquals(0, reshard("apply", "add-shard", "s4", "--jdbc-url", newShardUrl,
+        "--jdbc-user", "sa", "--grace", "0s"), err);
     final Map<String, Long> moved = new TreeMap<>();
     placement(5).forEach((order, shard) -> {
       if (!shard.equals(before.get(order))) {
@@ -122,7 +124,7 @@ class ReshardCommandTest {
     });
     assertEquals(planned, moved, "rows per shard pair, planned and moved");
     final long total = moved.values().stream().mapToLong(Long::longValue).sum();
-    assertTrue(out.contains("done: add-shard s4\nmoved " + String.format("%,d", total)
+    assertTrue(out.contains("done: add-shard s4\nmoved " + String.format(Locale.ROOT, "%,d", total)
         + " rows of 4,000 ("), out);
     assertTrue(err.contains("copy: done"), err);
     assertEquals(0, reshard("show"), err);
@@ -147,7 +149,8 @@ class ReshardCommandTest {
         new Mover.Settings(Duration.ZERO, Duration.ofSeconds(30), 500), crash,
         TablePreparer::prepare);
     assertThrows(IllegalStateException.class, () -> mover.apply(ReshardPlanner.plan(start,
-        new Operation.AddShard("s4", Map.of("name", "s4", "jdbcUrl", newShardUrl, "jdbcUser", "sa"), null))));
+        new Operation.AddShard("s4",
+            Map.of("name", "s4", "jdbcUrl", newShardUrl, "jdbcUser", "sa"), null))));
 
     assertEquals(0, reshard("show"), err);
     assertTrue(out.endsWith("move in progress: add-shard s4, phase copy, 96 ranges of"
@@ -160,7 +163,7 @@ class ReshardCommandTest {
     assertTrue(out.startsWith("resumed and finished add-shard s4\nmoved "), out);
     final Map<Long, Integer> after = placement(5);
     final long onS4 = after.values().stream().filter(shard -> shard == 4).count();
-    assertTrue(out.contains("moved " + String.format("%,d", onS4) + " rows in "), out);
+    assertTrue(out.contains("moved " + String.format(Locale.ROOT, "%,d", onS4) + " rows in "), out);
     assertTrue(err.startsWith("resuming add-shard s4 (phase copy)\n"), err);
     assertEquals(ORDERS, after.size());
     assertTrue(after.containsValue(4), "s4 holds rows");

@@ -33,6 +33,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
@@ -102,8 +103,8 @@ class ServerResourcesTest {
     // The client goes away without a word; the server notices by itself.
     final long start = System.nanoTime();
     awaitReleased();
-    System.out.printf("vanished client: shard connections released %d ms later (idle timeout"
-        + " 2000 ms)%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    System.out.printf(Locale.ROOT, "vanished client: shard connections released %d ms later"
+        + " (idle timeout 2000 ms)%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
   }
 
   /**
@@ -137,7 +138,7 @@ class ServerResourcesTest {
       queries += counts[0];
       busy += counts[1];
     }
-    System.out.printf("64 clients for 60 s: %d queries answered, %d refused as busy%n",
+    System.out.printf(Locale.ROOT, "64 clients for 60 s: %d queries answered, %d refused as busy%n",
         queries, busy);
     assertTrue(queries > clients, "only " + queries + " queries answered");
     awaitReleased();

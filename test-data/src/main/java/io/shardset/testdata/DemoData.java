@@ -198,10 +198,10 @@ public final class DemoData {
   private Object[] subscription(int id, SplittableRandom r) {
     final String plan = PLANS[weighted(r, new int[] {8, 4, 1, 2})];
     final BigDecimal fee = switch (plan) {
-      case "ENTERPRISE" -> BigDecimal.valueOf(50_000 + r.nextInt(200_000), 2);
-      case "PRO" -> BigDecimal.valueOf(4_900 + r.nextInt(5_000), 2);
-      case "BASIC" -> BigDecimal.valueOf(900 + r.nextInt(1_000), 2);
-      default -> BigDecimal.ZERO.setScale(2);
+    case "ENTERPRISE" -> BigDecimal.valueOf(50_000 + r.nextInt(200_000), 2);
+    case "PRO" -> BigDecimal.valueOf(4_900 + r.nextInt(5_000), 2);
+    case "BASIC" -> BigDecimal.valueOf(900 + r.nextInt(1_000), 2);
+    default -> BigDecimal.ZERO.setScale(2);
     };
     return new Object[] {(long) id, (long) (1 + r.nextInt(customers)), plan,
         LocalDate.of(2020, 1, 1).plusDays(r.nextInt(2_000)), fee};

@@ -9,6 +9,7 @@ import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
 import io.shardset.model.SubpartitionSpec;
 import io.shardset.model.TableSpec;
+import io.shardset.util.SuppressForbidden;
 
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.schema.SchemaPlus;
@@ -18,11 +19,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -32,6 +36,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -47,6 +52,10 @@ import java.util.regex.Pattern;
 public final class DemoDatabase implements Callable<Integer> {
   private static final Pattern CREATE_TABLE =
       Pattern.compile("CREATE TABLE (\\w+)", Pattern.CASE_INSENSITIVE);
+  private static final Pattern SQL_COMMENT_LINE = Pattern.compile("(?m)^--.*$");
+
+  @Spec
+  private CommandSpec spec;
 
   @Option(names = "--model", required = true, description = "The model file (model/demo.json).")
   private File model;
@@ -57,6 +66,7 @@ public final class DemoDatabase implements Callable<Integer> {
   @Option(names = "--force", description = "Recreate the databases even if they hold data.")
   private boolean force;
 
+  @SuppressForbidden(reason = "the tool's exit code is the process's")
   public static void main(String[] args) {
     System.exit(new CommandLine(new DemoDatabase()).execute(args));
   }
@@ -64,8 +74,9 @@ public final class DemoDatabase implements Callable<Integer> {
   @Override public Integer call() throws Exception {
     final File modelFile = model.getAbsoluteFile();
     final ShardSetModel parsed = parseModel(modelFile, schema);
+    final PrintWriter out = spec.commandLine().getOut();
     if (!force && loaded(parsed)) {
-      System.out.println("Demo data already loaded; use --force to recreate it.");
+      out.println("Demo data already loaded; use --force to recreate it.");
       return 0;
     }
     final long start = System.nanoTime();
@@ -79,7 +90,7 @@ public final class DemoDatabase implements Callable<Integer> {
       }
     }
     load(modelFile, parsed);
-    System.out.printf("Loaded in %.1f s%n", (System.nanoTime() - start) / 1e9);
+    out.printf(Locale.ROOT, "Loaded in %.1f s%n", (System.nanoTime() - start) / 1e9);
     return 0;
   }
 
@@ -214,8 +225,8 @@ public final class DemoDatabase implements Callable<Integer> {
 
   private static List<String> statements() throws IOException {
     try (InputStream in = DemoDatabase.class.getResourceAsStream("demo-schema.sql")) {
-      final String text = new String(in.readAllBytes(), StandardCharsets.UTF_8)
-          .replaceAll("(?m)^--.*$", "");
+      final String text = SQL_COMMENT_LINE.matcher(
+          new String(in.readAllBytes(), StandardCharsets.UTF_8)).replaceAll("");
       final List<String> result = new ArrayList<>();
       for (String statement : text.split(";")) {
         if (!statement.isBlank()) {
@@ -265,17 +276,18 @@ public final class DemoDatabase implements Callable<Integer> {
         try (ShardedInserter inserter = ShardedInserter.open(table, 1_000)) {
           rows.forEach(inserter::insert);
           inserter.close();
-          System.out.println(summary(table, rows.size(), inserter.rowsPerShard()));
+          spec.commandLine().getOut().println(
+              summary(table, rows.size(), inserter.rowsPerShard()));
         }
       }
     }
   }
 
   private static String summary(ShardTable table, int rows, long[] perShard) {
-    final StringBuilder b = new StringBuilder(String.format("%-10s %,8d rows:",
+    final StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-10s %,8d rows:",
         table.spec().name(), rows));
     for (int i = 0; i < perShard.length; i++) {
-      b.append(String.format(" %s=%,d", table.shardName(i), perShard[i]));
+      b.append(String.format(Locale.ROOT, " %s=%,d", table.shardName(i), perShard[i]));
     }
     return b.toString();
   }

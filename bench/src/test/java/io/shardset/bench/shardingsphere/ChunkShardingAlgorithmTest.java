@@ -3,6 +3,7 @@ package io.shardset.bench.shardingsphere;
 import io.shardset.routing.ShardRouter;
 
 import org.apache.shardingsphere.sharding.api.sharding.standard.PreciseShardingValue;
+
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;

@@ -3,7 +3,6 @@ package io.shardset.calcite.jdbc;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.prepare.Prepare;
-import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -25,9 +24,9 @@ import java.util.List;
 
 /**
  * {@link SqlToRelConverter} that converts {@code x IN (v1, v2, ...)} and {@code x NOT IN (...)}
- * (and their synonyms {@code x = ANY (...)}, {@code x <> ALL (...)}) of any length as Calcite converts short lists: to {@code x = v1 OR x = v2 ...} (under NOT
- * for NOT IN), built flat, its comparisons of x with literals folded into one
- * {@code SEARCH(x, Sarg[points])}.
+ * (and their synonyms {@code x = ANY (...)}, {@code x <> ALL (...)}) of any length as Calcite
+ * converts short lists: to {@code x = v1 OR x = v2 ...} (under NOT for NOT IN), built flat,
+ * its comparisons of x with literals folded into one {@code SEARCH(x, Sarg[points])}.
  *
  * <p>Why: Calcite turns a list of 20 or more values into a join with the values (a union of
  * one-row projections where they are {@code ?}), which the shards cannot prune by, which

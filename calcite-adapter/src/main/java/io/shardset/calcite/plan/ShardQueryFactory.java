@@ -8,11 +8,11 @@ import io.shardset.calcite.runtime.ParameterBinder;
 import io.shardset.calcite.runtime.ShardQuery;
 import io.shardset.calcite.runtime.ShardTexts;
 import io.shardset.calcite.runtime.SubpartitionTexts;
-import io.shardset.routing.KeyCondition;
-import io.shardset.routing.ShardRouter;
 import io.shardset.execution.RowComparator;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.SortKey;
+import io.shardset.routing.KeyCondition;
+import io.shardset.routing.ShardRouter;
 
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;

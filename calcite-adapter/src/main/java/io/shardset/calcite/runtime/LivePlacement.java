@@ -58,6 +58,7 @@ public final class LivePlacement {
         Predicate<ShardTable> carried);
   }
 
+  /** What a rendered text depends on, as the key of the text cache. */
   private record TextKey(@Nullable BitSet chosen, BitSet readers, String shardspace) {
   }
 

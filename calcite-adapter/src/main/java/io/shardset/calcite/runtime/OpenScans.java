@@ -35,8 +35,8 @@ import java.util.function.Predicate;
  * {@value #SWEEP_MILLIS} ms for closed connections and statements that still have scans.
  *
  * <p>A scan learns its statement from the cancel flag that Calcite gives each statement and
- * hands to its executions in the DataContext. The registry is static for the same reason as the shard
- * pools: Calcite gives a scan no object that lives as long as its connection.
+ * hands to its executions in the DataContext. The registry is static for the same reason as the
+ * shard pools: Calcite gives a scan no object that lives as long as its connection.
  */
 public final class OpenScans {
   private static final Logger LOG = LoggerFactory.getLogger(OpenScans.class);

@@ -12,6 +12,7 @@ import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Turns the text of one CSV field into the JDBC value of one column, by the column's logical
@@ -20,6 +21,8 @@ import java.util.Objects;
 public final class ValueConverter {
   /** Declared lengths above this (H2's default VARCHAR, PostgreSQL's TEXT) mean unbounded. */
   private static final int MAX_DECLARED_LENGTH = 65_536;
+  /** The space that may separate a timestamp's date and time. */
+  private static final Pattern FIRST_SPACE = Pattern.compile(" ");
 
   private final ColumnInfo column;
   private final Kind kind;
@@ -142,7 +145,7 @@ public final class ValueConverter {
     if (trimmed.length() == 10) {
       return LocalDate.parse(trimmed).atStartOfDay();
     }
-    return LocalDateTime.parse(trimmed.replaceFirst(" ", "T"));
+    return LocalDateTime.parse(FIRST_SPACE.matcher(trimmed).replaceFirst("T"));
   }
 
   /** How a column's values are parsed. */

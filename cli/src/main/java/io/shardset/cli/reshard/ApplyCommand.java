@@ -21,14 +21,17 @@ import java.util.concurrent.Callable;
 
 /** {@code shardset reshard apply}: moves the rows, online; resumes a move left unfinished. */
 @Command(name = "apply", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Runs an operation: copies the moving ranges' rows to their new shards,"
-        + " switches the chunk map in the model file, then deletes them from the old shards;"
-        + " queries stay correct throughout.",
+    description = {
+        "Runs an operation: copies the moving ranges' rows to their new shards,"
+            + " switches the chunk map in the model file, then deletes them from the old shards;"
+            + " queries stay correct throughout.",
         "A move left unfinished (the model records it) is finished first; without an"
             + " operation, apply only does that."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:done", "1:the operation is impossible, or the move stopped (run apply"
-        + " again to resume it)", "2:wrong command line"})
+    exitCodeList = {
+        "0:done",
+        "1:the operation is impossible, or the move stopped (run apply again to resume it)",
+        "2:wrong command line"})
 public final class ApplyCommand implements Callable<Integer> {
   @Mixin
   private ModelOptions model;

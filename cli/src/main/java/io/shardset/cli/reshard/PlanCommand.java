@@ -13,11 +13,14 @@ import java.util.concurrent.Callable;
 
 /** {@code shardset reshard plan}: what an operation would move, counted; changes nothing. */
 @Command(name = "plan", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Prints the hash ranges an operation moves, the rows that move per shard"
-        + " pair (counted on the shards), the fraction of all rows that moves, and what"
-        + " hash % N placement would move instead. Changes nothing."},
+    description = {
+        "Prints the hash ranges an operation moves, the rows that move per shard"
+            + " pair (counted on the shards), the fraction of all rows that moves, and what"
+            + " hash % N placement would move instead. Changes nothing."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:planned", "1:the operation is impossible, or a shard failed",
+    exitCodeList = {
+        "0:planned",
+        "1:the operation is impossible, or a shard failed",
         "2:wrong command line"})
 public final class PlanCommand implements Callable<Integer> {
   @Mixin

@@ -70,7 +70,8 @@ class DocumentationLinksTest {
       dir = dir.getParent();
     }
     if (dir == null) {
-      throw new IllegalStateException("no README.md with a docs/ folder above " + Path.of("").toAbsolutePath());
+      throw new IllegalStateException("no README.md with a docs/ folder above "
+          + Path.of("").toAbsolutePath());
     }
     return dir;
   }

@@ -33,7 +33,8 @@ final class LinkChecker {
       for (MarkdownPage.Link link : page(page).links()) {
         final String reason = check(page, link.target());
         if (reason != null) {
-          broken.add(root.relativize(page) + ":" + link.line() + ": " + link.target() + ": " + reason);
+          broken.add(root.relativize(page) + ":" + link.line() + ": " + link.target() + ": "
+              + reason);
         }
       }
     }

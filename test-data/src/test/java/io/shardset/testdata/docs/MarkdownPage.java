@@ -22,7 +22,8 @@ final class MarkdownPage {
   private static final Pattern INLINE_LINK =
       Pattern.compile("\\]\\(\\s*<?([^)\\s>]*)>?(?:\\s+\"[^\"]*\")?\\s*\\)");
   /** {@code [label]: target} at the start of a line. */
-  private static final Pattern REFERENCE = Pattern.compile("^ {0,3}\\[[^\\]]+\\]:\\s*<?(\\S+?)>?(\\s.*)?$");
+  private static final Pattern REFERENCE =
+      Pattern.compile("^ {0,3}\\[[^\\]]+\\]:\\s*<?(\\S+?)>?(\\s.*)?$");
   private static final Pattern CODE_SPAN = Pattern.compile("(`+)(.+?)\\1");
   private static final Pattern LINK_TEXT = Pattern.compile("!?\\[([^\\]]*)\\]\\([^)]*\\)");
 

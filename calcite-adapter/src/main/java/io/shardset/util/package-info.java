@@ -1,0 +1,2 @@
+/** Small helpers shared by every module. */
+package io.shardset.util;
