@@ -5,6 +5,7 @@ import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.SubpartitionSpec;
 import io.shardset.model.TableSpec;
+import io.shardset.testing.LongTest;
 import io.shardset.testing.MariaDbServer;
 import io.shardset.testing.PostgresServer;
 
@@ -35,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * the file records. This keeps {@link DeclaredShardMetadata} and {@link RecordedProducts}
  * honest; it needs the local PostgreSQL and MariaDB servers and skips without them.
  */
+@LongTest
 class GoldenPlanRealShardsTest {
   private static final AtomicInteger H2_DATABASES = new AtomicInteger();
 

@@ -1,6 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.testing.Connector;
+import io.shardset.testing.LongTest;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * they plan, return the unsharded answer, and on the shard key each shard is sent only its own
  * keys.
  */
+@LongTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LongKeyListTest {
   private static final int KEYS = 10_000;

@@ -1,8 +1,10 @@
 package io.shardset.calcite;
 
 import io.shardset.testing.Backend;
+import io.shardset.testing.LongTest;
 
 /** {@link PushdownDifferentialTest} over MariaDB shards. */
+@LongTest
 class MariaDbPushdownDifferentialTest extends PushdownDifferentialTest {
   @Override Backend backend() {
     return Backend.MARIADB;

@@ -1,8 +1,10 @@
 package io.shardset.calcite;
 
 import io.shardset.testing.Backend;
+import io.shardset.testing.LongTest;
 
 /** {@link LiteralInjectionTest} over H2, PostgreSQL and MariaDB shards in one model, against an unsharded H2 database. */
+@LongTest
 class MixedLiteralInjectionTest extends LiteralInjectionTest {
   @Override Backend backend() {
     return Backend.MIXED_WITH_MARIADB;

@@ -1,11 +1,13 @@
 package io.shardset.calcite;
 
 import io.shardset.testing.Backend;
+import io.shardset.testing.LongTest;
 
 /**
  * {@link SubpartitionTest} over two H2 and two PostgreSQL shards in one model, against an unsharded H2
  * database.
  */
+@LongTest
 class MixedSubpartitionTest extends SubpartitionTest {
   @Override Backend backend() {
     return Backend.MIXED;

@@ -1,5 +1,6 @@
 package io.shardset.calcite;
 
+import io.shardset.testing.LongTest;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * build runs this class alone with {@code -Xmx96m}), so buffering the result anywhere would
  * fail with OutOfMemoryError.
  */
+@LongTest
 class StreamingMemoryTest {
   private static final int SHARDS = 4;
   private static final int ROWS_PER_SHARD = 125_000;

@@ -3,6 +3,7 @@ package io.shardset.reshard;
 import io.shardset.model.ChunkMapSpec;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.TableSpec;
+import io.shardset.testing.LongTest;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -238,11 +239,18 @@ class MoverTest {
         .size());
   }
 
+  /** The fast tier's sample of the crash matrix below. */
+  @Test void crashAtEverySeventhEventOfAddShardThenResume() throws Exception {
+    crashAtEvents(MoveFixture.h2("crash-sample", folder, 200, 400), MoverTest::addFifth, 7);
+  }
+
+  @LongTest
   @Test void crashAtEveryEventOfAddShardThenResume() throws Exception {
     crashAtEvents(MoveFixture.h2("crash-add", folder, 200, 400), MoverTest::addFifth, 1);
   }
 
   /** Every other event: add-shard crashes at every one. */
+  @LongTest
   @Test void crashAtEveryOtherEventOfRemoveShardThenResume() throws Exception {
     crashAtEvents(MoveFixture.h2("crash-remove", folder, 200, 400),
         fixture -> new Operation.RemoveShard("s3"), 2);

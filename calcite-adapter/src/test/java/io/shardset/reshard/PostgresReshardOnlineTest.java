@@ -2,6 +2,7 @@ package io.shardset.reshard;
 
 import io.shardset.calcite.ShardSchema;
 import io.shardset.model.ShardSetModel;
+import io.shardset.testing.LongTest;
 import io.shardset.testing.PostgresServer;
 
 import org.junit.jupiter.api.AfterEach;
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ({@code ctid}, {@code xmin}) that no row staying on its shard was updated, deleted or
  * written again.
  */
+@LongTest
 class PostgresReshardOnlineTest {
   private static final String SCHEMA = FamilyShards.SCHEMA;
   /** The hashed tables and the column that tells their rows apart. */

@@ -1,6 +1,7 @@
 package io.shardset.reshard;
 
 import io.shardset.model.ShardSetModel;
+import io.shardset.testing.LongTest;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * in the state it left, then resumes the move in this process and checks the end state: the
  * same answers, every row once on the shard the final chunk map names, no move left.
  */
+@LongTest
 class ReshardKillTest {
   private static final int CUSTOMERS = 600;
   private static final int ORDERS = 2_400;

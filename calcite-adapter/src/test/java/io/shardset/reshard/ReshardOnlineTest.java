@@ -1,6 +1,7 @@
 package io.shardset.reshard;
 
 import io.shardset.model.ShardSetModel;
+import io.shardset.testing.LongTest;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * of the move (run from the mover's own thread), all along from a concurrent reader (which
  * the mover waits for to read in each state of the rows), and after.
  */
+@LongTest
 class ReshardOnlineTest {
   private static final String SCHEMA = FamilyShards.SCHEMA;
   private static final int CUSTOMERS = 10_000;

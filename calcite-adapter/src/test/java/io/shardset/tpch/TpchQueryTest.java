@@ -1,5 +1,6 @@
 package io.shardset.tpch;
 
+import io.shardset.testing.LongTest;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * The 22 TPC-H queries return through ShardSet, over TPC-H data spread over four shards, the
  * rows they return on one unsharded H2 database holding the same data.
  */
+@LongTest
 class TpchQueryTest {
   private static ShardFixture fixture;
   private static Connection connection;

@@ -6,6 +6,7 @@ import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.ShardPools;
+import io.shardset.testing.LongTest;
 import io.shardset.testing.PostgresItems;
 import io.shardset.testing.ShardFixture;
 
@@ -112,6 +113,7 @@ class ServerResourcesTest {
    * shard, an eighth of them reading slowly: every query returns its rows, or fails saying a
    * shard was busy, and nothing is left checked out.
    */
+  @LongTest
   @Test void manyClientsShareFewShardConnections() throws Exception {
     server = ShardSetServer.start(settings(ServerSettings.DEFAULT_IDLE_TIMEOUT));
     // The clients share this JVM's Avatica HTTP pool, 25 connections to a server by default:
