@@ -1,0 +1,88 @@
+package io.shardset;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.freeze.FreezingArchRule;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.RandomAccessFile;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The layers of ShardSet's main code, from the bottom: routing (pure functions of keys),
+ * model (configuration), execution (running statements on shards), the planner
+ * ({@code io.shardset.calcite}), and above it loading and resharding.
+ *
+ * <p>Each rule is what the layering is meant to be. Where today's code does not follow one
+ * yet, its violations are frozen in {@code src/test/resources/archunit-frozen/} (ArchUnit's
+ * {@link FreezingArchRule}): those known ones pass, a new one fails, and the store shrinks as
+ * they are mended (see docs/architecture.md).
+ */
+class LayeringTest {
+  private static final JavaClasses MAIN = new ClassFileImporter()
+      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+      .importPackages("io.shardset");
+
+  @Test void routingImportsNoOtherLayer() {
+    check(noClasses().that().resideInAPackage("io.shardset.routing..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.shardset.model..",
+            "io.shardset.execution..", "io.shardset.calcite..", "io.shardset.load..",
+            "io.shardset.reshard..", "org.apache.calcite.."));
+  }
+
+  @Test void modelImportsOnlyRouting() {
+    check(noClasses().that().resideInAPackage("io.shardset.model..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.shardset.execution..",
+            "io.shardset.calcite..", "io.shardset.load..", "io.shardset.reshard.."));
+  }
+
+  /** JDBC's value types (dates, type codes) are data; connections, files and sockets are
+   * I/O, which belongs to the layers above. */
+  @Test void modelDoesNoIo() {
+    check(noClasses().that().resideInAPackage("io.shardset.model..")
+        .should().dependOnClassesThat(resideInAnyPackage("java.net..", "java.nio.file..",
+                "java.nio.channels..", "org.apache.calcite..")
+            .or(belongToAnyOf(Connection.class, DriverManager.class, Statement.class,
+                ResultSet.class, DatabaseMetaData.class, File.class, FileInputStream.class,
+                FileOutputStream.class, RandomAccessFile.class))));
+  }
+
+  @Test void executionImportsNoPlanner() {
+    check(noClasses().that().resideInAPackage("io.shardset.execution..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.shardset.calcite..",
+            "io.shardset.load..", "io.shardset.reshard.."));
+  }
+
+  @Test void loadingAndReshardingImportNoPlanner() {
+    check(noClasses().that().resideInAnyPackage("io.shardset.load..", "io.shardset.reshard..")
+        .should().dependOnClassesThat().resideInAPackage("io.shardset.calcite.."));
+  }
+
+  @Test void loadingImportsNoResharding() {
+    check(noClasses().that().resideInAPackage("io.shardset.load..")
+        .should().dependOnClassesThat().resideInAPackage("io.shardset.reshard.."));
+  }
+
+  @Test void noPackageCycles() {
+    check(slices().matching("io.shardset.(**)").should().beFreeOfCycles());
+  }
+
+  private static void check(ArchRule rule) {
+    FreezingArchRule.freeze(rule).check(MAIN);
+  }
+}
