@@ -25,8 +25,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 /**
  * The layers of ShardSet's main code, from the bottom: routing (pure functions of keys),
- * model (configuration), execution (running statements on shards), the planner
- * ({@code io.shardset.calcite}), and above it loading and resharding.
+ * model (configuration), topology (what the shards hold), execution (running statements on
+ * shards), the planner ({@code io.shardset.calcite}), and above it loading and resharding.
  *
  * <p>Each rule is what the layering is meant to be. Where today's code does not follow one
  * yet, its violations are frozen in {@code src/test/resources/archunit-frozen/} (ArchUnit's
@@ -41,14 +41,22 @@ class LayeringTest {
   @Test void routingImportsNoOtherLayer() {
     check(noClasses().that().resideInAPackage("io.shardset.routing..")
         .should().dependOnClassesThat().resideInAnyPackage("io.shardset.model..",
-            "io.shardset.execution..", "io.shardset.calcite..", "io.shardset.load..",
-            "io.shardset.reshard..", "org.apache.calcite.."));
+            "io.shardset.topology..", "io.shardset.execution..", "io.shardset.calcite..",
+            "io.shardset.load..", "io.shardset.reshard..", "org.apache.calcite.."));
   }
 
   @Test void modelImportsOnlyRouting() {
     check(noClasses().that().resideInAPackage("io.shardset.model..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.shardset.topology..",
+            "io.shardset.execution..", "io.shardset.calcite..", "io.shardset.load..",
+            "io.shardset.reshard.."));
+  }
+
+  @Test void topologyImportsNoCalciteNorLayerAbove() {
+    check(noClasses().that().resideInAPackage("io.shardset.topology..")
         .should().dependOnClassesThat().resideInAnyPackage("io.shardset.execution..",
-            "io.shardset.calcite..", "io.shardset.load..", "io.shardset.reshard.."));
+            "io.shardset.calcite..", "io.shardset.load..", "io.shardset.reshard..",
+            "org.apache.calcite.."));
   }
 
   /** JDBC's value types (dates, type codes) are data; connections, files and sockets are

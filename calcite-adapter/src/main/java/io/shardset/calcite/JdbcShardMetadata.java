@@ -10,9 +10,9 @@ import io.shardset.model.ModelException;
 import io.shardset.model.ShardColumns;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
-import io.shardset.model.TableLayoutReader;
 import io.shardset.model.TableSpec;
 import io.shardset.routing.Directory;
+import io.shardset.topology.TableLayoutReader;
 
 import org.apache.calcite.sql.SqlDialect;
 

@@ -8,9 +8,9 @@ import io.shardset.model.ShardSpec;
 import io.shardset.model.ShardingMethod;
 import io.shardset.model.Subpartitioning;
 import io.shardset.model.TableLayout;
-import io.shardset.model.TableLayoutReader;
 import io.shardset.model.TableSpec;
 import io.shardset.routing.ShardRouter;
+import io.shardset.topology.TableLayoutReader;
 
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;

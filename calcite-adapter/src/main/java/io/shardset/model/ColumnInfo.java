@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * A column of a logical table, as its shards agree on it.
  *
- * @param name the logical name (see {@link TableLayoutReader} for how it follows from the
- *     physical names)
+ * @param name the logical name (see {@code io.shardset.topology.TableLayoutReader} for how
+ *     it follows from the physical names)
  * @param jdbcType the {@link java.sql.Types} code
  * @param typeName the database's type name, from the table's first shard
  * @param precision the widest precision (or length) over the shards
@@ -27,7 +27,7 @@ public record ColumnInfo(String name, int jdbcType, String typeName, int precisi
   }
 
   /** The name of a {@link java.sql.Types} code, or the code itself for a vendor type. */
-  static String jdbcTypeName(int jdbcType) {
+  public static String jdbcTypeName(int jdbcType) {
     try {
       return JDBCType.valueOf(jdbcType).getName();
     } catch (IllegalArgumentException e) {

@@ -27,7 +27,7 @@ public final class RouterFactory {
    *
    * @param model the model holding the table
    * @param table the table, of any method but lookup
-   * @param layout the table's columns, as {@link TableLayoutReader} read them
+   * @param layout the table's columns, as {@code io.shardset.topology.TableLayoutReader} read them
    * @throws ModelException naming the schema, table and field at fault
    */
   public static ShardRouter create(ShardSetModel model, TableSpec table, TableLayout layout) {

@@ -13,6 +13,9 @@ import java.util.Objects;
  * @param ranges the ranges in model order, half-open like a range table's
  */
 public record SubpartitionSpec(String column, String physicalName, List<Range> ranges) {
+  /** The model's field of a table's subpartitions, named in errors about them. */
+  public static final String FIELD = "subpartitions";
+
   /** What a pattern's subpartition name placeholder looks like. */
   public static final String NAME_PLACEHOLDER = "{name}";
 

@@ -12,7 +12,7 @@ import java.util.Set;
  * {@code subpartitions.column} or {@code subpartitions.ranges}.
  */
 final class SubpartitionsParser {
-  static final String FIELD = "subpartitions";
+  static final String FIELD = SubpartitionSpec.FIELD;
   private static final List<String> KEYS = List.of("column", "physicalName", "ranges");
   private static final List<String> RANGE_KEYS = List.of("name", "from", "to");
 

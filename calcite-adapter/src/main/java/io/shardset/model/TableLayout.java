@@ -31,7 +31,7 @@ public record TableLayout(List<ColumnInfo> columns, List<PhysicalTable> shards) 
   }
 
   /** The positions of the columns whose names match ignoring case. */
-  List<Integer> matchesIgnoringCase(String logicalName) {
+  public List<Integer> matchesIgnoringCase(String logicalName) {
     String upper = logicalName.toUpperCase(Locale.ROOT);
     return IntStream.range(0, columns.size())
         .filter(i -> columns.get(i).name().toUpperCase(Locale.ROOT).equals(upper))

@@ -4,8 +4,8 @@ import io.shardset.model.ShardColumns;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
 import io.shardset.model.ShardingMethod;
-import io.shardset.model.TableLayoutReader;
 import io.shardset.model.TableSpec;
+import io.shardset.topology.TableLayoutReader;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * <p>Each shard reports a physical table the way its product stores the unquoted
  * identifiers of {@code CREATE TABLE ORDERS (ORDER_ID ...)}: PostgreSQL in lower case, H2 in
  * upper case, MariaDB as written. The logical names are then the declared ones, as
- * {@link io.shardset.model.TableLayoutReader} derives them from real shards.
+ * {@link io.shardset.topology.TableLayoutReader} derives them from real shards.
  */
 final class DeclaredShardMetadata implements ShardMetadata {
   private static final Pattern COLUMN = Pattern.compile(

@@ -1,4 +1,13 @@
-package io.shardset.model;
+package io.shardset.topology;
+
+import io.shardset.model.ColumnInfo;
+import io.shardset.model.ModelException;
+import io.shardset.model.PhysicalTable;
+import io.shardset.model.ShardSetModel;
+import io.shardset.model.ShardSpec;
+import io.shardset.model.ShardingMethod;
+import io.shardset.model.TableLayout;
+import io.shardset.model.TableSpec;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

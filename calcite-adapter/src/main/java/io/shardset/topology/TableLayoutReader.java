@@ -1,4 +1,13 @@
-package io.shardset.model;
+package io.shardset.topology;
+
+import io.shardset.model.ColumnInfo;
+import io.shardset.model.ModelException;
+import io.shardset.model.ShardColumns;
+import io.shardset.model.ShardSetModel;
+import io.shardset.model.ShardSpec;
+import io.shardset.model.SubpartitionSpec;
+import io.shardset.model.TableLayout;
+import io.shardset.model.TableSpec;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -88,7 +97,7 @@ public final class TableLayoutReader {
     List<ShardColumns> parts = new ArrayList<>();
     for (int i = 0; i < spec.ranges().size(); i++) {
       ShardColumns part = new ShardTableReader(model.schema(), table, shard,
-          spec.physicalName(i), SubpartitionsParser.FIELD).read(connection);
+          spec.physicalName(i), SubpartitionSpec.FIELD).read(connection);
       if (!parts.isEmpty()) {
         checkSameColumns(model.schema(), table, parts.get(0), part);
       }
@@ -104,7 +113,7 @@ public final class TableLayoutReader {
         + other.table().table() + "' has ";
     String than = " where '" + first.table().table() + "' has ";
     if (other.columns().size() != first.columns().size()) {
-      throw new ModelException(schema, table.name(), SubpartitionsParser.FIELD, where
+      throw new ModelException(schema, table.name(), SubpartitionSpec.FIELD, where
           + other.columns().size() + " columns (" + names(other.columns()) + ")" + than
           + first.columns().size() + " (" + names(first.columns()) + ")");
     }
@@ -112,12 +121,12 @@ public final class TableLayoutReader {
       ColumnInfo column = first.columns().get(i);
       ColumnInfo otherColumn = other.columns().get(i);
       if (!otherColumn.name().equals(column.name())) {
-        throw new ModelException(schema, table.name(), SubpartitionsParser.FIELD, where
+        throw new ModelException(schema, table.name(), SubpartitionSpec.FIELD, where
             + "column '" + otherColumn.name() + "' at position " + (i + 1) + than + "'"
             + column.name() + "'");
       }
       if (!compatible(column.jdbcType(), otherColumn.jdbcType())) {
-        throw new ModelException(schema, table.name(), SubpartitionsParser.FIELD, where
+        throw new ModelException(schema, table.name(), SubpartitionSpec.FIELD, where
             + "column '" + otherColumn.name() + "' of type " + type(otherColumn) + than
             + type(column));
       }

@@ -1,5 +1,9 @@
-package io.shardset.model;
+package io.shardset.topology;
 
+import io.shardset.model.ShardSetModel;
+import io.shardset.model.ShardSpec;
+import io.shardset.model.ShardingMethod;
+import io.shardset.model.TableSpec;
 import io.shardset.testing.MariaDbServer;
 
 import org.junit.jupiter.api.AfterAll;

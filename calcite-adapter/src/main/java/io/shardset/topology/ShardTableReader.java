@@ -1,4 +1,11 @@
-package io.shardset.model;
+package io.shardset.topology;
+
+import io.shardset.model.ColumnInfo;
+import io.shardset.model.ModelException;
+import io.shardset.model.PhysicalTable;
+import io.shardset.model.ShardColumns;
+import io.shardset.model.ShardSpec;
+import io.shardset.model.TableSpec;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
