@@ -1,12 +1,12 @@
 package io.shardset.calcite;
 
-import io.shardset.model.LiveModel;
 import io.shardset.model.RouterFactory;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
 import io.shardset.model.TableSpec;
 import io.shardset.routing.RenumberedRouter;
 import io.shardset.routing.ShardRouter;
+import io.shardset.topology.LiveModel;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 

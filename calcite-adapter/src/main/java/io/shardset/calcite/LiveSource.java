@@ -1,6 +1,6 @@
 package io.shardset.calcite;
 
-import io.shardset.model.LiveModel;
+import io.shardset.topology.LiveModel;
 
 import java.util.Objects;
 

@@ -1,8 +1,8 @@
 package io.shardset.calcite;
 
-import io.shardset.model.LiveModel;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
+import io.shardset.topology.LiveModel;
 
 import org.apache.calcite.config.CalciteSystemProperty;
 import org.apache.calcite.schema.Schema;

@@ -2,10 +2,10 @@ package io.shardset.load;
 
 import io.shardset.calcite.LiveRouting;
 import io.shardset.calcite.ShardTable;
-import io.shardset.model.LiveModel;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.TableSpec;
 import io.shardset.routing.ShardRouter;
+import io.shardset.topology.LiveModel;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 

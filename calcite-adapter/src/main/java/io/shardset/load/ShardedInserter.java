@@ -4,12 +4,12 @@ import io.shardset.calcite.LiveSource;
 import io.shardset.calcite.ShardSite;
 import io.shardset.calcite.ShardTable;
 import io.shardset.execution.ShardException;
-import io.shardset.model.LiveModel;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.Subpartitioning;
 import io.shardset.routing.KeyHasher;
 import io.shardset.routing.KeyType;
 import io.shardset.routing.ShardRouter;
+import io.shardset.topology.LiveModel;
 
 import org.apache.calcite.sql.SqlDialect;
 

@@ -1,11 +1,11 @@
 package io.shardset.reshard;
 
 import io.shardset.model.ChunkMapSpec;
-import io.shardset.model.LiveModel;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardingMethod;
 import io.shardset.model.TableSpec;
+import io.shardset.topology.LiveModel;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -3,11 +3,11 @@ package io.shardset.calcite;
 import io.shardset.execution.ShardConnectionSettings;
 import io.shardset.load.ShardedInserter;
 import io.shardset.model.ChunkMapSpec;
-import io.shardset.model.LiveModel;
 import io.shardset.model.ReshardSpec;
 import io.shardset.routing.ChunkMap;
 import io.shardset.testing.Backend;
 import io.shardset.testing.ShardFixture;
+import io.shardset.topology.LiveModel;
 
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.schema.SchemaPlus;

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Builds model operands from JSON text the way Calcite's model handler does, and parses them. */
-final class TestOperands {
+public final class TestOperands {
   /** The environment the tests see. */
   static final UnaryOperator<String> ENV = Map.of("PGPASSWORD", "s3cret", "PGHOST", "db1")::get;
 
@@ -25,7 +25,7 @@ final class TestOperands {
   }
 
   /** The operand JSON text parses to, with Jackson's default number types. */
-  static Map<String, Object> operand(String json) {
+  public static Map<String, Object> operand(String json) {
     try {
       return MAPPER.readValue(json, new TypeReference<Map<String, Object>>() { });
     } catch (IOException e) {
@@ -34,7 +34,7 @@ final class TestOperands {
   }
 
   /** Parses an operand of schema {@code SALES}. */
-  static ShardSetModel parse(String json) {
+  public static ShardSetModel parse(String json) {
     return ModelParser.parse("SALES", operand(json), ENV);
   }
 
@@ -46,7 +46,7 @@ final class TestOperands {
   }
 
   /** An operand with two shards s0 and s1 and these tables. */
-  static String twoShards(String tables) {
+  public static String twoShards(String tables) {
     return String.format(Locale.ROOT, """
         {"shards": [{"name": "s0", "jdbcUrl": "jdbc:h2:mem:s0"},
                     {"name": "s1", "jdbcUrl": "jdbc:h2:mem:s1"}],

@@ -5,8 +5,8 @@ import io.shardset.calcite.ShardSchemaFactory;
 import io.shardset.calcite.ShardTable;
 import io.shardset.load.ShardedInserter;
 import io.shardset.model.ChunkMapSpec;
-import io.shardset.model.LiveModel;
 import io.shardset.routing.KeyHasher;
+import io.shardset.topology.LiveModel;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -3,10 +3,10 @@ package io.shardset.calcite.runtime;
 import io.shardset.calcite.LiveRouting;
 import io.shardset.calcite.LiveSource;
 import io.shardset.calcite.ShardTable;
-import io.shardset.model.LiveModel;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
 import io.shardset.routing.ShardRouter;
+import io.shardset.topology.LiveModel;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 

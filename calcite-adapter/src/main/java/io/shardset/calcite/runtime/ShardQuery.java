@@ -5,9 +5,9 @@ import io.shardset.execution.RowReader;
 import io.shardset.execution.ScanOptions;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.ShardRequest;
-import io.shardset.model.LiveModel;
 import io.shardset.routing.KeyCondition;
 import io.shardset.routing.ShardRouter;
+import io.shardset.topology.LiveModel;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerator;

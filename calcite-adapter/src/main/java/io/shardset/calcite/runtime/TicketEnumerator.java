@@ -1,6 +1,6 @@
 package io.shardset.calcite.runtime;
 
-import io.shardset.model.LiveModel;
+import io.shardset.topology.LiveModel;
 
 import org.apache.calcite.linq4j.Enumerator;
 

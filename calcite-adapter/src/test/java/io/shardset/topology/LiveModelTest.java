@@ -1,4 +1,7 @@
-package io.shardset.model;
+package io.shardset.topology;
+
+import io.shardset.model.ModelParser;
+import io.shardset.model.TestOperands;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 

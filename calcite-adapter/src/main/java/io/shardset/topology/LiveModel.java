@@ -1,5 +1,7 @@
-package io.shardset.model;
+package io.shardset.topology;
 
+import io.shardset.model.ModelParser;
+import io.shardset.model.ShardSetModel;
 import io.shardset.util.SuppressForbidden;
 
 import com.fasterxml.jackson.core.JsonParser;
