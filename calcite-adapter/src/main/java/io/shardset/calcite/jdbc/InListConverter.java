@@ -47,8 +47,10 @@ final class InListConverter extends SqlToRelConverter {
 
   @Override protected @Nullable RexNode convertExtendedExpression(SqlNode node,
       Blackboard bb) {
-    final boolean negated = node.getKind() == SqlKind.NOT_IN || isAll(node, SqlKind.NOT_EQUALS);
-    if (!(node.getKind() == SqlKind.IN || negated || isSome(node, SqlKind.EQUALS))
+    final boolean negated = node.getKind() == SqlKind.NOT_IN
+        || isQuantified(node, SqlKind.ALL, SqlKind.NOT_EQUALS);
+    if (!(node.getKind() == SqlKind.IN || negated
+            || isQuantified(node, SqlKind.SOME, SqlKind.EQUALS))
         || !(node instanceof SqlCall call) || call.operandCount() != 2
         || !(call.operand(1) instanceof SqlNodeList list) || list.size() < MIN_VALUES
         || call.operand(0).getKind() == SqlKind.ROW
@@ -92,23 +94,16 @@ final class InListConverter extends SqlToRelConverter {
     return RexUtil.composeDisjunction(rexBuilder, comparisons);
   }
 
-  /** Whether the node is {@code x op SOME (list)} ({@code ANY} is its synonym). */
-  private static boolean isSome(SqlNode node, SqlKind comparison) {
-    return node.getKind() == SqlKind.SOME && node instanceof SqlCall call
-        && call.getOperator() instanceof SqlQuantifyOperator quantify
-        && quantify.comparisonKind == comparison;
-  }
-
-  /** Whether the node is {@code x op ALL (list)}: {@code x <> ALL (list)} is NOT IN. */
-  private static boolean isAll(SqlNode node, SqlKind comparison) {
-    return node.getKind() == SqlKind.ALL && node instanceof SqlCall call
+  /** Whether the node is {@code x op SOME (list)} ({@code ANY} is SOME's synonym) or
+   * {@code x op ALL (list)}, as {@code quantifier} says. */
+  private static boolean isQuantified(SqlNode node, SqlKind quantifier, SqlKind comparison) {
+    return node.getKind() == quantifier && node instanceof SqlCall call
         && call.getOperator() instanceof SqlQuantifyOperator quantify
         && quantify.comparisonKind == comparison;
   }
 
   /** A list element this conversion takes: anything but a sub-query or a row. */
   private static boolean isValue(SqlNode node) {
-    return node.getKind() != SqlKind.SELECT && node.getKind() != SqlKind.ROW
-        && !node.getKind().belongsTo(SqlKind.QUERY);
+    return node.getKind() != SqlKind.ROW && !node.getKind().belongsTo(SqlKind.QUERY);
   }
 }

@@ -77,7 +77,9 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
   }
 
   /** Calcite's statement preparation, with IN lists of any length converted as Calcite
-   * converts short ones (see {@link InListConverter}). */
+   * converts short ones (see {@link InListConverter}). The statement is built as Calcite's
+   * own method builds it, because the converter needs the cluster, which Calcite's statement
+   * keeps private; its converter differs only in class. */
   @Override protected CalcitePreparingStmt getPreparingStmt(Context context, Type elementType,
       CalciteCatalogReader catalogReader, RelOptPlanner planner) {
     final JavaTypeFactory typeFactory = context.getTypeFactory();

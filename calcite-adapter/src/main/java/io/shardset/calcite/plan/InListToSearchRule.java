@@ -58,8 +58,7 @@ public final class InListToSearchRule extends RelRule<ShardRuleConfig> {
   @Override public void onMatch(RelOptRuleCall call) {
     final LogicalJoin join = call.rel(0);
     if (join.getJoinType() != JoinRelType.SEMI && join.getJoinType() != JoinRelType.INNER
-        || !join.getVariablesSet().isEmpty()
-        || join.getRight().getRowType().getFieldCount() != 1) {
+        || !join.getVariablesSet().isEmpty()) {
       return;
     }
     final InListValues list = InListValues.of(join.getRight());

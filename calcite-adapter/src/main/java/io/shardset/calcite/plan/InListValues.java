@@ -71,18 +71,14 @@ record InListValues(List<RexNode> values, boolean distinct) {
     }
     if (node instanceof Project project && isOneRow(project.getInput())) {
       final RexNode value = project.getProjects().get(0);
-      if (!(value instanceof RexLiteral) && !isParameterOrCastOfOne(value)) {
+      if (!(value instanceof RexLiteral)
+          && !(RexUtil.removeCast(value) instanceof RexDynamicParam)) {
         return false;
       }
       values.add(value);
       return true;
     }
     return false;
-  }
-
-  private static boolean isParameterOrCastOfOne(RexNode value) {
-    return value instanceof RexDynamicParam
-        || RexUtil.removeCast(value) instanceof RexDynamicParam;
   }
 
   private static boolean isOneRow(RelNode rel) {
