@@ -1,19 +1,15 @@
 package io.shardset.calcite;
 
-import io.shardset.model.PhysicalTable;
-import io.shardset.model.RouterFactory;
-import io.shardset.model.ShardColumns;
 import io.shardset.model.ShardSetModel;
-import io.shardset.model.ShardSpec;
-import io.shardset.model.ShardingMethod;
-import io.shardset.model.Subpartitioning;
-import io.shardset.model.TableLayout;
-import io.shardset.model.TableSpec;
-import io.shardset.routing.ShardRouter;
-import io.shardset.topology.TableLayoutReader;
+import io.shardset.topology.KnownLayouts;
+import io.shardset.topology.KnownValues;
+import io.shardset.topology.LiveSource;
+import io.shardset.topology.ShardKey;
+import io.shardset.topology.ShardedTableResolver;
 
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.sql.SqlDialect;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -24,6 +20,11 @@ import java.util.Map;
 
 /** A schema of sharded tables, built from a validated model and the shards' metadata. */
 public final class ShardSchema extends AbstractSchema {
+  /** The dialects this process has read from shards, for building schemas while a shard is
+   * down (see {@link JdbcShardMetadata}); created here only, so that one owner can take it
+   * over. */
+  private static final KnownValues<ShardKey, SqlDialect> KNOWN_DIALECTS = new KnownValues<>();
+
   private final Map<String, Table> tables;
 
   private ShardSchema(Map<String, Table> tables) {
@@ -46,7 +47,8 @@ public final class ShardSchema extends AbstractSchema {
    * @param live the model file the schema follows, or null
    */
   public static ShardSchema create(ShardSetModel model, @Nullable LiveSource live) {
-    try (ShardMetadata metadata = new JdbcShardMetadata(model)) {
+    try (ShardMetadata metadata =
+             new JdbcShardMetadata(model, KnownLayouts.PROCESS, KNOWN_DIALECTS)) {
       return create(model, live, metadata);
     }
   }
@@ -59,58 +61,14 @@ public final class ShardSchema extends AbstractSchema {
   static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
       ShardMetadata metadata) {
     final Map<String, Table> tables = new LinkedHashMap<>();
-    for (TableSpec spec : model.tables()) {
-      final List<ShardColumns> parts = new ArrayList<>();
-      final List<List<ShardColumns>> subpartitions = new ArrayList<>();
-      for (String shard : spec.shards()) {
-        if (spec.isSubpartitioned()) {
-          final List<ShardColumns> subparts =
-              metadata.subpartitionColumns(model.shard(shard), spec);
-          subpartitions.add(subparts);
-          parts.add(subparts.get(0));
-        } else {
-          parts.add(metadata.columns(model.shard(shard), spec));
-          subpartitions.add(List.of());
-        }
+    ShardedTableResolver.resolve(model, live, metadata).forEach((name, table) -> {
+      final List<SqlDialect> dialects = new ArrayList<>();
+      for (String shard : table.shardNames()) {
+        dialects.add(metadata.dialect(model.shard(shard)));
       }
-      final TableLayout layout = TableLayoutReader.combine(model, spec, parts);
-      final ShardRouter router = spec.method() == ShardingMethod.DUPLICATED
-          ? null : RouterFactory.create(model, spec, layout, metadata.directory(spec));
-      final Subpartitioning subpartitioning = Subpartitioning.create(model, spec, layout);
-      final List<ShardSite> sites = new ArrayList<>();
-      for (int i = 0; i < layout.shards().size(); i++) {
-        final PhysicalTable physical = layout.shards().get(i);
-        final ShardSpec shard = model.shard(physical.shard());
-        final List<ShardSite> subpartitionSites = new ArrayList<>();
-        for (ShardColumns subpartition : subpartitions.get(i)) {
-          subpartitionSites.add(site(shard, metadata, subpartition.table(), List.of()));
-        }
-        sites.add(site(shard, metadata, physical, subpartitionSites));
-      }
-      tables.put(spec.name(),
-          new ShardTable(model.schema(), spec, layout, router, sites, model.parallelism(),
-              subpartitioning, live, model.reshard()));
-    }
+      tables.put(name, new ShardTable(table, dialects));
+    });
     return new ShardSchema(tables);
-  }
-
-  private static ShardSite site(ShardSpec shard, ShardMetadata metadata,
-      PhysicalTable physical, List<ShardSite> subpartitions) {
-    return new ShardSite(shard.name(), metadata.endpoint(shard), metadata.dialect(shard),
-        qualifiedName(shard, physical), physical.columns(), subpartitions);
-  }
-
-  /** The table name as a shard's SQL says it: qualified only as far as the model asks. */
-  private static List<String> qualifiedName(ShardSpec shard, PhysicalTable table) {
-    final List<String> names = new ArrayList<>();
-    if (shard.jdbcCatalog() != null && table.catalog() != null) {
-      names.add(table.catalog());
-    }
-    if (shard.jdbcSchema() != null && table.schema() != null) {
-      names.add(table.schema());
-    }
-    names.add(table.table());
-    return names;
   }
 
   /** The sharded table of that name.

@@ -3,6 +3,7 @@ package io.shardset.calcite;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 import io.shardset.topology.LiveModel;
+import io.shardset.topology.LiveSource;
 
 import org.apache.calcite.config.CalciteSystemProperty;
 import org.apache.calcite.schema.Schema;

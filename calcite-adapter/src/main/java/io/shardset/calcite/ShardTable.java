@@ -2,14 +2,14 @@ package io.shardset.calcite;
 
 import io.shardset.calcite.plan.ShardTableScan;
 import io.shardset.model.ReshardSpec;
-import io.shardset.model.ShardingMethod;
 import io.shardset.model.Subpartitioning;
 import io.shardset.model.TableLayout;
 import io.shardset.model.TableSpec;
-import io.shardset.routing.CompositeRouter;
-import io.shardset.routing.HashRouter;
 import io.shardset.routing.KeyType;
 import io.shardset.routing.ShardRouter;
+import io.shardset.topology.LiveSource;
+import io.shardset.topology.ShardSite;
+import io.shardset.topology.ShardedTable;
 
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
@@ -22,168 +22,53 @@ import org.apache.calcite.sql.SqlDialect;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * A logical table whose rows are spread over shards: users query it as one table, and
- * {@link #toRel} gives the planner a single scan for it, whatever the number of shards.
+ * A logical table whose rows are spread over shards, as Calcite sees it: users query it as
+ * one table, and {@link #toRel} gives the planner a single scan for it, whatever the number of
+ * shards. What the table is ({@link ShardedTable}) and the SQL dialect of each of its shards
+ * are what the planner reads.
  */
 public final class ShardTable extends AbstractTable implements TranslatableTable {
-  private final String schemaName;
-  private final TableSpec spec;
-  private final TableLayout layout;
-  private final @Nullable ShardRouter router;
-  private final List<ShardSite> sites;
-  /** Shard name to index: planning asks once per shard, so a search would cost N squared. */
-  private final Map<String, Integer> shardIndexes;
-  private final List<Integer> keyColumns;
-  private final @Nullable Integer parallelism;
-  private final @Nullable Subpartitioning subpartitioning;
-  private final @Nullable LiveSource live;
-  private final @Nullable ReshardSpec reshard;
+  private final ShardedTable table;
+  private final List<SqlDialect> dialects;
   private final SqlDialect.@Nullable DatabaseProduct product;
 
-  ShardTable(String schemaName, TableSpec spec, TableLayout layout,
-      @Nullable ShardRouter router, List<ShardSite> sites, @Nullable Integer parallelism,
-      @Nullable Subpartitioning subpartitioning, @Nullable LiveSource live,
-      @Nullable ReshardSpec reshard) {
-    this.schemaName = Objects.requireNonNull(schemaName, "schemaName");
-    this.spec = Objects.requireNonNull(spec, "spec");
-    this.layout = Objects.requireNonNull(layout, "layout");
-    this.router = router;
-    this.sites = List.copyOf(sites);
-    final Map<String, Integer> indexes = new HashMap<>();
-    for (int i = 0; i < this.sites.size(); i++) {
-      indexes.putIfAbsent(this.sites.get(i).name(), i);
+  /**
+   * Creates the Calcite face of a table.
+   *
+   * @param dialects the SQL dialect of each of the table's shards, in its shard order
+   */
+  ShardTable(ShardedTable table, List<SqlDialect> dialects) {
+    this.table = Objects.requireNonNull(table, "table");
+    this.dialects = List.copyOf(dialects);
+    if (this.dialects.size() != table.shardCount()) {
+      throw new IllegalArgumentException("table " + table.qualifiedName() + " has "
+          + table.shardCount() + " shards, not " + this.dialects.size());
     }
-    this.shardIndexes = Map.copyOf(indexes);
-    this.keyColumns = spec.routingKey().stream().map(layout::columnIndex).toList();
-    this.parallelism = parallelism;
-    this.subpartitioning = subpartitioning;
-    this.live = live;
-    this.reshard = reshard;
-    this.product = product(this.sites);
-    if ((subpartitioning == null) != (spec.subpartitions() == null)) {
-      throw new IllegalArgumentException("table " + spec.name()
-          + " needs subpartitioning exactly when its model declares subpartitions");
-    }
-    if (router == null && spec.method() != ShardingMethod.DUPLICATED) {
-      throw new IllegalArgumentException("table " + spec.name() + " needs a router");
-    }
+    this.product = product(this.dialects);
   }
 
   @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {
-    return ColumnTypes.rowType(typeFactory, layout.columns());
+    return ColumnTypes.rowType(typeFactory, table.layout().columns());
   }
 
   @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
     return ShardTableScan.create(context.getCluster(), relOptTable, this);
   }
 
-  /** The name users query, qualified by the schema, e.g. {@code SALES.ORDERS}. */
-  public String qualifiedName() {
-    return schemaName + "." + spec.name();
+  /** The resolved table behind this one: what loading and resharding work with. */
+  public ShardedTable sharded() {
+    return table;
   }
 
-  public TableSpec spec() {
-    return spec;
-  }
-
-  /** The logical columns, and the physical table on each shard. */
-  public TableLayout layout() {
-    return layout;
-  }
-
-  /** Whether every shard holds every row (a reference table). */
-  public boolean isDuplicated() {
-    return spec.method() == ShardingMethod.DUPLICATED;
-  }
-
-  /**
-   * Whether rows of this table and of {@code other} with equal shard keys always live on the
-   * same shard: both are consistent-hash tables over the same shards with the same chunk
-   * placement and key types (a table family).
-   */
-  public boolean isColocatedWith(ShardTable other) {
-    if (this == other) {
-      return true;
-    }
-    if (!shardNames().equals(other.shardNames())) {
-      return false;
-    }
-    if (router instanceof CompositeRouter mine && other.router instanceof CompositeRouter theirs) {
-      // Equal partition values go to the same set and shardspace, equal keys to one shard.
-      return mine.placesAlike(theirs);
-    }
-    return spec.method() == ShardingMethod.CONSISTENT_HASH
-        && other.spec.method() == ShardingMethod.CONSISTENT_HASH
-        && router instanceof HashRouter mine && other.router instanceof HashRouter theirs
-        && mine.keyTypes().equals(theirs.keyTypes())
-        && mine.chunkMap().equals(theirs.chunkMap());
-  }
-
-  /**
-   * Whether this composite table's rows on {@code shards} are placed by their shard key as the
-   * rows of consistent-hash table {@code other} are: the shards lie in one shardspace, which
-   * is {@code other}'s, with the same key types and chunk placement. Rows on other shards
-   * (other shardspaces) are placed by other chunk layouts, so this says nothing about them.
-   */
-  public boolean isColocatedWithin(BitSet shards, ShardTable other) {
-    if (!(router instanceof CompositeRouter composite)
-        || other.spec.method() != ShardingMethod.CONSISTENT_HASH
-        || !(other.router instanceof HashRouter hash)) {
-      return false;
-    }
-    return composite.spaceHolding(shards)
-        .filter(space -> space.router().keyTypes().equals(hash.keyTypes())
-            && space.router().chunkMap().equals(hash.chunkMap())
-            && space.tableShards().stream().map(this::shardName).toList()
-                .equals(other.shardNames()))
-        .isPresent();
-  }
-
-  /** The names of the table's shards, in order. */
-  public List<String> shardNames() {
-    return sites.stream().map(ShardSite::name).toList();
-  }
-
-  /** The table's shard with the given name, or -1 if the table has none of that name. */
-  public int shardIndex(String name) {
-    return shardIndexes.getOrDefault(name, -1);
-  }
-
-  /** The shard a duplicated table is read from. */
-  public int readShard() {
-    return 0;
-  }
-
-  /** The table's router; null for duplicated tables. */
-  public @Nullable ShardRouter router() {
-    return router;
-  }
-
-  /** The table column index of each routing key column, in key order: the shard key, after
-   * the partition column of a composite table (see {@link TableSpec#routingKey()}). */
-  public List<Integer> keyColumns() {
-    return keyColumns;
-  }
-
-  /** The routing type of each routing key column. */
-  public List<KeyType> keyTypes() {
-    return router == null ? List.of() : router.keyTypes();
-  }
-
-  public int shardCount() {
-    return sites.size();
-  }
-
-  public ShardSite site(int shard) {
-    return sites.get(shard);
+  /** The SQL dialect of one of the table's shards. */
+  public SqlDialect dialect(int shard) {
+    return dialects.get(shard);
   }
 
   /**
@@ -194,43 +79,107 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
     return product;
   }
 
-  private static SqlDialect.@Nullable DatabaseProduct product(List<ShardSite> sites) {
+  private static SqlDialect.@Nullable DatabaseProduct product(List<SqlDialect> dialects) {
     final Set<SqlDialect.DatabaseProduct> products = new HashSet<>();
-    for (ShardSite site : sites) {
-      products.add(site.dialect().getDatabaseProduct());
+    for (SqlDialect dialect : dialects) {
+      products.add(dialect.getDatabaseProduct());
     }
     return products.size() == 1 ? products.iterator().next() : null;
   }
 
+  /** See {@link ShardedTable#qualifiedName()}. */
+  public String qualifiedName() {
+    return table.qualifiedName();
+  }
+
+  public TableSpec spec() {
+    return table.spec();
+  }
+
+  /** See {@link ShardedTable#layout()}. */
+  public TableLayout layout() {
+    return table.layout();
+  }
+
+  /** See {@link ShardedTable#isDuplicated()}. */
+  public boolean isDuplicated() {
+    return table.isDuplicated();
+  }
+
+  /** See {@link ShardedTable#isColocatedWith}. */
+  public boolean isColocatedWith(ShardTable other) {
+    return table.isColocatedWith(other.table);
+  }
+
+  /** See {@link ShardedTable#isColocatedWithin}. */
+  public boolean isColocatedWithin(BitSet shards, ShardTable other) {
+    return table.isColocatedWithin(shards, other.table);
+  }
+
+  /** See {@link ShardedTable#shardNames()}. */
+  public List<String> shardNames() {
+    return table.shardNames();
+  }
+
+  /** See {@link ShardedTable#shardIndex(String)}. */
+  public int shardIndex(String name) {
+    return table.shardIndex(name);
+  }
+
+  /** See {@link ShardedTable#readShard()}. */
+  public int readShard() {
+    return table.readShard();
+  }
+
+  /** See {@link ShardedTable#router()}. */
+  public @Nullable ShardRouter router() {
+    return table.router();
+  }
+
+  /** See {@link ShardedTable#keyColumns()}. */
+  public List<Integer> keyColumns() {
+    return table.keyColumns();
+  }
+
+  /** See {@link ShardedTable#keyTypes()}. */
+  public List<KeyType> keyTypes() {
+    return table.keyTypes();
+  }
+
+  public int shardCount() {
+    return table.shardCount();
+  }
+
+  public ShardSite site(int shard) {
+    return table.site(shard);
+  }
+
   public String shardName(int shard) {
-    return sites.get(shard).name();
+    return table.shardName(shard);
   }
 
-  /** How each shard splits the table into subpartition tables; null if it does not. */
+  /** See {@link ShardedTable#subpartitioning()}. */
   public @Nullable Subpartitioning subpartitioning() {
-    return subpartitioning;
+    return table.subpartitioning();
   }
 
-  /** The model file the schema follows, or null for a model that cannot change. */
+  /** See {@link ShardedTable#live()}. */
   public @Nullable LiveSource live() {
-    return live;
+    return table.live();
   }
 
-  /**
-   * The resharding in progress as the model says now: the live model's when the schema
-   * follows a model file, else the one recorded when the schema was built; null when none.
-   */
+  /** See {@link ShardedTable#reshard()}. */
   public @Nullable ReshardSpec reshard() {
-    return live == null ? reshard : live.model().current().model().reshard();
+    return table.reshard();
   }
 
   /** The schema's name. */
   public String schemaName() {
-    return schemaName;
+    return table.schemaName();
   }
 
-  /** The schema's {@code parallelism} setting, or null for the default. */
+  /** See {@link ShardedTable#parallelism()}. */
   public @Nullable Integer parallelism() {
-    return parallelism;
+    return table.parallelism();
   }
 }

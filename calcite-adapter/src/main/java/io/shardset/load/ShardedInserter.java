@@ -1,17 +1,14 @@
 package io.shardset.load;
 
-import io.shardset.calcite.LiveSource;
-import io.shardset.calcite.ShardSite;
-import io.shardset.calcite.ShardTable;
 import io.shardset.execution.ShardException;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.Subpartitioning;
-import io.shardset.routing.KeyHasher;
-import io.shardset.routing.KeyType;
 import io.shardset.routing.ShardRouter;
 import io.shardset.topology.LiveModel;
-
-import org.apache.calcite.sql.SqlDialect;
+import io.shardset.topology.Placement;
+import io.shardset.topology.ShardSite;
+import io.shardset.topology.ShardedTable;
+import io.shardset.topology.TablePlacement;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -39,35 +36,38 @@ import java.util.stream.Collectors;
  * are sent.
  */
 public final class ShardedInserter implements AutoCloseable {
-  private final ShardTable table;
+  private final ShardedTable table;
   private final int batchSize;
   private final Function<ShardSite, String> statementSql;
   private final List<ShardWriter> writers = new ArrayList<>();
   private final long[] rowsPerShard;
-  private final @Nullable LiveSource live;
+  /** Where the table's rows go, under the model version of {@link #ticket}. */
+  private final TablePlacement placements;
+  private final boolean live;
   private boolean closed;
   /** How rows are placed: as built, or under the snapshot of {@link #ticket}. */
-  private @Nullable LoadPlacement placement;
+  private @Nullable Placement placement;
   /** Held while rows routed under its snapshot wait to be sent; null when none wait. */
   private LiveModel.@Nullable Ticket ticket;
   /** Rows routed but not yet sent, over all writers. */
   private int pendingRows;
 
-  private ShardedInserter(ShardTable table, int batchSize,
+  private ShardedInserter(ShardedTable table, int batchSize,
       Function<ShardSite, String> statementSql) {
     this.table = Objects.requireNonNull(table, "table");
     this.batchSize = batchSize;
     this.statementSql = Objects.requireNonNull(statementSql, "statementSql");
     this.rowsPerShard = new long[table.shardCount()];
-    this.live = table.live();
-    this.placement = live == null ? LoadPlacement.asBuilt(table) : null;
+    this.placements = TablePlacement.of(table);
+    this.live = placements.isLive();
+    this.placement = live ? null : placements.asBuilt();
     for (int i = 0; i < table.shardCount() * tablesPerShard(); i++) {
       writers.add(null);
     }
   }
 
   /** Opens an inserter; rows are sent to a shard every {@code batchSize} rows. */
-  public static ShardedInserter open(ShardTable table, int batchSize) {
+  public static ShardedInserter open(ShardedTable table, int batchSize) {
     return open(table, batchSize, ShardedInserter::insertSql);
   }
 
@@ -75,7 +75,7 @@ public final class ShardedInserter implements AutoCloseable {
    * Opens an inserter that writes with the statement {@code statementSql} gives for each
    * shard (an upsert, say); its parameters are the table's columns in order.
    */
-  public static ShardedInserter open(ShardTable table, int batchSize,
+  public static ShardedInserter open(ShardedTable table, int batchSize,
       Function<ShardSite, String> statementSql) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
@@ -102,7 +102,7 @@ public final class ShardedInserter implements AutoCloseable {
     }
     // Kept until sent, and maybe routed again: the caller may reuse its array.
     final Object[] kept = row.clone();
-    if (live == null) {
+    if (!live) {
       route(kept);
       return;
     }
@@ -119,14 +119,14 @@ public final class ShardedInserter implements AutoCloseable {
    * holds, of the model's current version: waiting rows of an older one are routed again.
    */
   private void follow() {
-    if (ticket != null && ticket.snapshot().version() != live.model().current().version()) {
+    if (ticket != null && ticket.snapshot().version() != placements.current().version()) {
       reroute();
     }
     if (ticket == null) {
-      final LiveModel.Ticket entered = live.model().enter();
+      final LiveModel.Ticket entered = placements.enter();
       try {
         if (placement == null || placement.version() != entered.snapshot().version()) {
-          placement = LoadPlacement.of(table, entered.snapshot());
+          placement = placements.forWriting(entered.snapshot());
         }
       } catch (RuntimeException e) {
         entered.close();
@@ -217,7 +217,8 @@ public final class ShardedInserter implements AutoCloseable {
 
   /** The shard a row of this table belongs to. */
   private int shardOf(Object[] row) {
-    final ShardRouter router = Objects.requireNonNull(placement.router(), "router");
+    final ShardRouter router = Objects.requireNonNull(placement.routerOr(table.router()),
+        "router");
     final List<Object> key = new ArrayList<>();
     for (int column : table.keyColumns()) {
       key.add(row[column]);
@@ -227,7 +228,7 @@ public final class ShardedInserter implements AutoCloseable {
       throw new IllegalArgumentException("table " + table.qualifiedName()
           + ": no shard accepts key " + describeKey(key));
     }
-    checkNotMoving(row, key, table.shardName(shard.getAsInt()));
+    checkNotMoving(row, key, shard.getAsInt());
     return shard.getAsInt();
   }
 
@@ -236,27 +237,14 @@ public final class ShardedInserter implements AutoCloseable {
    * resharding tool fills and empties, and a row written beside them would be lost or read
    * twice.
    *
-   * @param shard the shard the table's routing puts the row on
+   * @param shard the table's shard its routing puts the row on
    */
-  private void checkNotMoving(Object[] row, List<Object> key, String shard) {
-    final ReshardSpec reshard = placement.reshard();
-    if (reshard == null || !reshard.carries(table.spec())) {
-      return;
-    }
-    final List<KeyType> types = table.keyTypes();
-    final List<Object> shardKey = new ArrayList<>();
-    for (String column : table.spec().shardKey()) {
-      shardKey.add(row[table.layout().columnIndex(column)]);
-    }
-    final long hash = KeyHasher.hash(KeyHasher.keyBytes(
-        types.subList(types.size() - shardKey.size(), types.size()), shardKey));
-    final ReshardSpec.MoveSpec move = reshard.moveOf(hash);
-    // Only a row of the moving shardspace moves: a composite table's row of another set
-    // lies on another shardspace's shards.
-    if (move != null && (move.source().equals(shard) || move.target().equals(shard))) {
+  private void checkNotMoving(Object[] row, List<Object> key, int shard) {
+    final ReshardSpec.MoveSpec move = placements.movingRangeOf(placement, row, shard);
+    if (move != null) {
       throw new IllegalArgumentException("table " + table.qualifiedName() + ": key "
           + describeKey(key) + " lies in hash range [" + move.from() + ", " + move.to()
-          + ") of shardspace '" + reshard.shardspace() + "', which is moving from "
+          + ") of shardspace '" + placement.reshard().shardspace() + "', which is moving from "
           + move.source() + " to " + move.target() + "; load it after the move");
     }
   }
@@ -312,7 +300,7 @@ public final class ShardedInserter implements AutoCloseable {
     closed = true;
     RuntimeException failure = null;
     try {
-      if (ticket != null && ticket.snapshot().version() != live.model().current().version()) {
+      if (ticket != null && ticket.snapshot().version() != placements.current().version()) {
         reroute();
       }
     } catch (RuntimeException e) {
@@ -407,12 +395,10 @@ public final class ShardedInserter implements AutoCloseable {
     }
   }
 
-  /** The plain INSERT of every column of the table on a shard, in the shard's dialect. */
+  /** The plain INSERT of every column of the table on a shard, quoted as the shard quotes names. */
   public static String insertSql(ShardSite site) {
-    final SqlDialect dialect = site.dialect();
-    final String table = site.qualifiedName().stream().map(dialect::quoteIdentifier)
-        .collect(Collectors.joining("."));
-    final String columns = site.physicalColumns().stream().map(dialect::quoteIdentifier)
+    final String table = site.quotedName();
+    final String columns = site.physicalColumns().stream().map(site.quoting()::quote)
         .collect(Collectors.joining(", "));
     final String marks = site.physicalColumns().stream().map(c -> "?")
         .collect(Collectors.joining(", "));

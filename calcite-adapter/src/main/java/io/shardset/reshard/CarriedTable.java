@@ -1,6 +1,7 @@
 package io.shardset.reshard;
 
-import io.shardset.calcite.ShardTable;
+import io.shardset.topology.ShardedTable;
+
 
 import java.util.List;
 import java.util.Objects;
@@ -13,7 +14,7 @@ import java.util.Objects;
  * @param before owners under the chunk map naming the sources; null when not needed
  * @param after owners under the chunk map naming the targets; null when not needed
  */
-record CarriedTable(ShardTable table, RowOwners before, RowOwners after) {
+record CarriedTable(ShardedTable table, RowOwners before, RowOwners after) {
   CarriedTable {
     Objects.requireNonNull(table, "table");
   }

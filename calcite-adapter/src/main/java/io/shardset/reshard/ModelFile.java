@@ -1,6 +1,5 @@
 package io.shardset.reshard;
 
-import io.shardset.calcite.ShardSchemaFactory;
 import io.shardset.model.ChunkMapSpec;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ReshardSpec;
@@ -40,6 +39,9 @@ import java.util.function.Consumer;
  * edit did not touch as it was (key order included; comments are not kept).
  */
 public final class ModelFile {
+  /** The factory of a ShardSet schema in a Calcite model file: the planner's schema factory,
+   * named rather than referenced, as resharding does not use the planner. */
+  public static final String SCHEMA_FACTORY = "io.shardset.calcite.ShardSchemaFactory";
   private static final ObjectMapper MAPPER = new ObjectMapper()
       .enable(JsonParser.Feature.ALLOW_COMMENTS)
       .enable(JsonParser.Feature.ALLOW_SINGLE_QUOTES)
@@ -96,14 +98,14 @@ public final class ModelFile {
 
   /**
    * The ShardSet schema to edit when none is named: the file's only schema made by
-   * {@link ShardSchemaFactory}, else its {@code defaultSchema} if that is one of them.
+   * {@link #SCHEMA_FACTORY}, else its {@code defaultSchema} if that is one of them.
    *
    * @throws IllegalArgumentException if that leaves none or several
    */
   public String shardSetSchema() {
     List<String> names = new ArrayList<>();
     for (JsonNode schema : root.path("schemas")) {
-      if (schema.path("factory").asText().equals(ShardSchemaFactory.class.getName())) {
+      if (schema.path("factory").asText().equals(SCHEMA_FACTORY)) {
         names.add(schema.path("name").asText());
       }
     }
@@ -114,7 +116,7 @@ public final class ModelFile {
       return fallback;
     }
     throw new IllegalArgumentException("model file " + path + (names.isEmpty()
-        ? " has no ShardSet schema (factory " + ShardSchemaFactory.class.getName() + ")"
+        ? " has no ShardSet schema (factory " + SCHEMA_FACTORY + ")"
         : " has ShardSet schemas " + String.join(", ", names) + "; name one"));
   }
 

@@ -1,16 +1,17 @@
 package io.shardset.reshard;
 
-import io.shardset.calcite.ShardSchema;
-import io.shardset.calcite.ShardTable;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.TableSpec;
+import io.shardset.topology.ShardedTable;
+import io.shardset.topology.ShardedTableResolver;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,11 +39,11 @@ final class MovingFamily {
    */
   static MovingFamily of(ShardSetModel during, ShardSetModel before, ShardSetModel after) {
     ReshardSpec reshard = during.reshard();
-    ShardSchema schema = ShardSchema.create(during);
+    Map<String, ShardedTable> schema = ShardedTableResolver.read(during, null);
     List<CarriedTable> tables = new ArrayList<>();
     for (TableSpec spec : during.tables()) {
       if (reshard.carries(spec)) {
-        ShardTable table = schema.table(spec.name());
+        ShardedTable table = schema.get(spec.name());
         tables.add(new CarriedTable(table, RowOwners.of(table, before),
             RowOwners.of(table, after)));
       }
@@ -58,12 +59,12 @@ final class MovingFamily {
    * finished move left behind.
    */
   static MovingFamily leftovers(ShardSetModel model) {
-    ShardSchema schema = ShardSchema.create(model);
+    Map<String, ShardedTable> schema = ShardedTableResolver.read(model, null);
     List<CarriedTable> tables = new ArrayList<>();
     Set<String> shards = new LinkedHashSet<>();
     for (TableSpec spec : model.tables()) {
       if (!spec.hashedShardspaces().isEmpty()) {
-        tables.add(new CarriedTable(schema.table(spec.name()), null, null));
+        tables.add(new CarriedTable(schema.get(spec.name()), null, null));
         shards.addAll(spec.shards());
       }
     }

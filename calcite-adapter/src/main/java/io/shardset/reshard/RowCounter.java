@@ -1,8 +1,5 @@
 package io.shardset.reshard;
 
-import io.shardset.calcite.ShardSchema;
-import io.shardset.calcite.ShardSite;
-import io.shardset.calcite.ShardTable;
 import io.shardset.execution.ShardException;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
@@ -11,6 +8,8 @@ import io.shardset.model.ShardingMethod;
 import io.shardset.model.TableSpec;
 import io.shardset.routing.KeyHasher;
 import io.shardset.routing.KeyType;
+import io.shardset.topology.ShardSite;
+import io.shardset.topology.ShardedTable;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -37,19 +36,21 @@ public final class RowCounter {
   static final int FETCH_SIZE = 10_000;
 
   private final ShardSetModel before;
-  private final ShardSchema beforeSchema;
+  private final Map<String, ShardedTable> beforeTables;
   private final ShardSetModel after;
 
   /**
    * A counter of the rows that move from {@code before} to {@code after}.
    *
    * @param before the model before the move
-   * @param beforeSchema the schema {@code before} builds (its tables' layouts and shards)
+   * @param beforeTables the tables {@code before} resolves to (their layouts and shards), by
+   *     name
    * @param after the model after the move, whose chunk map places the rows
    */
-  public RowCounter(ShardSetModel before, ShardSchema beforeSchema, ShardSetModel after) {
+  public RowCounter(ShardSetModel before, Map<String, ShardedTable> beforeTables,
+      ShardSetModel after) {
     this.before = Objects.requireNonNull(before, "before");
-    this.beforeSchema = Objects.requireNonNull(beforeSchema, "beforeSchema");
+    this.beforeTables = Map.copyOf(beforeTables);
     this.after = Objects.requireNonNull(after, "after");
   }
 
@@ -77,7 +78,7 @@ public final class RowCounter {
       if (!move.carries(spec)) {
         continue;
       }
-      final Tally tally = new Tally(beforeSchema.table(spec.name()), spaceShards,
+      final Tally tally = new Tally(table(spec.name()), spaceShards,
           shardsBefore, shardsAfter, pairs);
       tally.countAll();
       tables.add(new RowCount.TableCount(spec.name(), tally.rows, tally.moved,
@@ -92,9 +93,18 @@ public final class RowCounter {
     return new RowCount(shardspace, pairCounts, tables, shardsBefore, shardsAfter);
   }
 
+  private ShardedTable table(String name) {
+    final ShardedTable table = beforeTables.get(name);
+    if (table == null) {
+      throw new IllegalArgumentException("no table '" + name + "'; tables are "
+          + beforeTables.keySet());
+    }
+    return table;
+  }
+
   /** The counts of one table. */
   private final class Tally {
-    private final ShardTable table;
+    private final ShardedTable table;
     private final Set<String> spaceShards;
     private final int shardsBefore;
     private final int shardsAfter;
@@ -107,7 +117,7 @@ public final class RowCounter {
     long moved;
     long moduloMoved;
 
-    Tally(ShardTable table, Set<String> spaceShards, int shardsBefore, int shardsAfter,
+    Tally(ShardedTable table, Set<String> spaceShards, int shardsBefore, int shardsAfter,
         Map<List<String>, long[]> pairs) {
       this.table = table;
       this.spaceShards = spaceShards;

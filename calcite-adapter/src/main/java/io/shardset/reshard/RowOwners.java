@@ -1,10 +1,10 @@
 package io.shardset.reshard;
 
-import io.shardset.calcite.ShardTable;
-import io.shardset.model.RouterFactory;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.TableSpec;
 import io.shardset.routing.ShardRouter;
+import io.shardset.topology.ShardedTable;
+import io.shardset.topology.TablePlacement;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,11 +17,11 @@ import java.util.OptionalInt;
  * after the move.
  */
 public final class RowOwners {
-  private final ShardTable table;
+  private final ShardedTable table;
   private final TableSpec after;
   private final ShardRouter router;
 
-  private RowOwners(ShardTable table, TableSpec after, ShardRouter router) {
+  private RowOwners(ShardedTable table, TableSpec after, ShardRouter router) {
     this.table = table;
     this.after = after;
     this.router = router;
@@ -33,14 +33,11 @@ public final class RowOwners {
    * @param table the table as a schema read it (its columns and key types)
    * @param afterModel the model after the move, which must hold a table of the same name
    */
-  public static RowOwners of(ShardTable table, ShardSetModel afterModel) {
-    TableSpec after = afterModel.tables().stream()
-        .filter(t -> t.name().equals(table.spec().name())).findFirst()
+  public static RowOwners of(ShardedTable table, ShardSetModel afterModel) {
+    TablePlacement.ModelRouting after = TablePlacement.of(table).under(afterModel)
         .orElseThrow(() -> new IllegalArgumentException("the model after the move has no table "
             + table.spec().name()));
-    return new RowOwners(table, after,
-        Objects.requireNonNull(RouterFactory.create(afterModel, after, table.layout()),
-            "router"));
+    return new RowOwners(table, after.spec(), Objects.requireNonNull(after.router(), "router"));
   }
 
   /** The table column index of each routing key column, in key order. */

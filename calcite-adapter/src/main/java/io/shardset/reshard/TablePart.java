@@ -1,7 +1,7 @@
 package io.shardset.reshard;
 
-import io.shardset.calcite.ShardSite;
 import io.shardset.model.MoveTables;
+import io.shardset.topology.ShardSite;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -27,14 +27,14 @@ record TablePart(String shard, ShardSite site) {
 
   /** The physical table, quoted and qualified. */
   String table() {
-    return quote(site.qualifiedName());
+    return site.quotedName();
   }
 
   /** The move table, quoted and qualified as the table is. */
   String twin() {
     List<String> names = new ArrayList<>(site.qualifiedName());
     names.set(names.size() - 1, twinName());
-    return quote(names);
+    return site.quoting().qualified(names);
   }
 
   /** The move table's name, unquoted. */
@@ -45,14 +45,14 @@ record TablePart(String shard, ShardSite site) {
 
   /** The columns in logical order, quoted and comma-separated. */
   String columns() {
-    return site.physicalColumns().stream().map(site.dialect()::quoteIdentifier)
+    return site.physicalColumns().stream().map(site.quoting()::quote)
         .collect(Collectors.joining(", "));
   }
 
   /** The quoted physical names of the columns at these logical positions. */
   List<String> columns(List<Integer> logical) {
     return logical.stream()
-        .map(i -> site.dialect().quoteIdentifier(site.physicalColumns().get(i))).toList();
+        .map(i -> site.quoting().quote(site.physicalColumns().get(i))).toList();
   }
 
   /**
@@ -91,9 +91,5 @@ record TablePart(String shard, ShardSite site) {
   /** Whether a table's catalog or schema is the connection's, where both are known. */
   private static boolean matches(String connection, String table) {
     return connection == null || table == null || connection.equals(table);
-  }
-
-  private String quote(List<String> names) {
-    return names.stream().map(site.dialect()::quoteIdentifier).collect(Collectors.joining("."));
   }
 }

@@ -8,6 +8,7 @@ import io.shardset.model.ShardSpec;
 import io.shardset.model.SubpartitionSpec;
 import io.shardset.model.TableSpec;
 import io.shardset.routing.Directory;
+import io.shardset.topology.IdentifierQuoting;
 
 import org.apache.calcite.sql.SqlDialect;
 
@@ -91,6 +92,10 @@ final class DeclaredShardMetadata implements ShardMetadata {
     return new ShardColumns(new PhysicalTable(shard.name(), shard.jdbcCatalog(),
         shard.jdbcSchema(), lowerCase ? physicalName.toLowerCase(Locale.ROOT) : physicalName,
         names), declared);
+  }
+
+  @Override public IdentifierQuoting quoting(ShardSpec shard) {
+    return RecordedProducts.Product.ofUrl(shard.jdbcUrl()).quoting();
   }
 
   @Override public SqlDialect dialect(ShardSpec shard) {

@@ -233,7 +233,8 @@ class MoveReadTest {
 
     private void load(Connection connection, String table, List<Object[]> rows)
         throws SQLException {
-      try (ShardedInserter inserter = ShardedInserter.open(table(connection, table), 500)) {
+      try (ShardedInserter inserter =
+               ShardedInserter.open(table(connection, table).sharded(), 500)) {
         rows.forEach(inserter::insert);
       }
       insertIntoOracle(table, rows);
@@ -382,7 +383,7 @@ class MoveReadTest {
           // A loader of a connection made before the move routes by the new chunk map.
           final Object[] moved = {100_002, scenario.movingKey, "W", "OPEN", BigDecimal.ONE};
           try (ShardedInserter inserter =
-                   ShardedInserter.open(table(calcite, "ORDERS"), 10)) {
+                   ShardedInserter.open(table(calcite, "ORDERS").sharded(), 10)) {
             inserter.insert(moved);
           }
           scenario.insertIntoOracle("ORDERS", List.<Object[]>of(moved));
@@ -430,7 +431,7 @@ class MoveReadTest {
     final ReshardSpec.MoveSpec range = scenario.moves.stream()
         .filter(m -> m.contains(MoveByHand.hash(scenario.movingKey))).findFirst()
         .orElseThrow();
-    try (ShardedInserter inserter = ShardedInserter.open(orders, 10)) {
+    try (ShardedInserter inserter = ShardedInserter.open(orders.sharded(), 10)) {
       final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> inserter.insert(100_000, scenario.movingKey, "N", "OPEN", BigDecimal.ONE));
       assertEquals("table S.ORDERS: key CUSTOMER_ID = " + scenario.movingKey + " lies in hash"

@@ -1,5 +1,7 @@
 package io.shardset.calcite;
 
+import io.shardset.topology.IdentifierQuoting;
+
 import org.apache.calcite.sql.SqlDialect;
 
 import java.lang.reflect.InvocationHandler;
@@ -74,6 +76,11 @@ final class RecordedProducts {
       }
       throw new IllegalArgumentException("no recorded product for shard URL " + jdbcUrl
           + "; URLs start with jdbc:h2:, jdbc:postgresql: or jdbc:mariadb:");
+    }
+
+    /** How a shard of this product quotes names, as its metadata says. */
+    IdentifierQuoting quoting() {
+      return new IdentifierQuoting((String) answers.get("getIdentifierQuoteString"));
     }
 
     /** The dialect ShardSet builds for a shard of this product. */

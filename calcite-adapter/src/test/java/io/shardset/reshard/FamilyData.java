@@ -76,7 +76,7 @@ final class FamilyData implements AutoCloseable {
   void assertPlaced(ShardSetModel model, int shards) throws SQLException {
     final ShardSchema schema = ShardSchema.create(model);
     for (String table : List.of("CUSTOMERS", "ORDERS")) {
-      final RowOwners owners = RowOwners.of(schema.table(table), model);
+      final RowOwners owners = RowOwners.of(schema.table(table).sharded(), model);
       long rows = 0;
       for (int i = 0; i < shards; i++) {
         try {
@@ -272,7 +272,7 @@ final class FamilyData implements AutoCloseable {
 
   private static void insert(ShardSchema schema, Connection oracle, String table,
       List<Object[]> rows) throws SQLException {
-    try (ShardedInserter inserter = ShardedInserter.open(schema.table(table), 1_000)) {
+    try (ShardedInserter inserter = ShardedInserter.open(schema.table(table).sharded(), 1_000)) {
       rows.forEach(inserter::insert);
     }
     ShardFixture.insert(oracle, table, rows);

@@ -2,11 +2,11 @@ package io.shardset.reshard;
 
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.ShardSchemaFactory;
-import io.shardset.calcite.ShardTable;
 import io.shardset.load.ShardedInserter;
 import io.shardset.model.ChunkMapSpec;
 import io.shardset.routing.KeyHasher;
 import io.shardset.topology.LiveModel;
+import io.shardset.topology.ShardedTable;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,7 +60,7 @@ class LoaderDuringMoveTest {
 
   /** The range of the chunk map that holds a customer, and a customer of another range. */
   private record Keys(ChunkMapSpec range, int moving, int staying) {
-    static Keys of(MoveFixture fixture, ShardTable customers) {
+    static Keys of(MoveFixture fixture, ShardedTable customers) {
       final List<ChunkMapSpec> chunks = ReshardPlanner.explicitChunkMap(fixture.model());
       final int moving = 1_000_000;
       final ChunkMapSpec range = chunks.stream()
@@ -73,18 +73,18 @@ class LoaderDuringMoveTest {
       return new Keys(range, moving, staying);
     }
 
-    private static long hash(ShardTable customers, int id) {
+    private static long hash(ShardedTable customers, int id) {
       return KeyHasher.hash(KeyHasher.keyBytes(customers.keyTypes(), List.of(id)));
     }
   }
 
   /** A fixture, its live CUSTOMERS table, and the plan that moves one customer's range. */
-  private record RangeScenario(MoveFixture fixture, ShardTable customers, Keys keys,
+  private record RangeScenario(MoveFixture fixture, ShardedTable customers, Keys keys,
       String target, ReshardPlan plan) {
     static RangeScenario of(String name, Path folder) throws Exception {
       final MoveFixture fixture = MoveFixture.h2(name, folder, 200, 400);
       fixture.reset();
-      final ShardTable customers = liveSchema(fixture).table("CUSTOMERS");
+      final ShardedTable customers = liveSchema(fixture).table("CUSTOMERS").sharded();
       final Keys keys = Keys.of(fixture, customers);
       final String target = keys.range().shard().equals("s0") ? "s1" : "s0";
       return new RangeScenario(fixture, customers, keys, target, ReshardPlanner.plan(
@@ -157,7 +157,7 @@ class LoaderDuringMoveTest {
   @Test void moverWaitsForTheRowsALoaderRoutedBefore() throws Exception {
     final RangeScenario scenario = RangeScenario.of("loader-waits", folder);
     final MoveFixture fixture = scenario.fixture();
-    final ShardTable customers = scenario.customers();
+    final ShardedTable customers = scenario.customers();
     final int staying = scenario.keys().staying();
     final List<String> events = Collections.synchronizedList(new ArrayList<>());
     final MoveListener listener = new MoveListener() {
@@ -208,13 +208,14 @@ class LoaderDuringMoveTest {
     final ShardSchema live = liveSchema(fixture);
     final ReshardPlan plan = ReshardPlanner.plan(fixture.model(),
         new Operation.AddShard("s4", fixture.fifthShard(), null));
-    final RowOwners after = RowOwners.of(ShardSchema.create(fixture.model()).table("CUSTOMERS"),
+    final RowOwners after = RowOwners.of(
+        ShardSchema.create(fixture.model()).table("CUSTOMERS").sharded(),
         Mover.modelAfter(ModelFile.read(fixture.modelFile()), plan).model(FamilyShards.SCHEMA));
     int id = 1_000_000;
     while (!after.ownerOf(List.of(id)).equals("s4")) {
       id++;
     }
-    final ShardedInserter inserter = ShardedInserter.open(live.table("CUSTOMERS"), 1000);
+    final ShardedInserter inserter = ShardedInserter.open(live.table("CUSTOMERS").sharded(), 1000);
     inserter.insert(id, "late");
 
     final IllegalStateException held = assertThrows(IllegalStateException.class,
@@ -249,7 +250,7 @@ class LoaderDuringMoveTest {
         .filter(t -> t.name().equals("REGIONS")).findFirst().orElseThrow()
         .shards().contains("s4"));
 
-    try (ShardedInserter inserter = ShardedInserter.open(live.table("REGIONS"), 10)) {
+    try (ShardedInserter inserter = ShardedInserter.open(live.table("REGIONS").sharded(), 10)) {
       final IllegalStateException stopped = assertThrows(IllegalStateException.class,
           () -> inserter.insert(99, "late"));
       assertEquals(joined("REGIONS"), stopped.getMessage());

@@ -1,11 +1,11 @@
 package io.shardset.reshard;
 
 import io.shardset.calcite.ShardSchema;
-import io.shardset.calcite.ShardTable;
 import io.shardset.model.MoveTables;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.TableSpec;
+import io.shardset.topology.ShardedTable;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -127,16 +127,16 @@ final class MoveFixture {
         c.setAutoCommit(false);
         connections.put("s" + i, c);
       }
-      RowOwners customerOwners = RowOwners.of(schema.table("CUSTOMERS"), model);
+      RowOwners customerOwners = RowOwners.of(schema.table("CUSTOMERS").sharded(), model);
       insert(connections, customerOwners, "CUSTOMERS", customers,
           id -> new Object[] {id, "customer " + id});
-      insert(connections, RowOwners.of(schema.table("ORDERS"), model),
+      insert(connections, RowOwners.of(schema.table("ORDERS").sharded(), model),
           "ORDERS", orders,
           id -> new Object[] {id, id % 97 == 0 ? null : id % customers,
               BigDecimal.valueOf(id, 2)});
-      insert(connections, RowOwners.of(schema.table("VISITS"), model),
+      insert(connections, RowOwners.of(schema.table("VISITS").sharded(), model),
           "VISITS", orders / 2, MoveFixture::visit);
-      insert(connections, RowOwners.of(schema.table("ACCOUNTS"), model),
+      insert(connections, RowOwners.of(schema.table("ACCOUNTS").sharded(), model),
           "ACCOUNTS", customers, MoveFixture::account);
       for (Connection c : connections.values()) {
         try (PreparedStatement p = c.prepareStatement("INSERT INTO REGIONS VALUES (?, ?)")) {
@@ -260,12 +260,12 @@ final class MoveFixture {
     ShardSchema schema = ShardSchema.create(model);
     Map<String, List<String>> rows = new HashMap<>();
     for (String table : FAMILY) {
-      rows.put(table, readableRows(model, schema.table(table)));
+      rows.put(table, readableRows(model, schema.table(table).sharded()));
     }
     return rows;
   }
 
-  private List<String> readableRows(ShardSetModel model, ShardTable table)
+  private List<String> readableRows(ShardSetModel model, ShardedTable table)
       throws SQLException {
     String tableName = table.spec().name();
     ReshardSpec reshard = model.reshard();

@@ -185,7 +185,8 @@ class PostgresReshardOnlineTest {
   private static Map<String, RowOwners> owners(ShardSetModel model) {
     final ShardSchema schema = ShardSchema.create(model);
     final Map<String, RowOwners> owners = new HashMap<>();
-    HASHED.keySet().forEach(table -> owners.put(table, RowOwners.of(schema.table(table), model)));
+    HASHED.keySet().forEach(table ->
+        owners.put(table, RowOwners.of(schema.table(table).sharded(), model)));
     return owners;
   }
 

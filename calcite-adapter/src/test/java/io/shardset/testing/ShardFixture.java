@@ -154,7 +154,7 @@ public final class ShardFixture implements AutoCloseable {
   public void load(Connection connection, String table, String oracleTable,
       List<Object[]> rows) throws SQLException {
     final ShardTable shardTable = schema(connection).table(table);
-    try (ShardedInserter inserter = ShardedInserter.open(shardTable, 500)) {
+    try (ShardedInserter inserter = ShardedInserter.open(shardTable.sharded(), 500)) {
       rows.forEach(inserter::insert);
     }
     insert(oracle, oracleTable, rows);

@@ -1,9 +1,6 @@
 package io.shardset.topology;
 
-import io.shardset.model.ModelParser;
 import io.shardset.model.TestOperands;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,15 +9,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,8 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** A schema's model that follows its model file. */
 class LiveModelTest {
-  private static final Pattern LINE_COMMENT = Pattern.compile("//.*");
-
   @TempDir Path folder;
 
   /** A model file of schema S whose chunk map puts [0, split) on s0 and the rest on s1. */
@@ -51,16 +43,8 @@ class LiveModelTest {
   }
 
   /** Writes the file and opens its live model as a connection would. */
-  private LiveModel open(Path file, String json) throws IOException {
-    Files.writeString(file, json);
-    Map<?, ?> root =
-        new ObjectMapper().readValue(LINE_COMMENT.matcher(json).replaceAll(""), Map.class);
-    Map<?, ?> schema = (Map<?, ?>) ((List<?>) root.get("schemas")).get(0);
-    Map<String, Object> operand = new LinkedHashMap<>();
-    ((Map<?, ?>) schema.get("operand")).forEach((k, v) -> operand.put((String) k, v));
-    operand.put("modelUri", file.toString());
-    operand.put("baseDirectory", file.getParent().toFile());
-    return LiveModel.of("S", operand, ModelParser.parse("S", operand, System::getenv));
+  private static LiveModel open(Path file, String json) throws IOException {
+    return ModelFiles.open(file, json);
   }
 
   private static long split(LiveModel.Snapshot snapshot) {

@@ -60,7 +60,7 @@ class ReshardCommandTest {
     shards = H2Shards.create(folder, 4, TABLES, DDL);
     newShardUrl =
         "jdbc:h2:mem:reshard_new" + NEW_SHARDS.incrementAndGet() + ";DB_CLOSE_DELAY=-1";
-    try (ShardedInserter inserter = ShardedInserter.open(shards.table("ORDERS"), 500)) {
+    try (ShardedInserter inserter = ShardedInserter.open(shards.table("ORDERS").sharded(), 500)) {
       for (long id = 1; id <= ORDERS; id++) {
         inserter.insert(id, 1 + id * 31 % 1_000, BigDecimal.valueOf(id, 2));
       }

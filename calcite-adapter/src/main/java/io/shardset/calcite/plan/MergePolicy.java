@@ -37,7 +37,7 @@ final class MergePolicy {
 
   private static boolean allH2(ShardTable table) {
     for (int i = 0; i < table.shardCount(); i++) {
-      if (!isH2(table.site(i).dialect())) {
+      if (!isH2(table.dialect(i))) {
         return false;
       }
     }

@@ -58,7 +58,7 @@ final class MergeRollups {
    * ShardSet merges text for. */
   private static boolean noH2(ShardTable table) {
     for (int i = 0; i < table.shardCount(); i++) {
-      if (MergePolicy.isH2(table.site(i).dialect())) {
+      if (MergePolicy.isH2(table.dialect(i))) {
         return false;
       }
     }

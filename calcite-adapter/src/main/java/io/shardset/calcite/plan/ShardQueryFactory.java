@@ -1,7 +1,6 @@
 package io.shardset.calcite.plan;
 
 import io.shardset.calcite.ColumnTypes;
-import io.shardset.calcite.LiveSource;
 import io.shardset.calcite.ShardTable;
 import io.shardset.calcite.runtime.LivePlacement;
 import io.shardset.calcite.runtime.ParameterBinder;
@@ -13,6 +12,7 @@ import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.SortKey;
 import io.shardset.routing.KeyCondition;
 import io.shardset.routing.ShardRouter;
+import io.shardset.topology.LiveSource;
 
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;

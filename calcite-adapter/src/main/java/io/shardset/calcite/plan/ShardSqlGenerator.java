@@ -1,8 +1,8 @@
 package io.shardset.calcite.plan;
 
-import io.shardset.calcite.ShardSite;
 import io.shardset.calcite.ShardTable;
 import io.shardset.model.MoveTables;
+import io.shardset.topology.ShardSite;
 
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
@@ -132,7 +132,7 @@ final class ShardSqlGenerator {
             physicalNames(leaf.site(index), scan == 0 ? subpartitions : null);
         names.add(moveReaders.get(i) && carried.test(leaf) ? withMoveTables(physical) : physical);
       }
-      groups.computeIfAbsent(new Layout(table.site(i).dialect(), names), k -> new BitSet())
+      groups.computeIfAbsent(new Layout(table.dialect(i), names), k -> new BitSet())
           .set(i);
     }
     final List<RenderedSql> result = new ArrayList<>();

@@ -8,6 +8,7 @@ import io.shardset.execution.ShardRequest;
 import io.shardset.routing.KeyCondition;
 import io.shardset.routing.ShardRouter;
 import io.shardset.topology.LiveModel;
+import io.shardset.topology.Placement;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerator;
@@ -121,7 +122,7 @@ public final class ShardQuery {
     // resharding tool can wait for it before a step it would not expect.
     final LiveModel.Ticket ticket = live.enter();
     try {
-      final LivePlacement.Placement placement = live.of(ticket.snapshot());
+      final Placement placement = live.of(ticket.snapshot());
       return new TicketEnumerator(open(root, placement.isAsPlanned() ? null : placement),
           ticket);
     } catch (RuntimeException | Error e) {
@@ -132,7 +133,7 @@ public final class ShardQuery {
 
   /** Starts the scan, placed as the plan says or, when not null, as {@code placement} says. */
   private Enumerator<Object[]> open(DataContext root,
-      LivePlacement.@Nullable Placement placement) {
+      @Nullable Placement placement) {
     if (placement != null && placement.error() != null) {
       throw new IllegalStateException(placement.error());
     }
@@ -201,7 +202,7 @@ public final class ShardQuery {
   /** The texts for this execution of shards that read their move tables; null when no
    * shard need be asked. */
   private @Nullable ShardTexts moveTexts(DataContext root,
-      LivePlacement.Placement placement) {
+      Placement placement) {
     BitSet chosen = null;
     if (subpartitionTexts != null) {
       try {

@@ -1,11 +1,11 @@
 package io.shardset.cli.load;
 
-import io.shardset.calcite.ShardSite;
 import io.shardset.calcite.ShardTable;
 import io.shardset.execution.ShardException;
 import io.shardset.load.ShardedInserter;
 import io.shardset.model.Subpartitioning;
 import io.shardset.routing.ShardRouter;
+import io.shardset.topology.ShardSite;
 
 import java.io.BufferedReader;
 import java.io.FilterInputStream;
@@ -61,7 +61,8 @@ public final class CsvLoader {
       }
       return ShardedInserter::insertSql;
     }
-    return site -> UpsertSql.of(site.dialect(), site.qualifiedName(), site.physicalColumns(),
+    return site -> UpsertSql.of(table.dialect(table.shardIndex(site.name())),
+        site.qualifiedName(), site.physicalColumns(),
         key.stream().map(site.physicalColumns()::get).toList());
   }
 
@@ -82,7 +83,7 @@ public final class CsvLoader {
     BadRow stoppedAt = null;
     long[] perShard;
     try (ShardedInserter inserter =
-             ShardedInserter.open(table, options.batchSize(), statements)) {
+             ShardedInserter.open(table.sharded(), options.batchSize(), statements)) {
       for (Path file : files) {
         stoppedAt = loadFile(file, inserter, bad, counter, progress);
         if (stoppedAt != null) {
@@ -189,7 +190,7 @@ public final class CsvLoader {
       try (Connection c = site.endpoint().connect(); Statement s = c.createStatement()) {
         for (ShardSite physical : site.tables()) {
           s.execute("TRUNCATE TABLE " + physical.qualifiedName().stream()
-              .map(site.dialect()::quoteIdentifier).collect(Collectors.joining(".")));
+              .map(table.dialect(shard)::quoteIdentifier).collect(Collectors.joining(".")));
         }
         if (!c.getAutoCommit()) {
           c.commit();

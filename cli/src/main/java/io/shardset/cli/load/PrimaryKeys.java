@@ -1,9 +1,9 @@
 package io.shardset.cli.load;
 
-import io.shardset.calcite.ShardSite;
 import io.shardset.calcite.ShardTable;
 import io.shardset.execution.ShardException;
 import io.shardset.model.PhysicalTable;
+import io.shardset.topology.ShardSite;
 
 import java.sql.Connection;
 import java.sql.ResultSet;

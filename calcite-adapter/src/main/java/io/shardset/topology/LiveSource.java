@@ -1,6 +1,4 @@
-package io.shardset.calcite;
-
-import io.shardset.topology.LiveModel;
+package io.shardset.topology;
 
 import java.util.Objects;
 

@@ -1,9 +1,7 @@
-package io.shardset.calcite;
+package io.shardset.topology;
 
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.ShardException;
-
-import org.apache.calcite.sql.SqlDialect;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -25,7 +23,9 @@ final class ShardConnections implements AutoCloseable {
     this.endpoints = endpoints;
   }
 
-  /** The connection to a shard. */
+  /** The connection to a shard.
+   *
+   * @throws ShardException if the shard cannot be reached */
   Connection get(String shard) {
     final ShardException failure = failed.get(shard);
     if (failure != null) {
@@ -44,14 +44,11 @@ final class ShardConnections implements AutoCloseable {
     });
   }
 
-  /** The shard's SQL dialect, shared with every shard of the same kind of database. */
-  SqlDialect dialect(String shard) {
-    try {
-      return Dialects.of(get(shard).getMetaData());
-    } catch (SQLException e) {
-      throw new ShardException(shard,
-          endpoints.get(shard).redact(String.valueOf(e.getMessage())), e);
-    }
+  /** Turns a failure to read a shard's metadata into the shard's failure, its secrets
+   * removed. */
+  ShardException failure(String shard, SQLException e) {
+    return new ShardException(shard,
+        endpoints.get(shard).redact(String.valueOf(e.getMessage())), e);
   }
 
   @Override public void close() {

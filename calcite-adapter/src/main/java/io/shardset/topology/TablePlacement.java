@@ -1,0 +1,225 @@
+package io.shardset.topology;
+
+import io.shardset.model.ReshardSpec;
+import io.shardset.model.RouterFactory;
+import io.shardset.model.ShardSetModel;
+import io.shardset.model.ShardSpec;
+import io.shardset.model.TableSpec;
+import io.shardset.routing.KeyHasher;
+import io.shardset.routing.KeyType;
+import io.shardset.routing.RenumberedRouter;
+import io.shardset.routing.ShardRouter;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Where a table's rows live under a version of its model: which shards and physical tables
+ * hold them, the router numbered as the table numbers its shards, which shards also read
+ * move tables while a resharding is in progress, and what a writer must do about the ranges
+ * it moves. Scans, loaders and the resharding tool all ask it.
+ *
+ * <p>A table resolved under one version of its model file is used under the version current
+ * when each execution starts; {@link #enter()} pins that version for the execution.
+ */
+public final class TablePlacement {
+  private final ShardedTable table;
+
+  private TablePlacement(ShardedTable table) {
+    this.table = Objects.requireNonNull(table, "table");
+  }
+
+  /** The placement of a table's rows. */
+  public static TablePlacement of(ShardedTable table) {
+    return new TablePlacement(table);
+  }
+
+  /** The table whose rows this places. */
+  public ShardedTable table() {
+    return table;
+  }
+
+  /** Whether the table's model can change while it is used (it follows a model file). */
+  public boolean isLive() {
+    return table.live() != null;
+  }
+
+  /**
+   * Starts an execution under the current version of the table's model file: the resharding
+   * tool waits for executions under older versions before its next step.
+   *
+   * @throws IllegalStateException if the table's model cannot change
+   */
+  public LiveModel.Ticket enter() {
+    final LiveSource live = table.live();
+    if (live == null) {
+      throw new IllegalStateException("table " + table.qualifiedName()
+          + " follows no model file");
+    }
+    return live.model().enter();
+  }
+
+  /** The current snapshot of the table's model file; null if the model cannot change. */
+  public LiveModel.@Nullable Snapshot current() {
+    final LiveSource live = table.live();
+    return live == null ? null : live.model().current();
+  }
+
+  /** The placement of a table whose model cannot change: as built. */
+  public Placement asBuilt() {
+    return new Placement(-1, null, new BitSet(), table.reshard(), null);
+  }
+
+  /**
+   * Where a statement reading the table, together with {@code read} (every table it reads),
+   * finds the rows under a snapshot of the model file: the snapshot's router, and the shards
+   * that read the move tables of a resharding that carries one of the tables read. A
+   * placement the table cannot follow carries an error instead.
+   */
+  public Placement forReading(LiveModel.Snapshot snapshot, List<ShardedTable> read) {
+    final ReshardSpec reshard = snapshot.model().reshard();
+    final BitSet readers = new BitSet();
+    if (reshard != null && read.stream().anyMatch(t -> reshard.carries(t.spec()))) {
+      for (int i = 0; i < table.shardCount(); i++) {
+        if (reshard.readsMoveTables(table.shardName(i))) {
+          readers.set(i);
+        }
+      }
+    }
+    return routed(snapshot, readers, reshard);
+  }
+
+  /**
+   * Where a writer puts the table's rows under a snapshot of the model file: the snapshot's
+   * router, and the resharding whose moving ranges the writer must leave alone (see
+   * {@link #movingRangeOf}).
+   *
+   * @throws IllegalStateException if the snapshot puts the table on other shards than those
+   *     the table writes to (a shard joined or left), or places its rows where the table
+   *     cannot write them
+   */
+  public Placement forWriting(LiveModel.Snapshot snapshot) {
+    final TableSpec now = find(snapshot.model()).orElse(null);
+    final List<String> built = table.shardNames();
+    if (now != null && !now.shards().equals(built)) {
+      // Rows written to the old shards only would leave a joining shard's copy, or a
+      // leaving shard's rows, different from what the model says.
+      throw new IllegalStateException("table " + table.qualifiedName() + ": the model now"
+          + " places it on shards " + now.shards() + ", not " + built + " as when this loader"
+          + " started; start the load again");
+    }
+    final Placement placement = routed(snapshot, new BitSet(), snapshot.model().reshard());
+    placement.routerOr(null); // throws the error, if any
+    return placement;
+  }
+
+  /**
+   * The move of a resharding in progress whose hash range holds a row the placement routes
+   * to {@code shard}, or null. A writer must not write such a row beside the move tables: the
+   * resharding tool fills and empties them, and the row would be lost or read twice.
+   *
+   * @param row the row's values, in the table's column order
+   * @param shard the table's shard the row is routed to
+   */
+  public ReshardSpec.@Nullable MoveSpec movingRangeOf(Placement placement, Object[] row,
+      int shard) {
+    final ReshardSpec reshard = placement.reshard();
+    if (reshard == null || !reshard.carries(table.spec())) {
+      return null;
+    }
+    final List<KeyType> types = table.keyTypes();
+    final List<Object> shardKey = new ArrayList<>();
+    for (String column : table.spec().shardKey()) {
+      shardKey.add(row[table.layout().columnIndex(column)]);
+    }
+    final long hash = KeyHasher.hash(KeyHasher.keyBytes(
+        types.subList(types.size() - shardKey.size(), types.size()), shardKey));
+    final ReshardSpec.MoveSpec move = reshard.moveOf(hash);
+    // Only a row of the moving shardspace moves: a composite table's row of another set
+    // lies on another shardspace's shards.
+    final String name = table.shardName(shard);
+    return move != null && (move.source().equals(name) || move.target().equals(name))
+        ? move : null;
+  }
+
+  /**
+   * How another model routes the table's rows: its declaration of the table, and a router
+   * built from it over the columns the shards hold, numbered as that declaration numbers its
+   * shards; empty if the model has no table of this name.
+   */
+  public Optional<ModelRouting> under(ShardSetModel model) {
+    return find(model).map(spec -> new ModelRouting(spec,
+        RouterFactory.create(model, spec, table.layout(), null)));
+  }
+
+  /**
+   * A table's declaration in a model and its router there.
+   *
+   * @param router numbered as {@code spec.shards()}; null for a duplicated table
+   */
+  public record ModelRouting(TableSpec spec, @Nullable ShardRouter router) {
+    public ModelRouting {
+      Objects.requireNonNull(spec, "spec");
+    }
+  }
+
+  private Optional<TableSpec> find(ShardSetModel model) {
+    return model.tables().stream().filter(t -> t.name().equals(table.spec().name()))
+        .findFirst();
+  }
+
+  /** The placement with the snapshot's router, or with the error why there is none. */
+  private Placement routed(LiveModel.Snapshot snapshot, BitSet readers,
+      @Nullable ReshardSpec reshard) {
+    final LiveSource source = table.live();
+    final TableSpec built = table.spec();
+    if (source == null || snapshot.version() == source.builtVersion()
+        || built.hashedShardspaces().isEmpty()) {
+      // Only chunk maps change while the process runs; other placements stay as built.
+      return new Placement(snapshot.version(), null, readers, reshard, null);
+    }
+    final ShardSetModel model = snapshot.model();
+    final TableSpec spec = find(model).orElse(null);
+    if (spec == null) {
+      return failed(snapshot, "the model of schema '" + model.schema()
+          + "' no longer has table '" + built.name() + "'; reconnect");
+    }
+    for (String shard : placedShards(model, spec)) {
+      if (table.shardIndex(shard) < 0) {
+        return failed(snapshot, "the model of schema '" + model.schema()
+            + "' now places rows of table '" + built.name() + "' on shard '" + shard
+            + "', which this connection does not know; reconnect");
+      }
+    }
+    final ShardRouter fresh = RouterFactory.create(model, spec, table.layout(), null);
+    final int[] numbers = spec.shards().stream().mapToInt(table::shardIndex).toArray();
+    return new Placement(snapshot.version(),
+        new RenumberedRouter(fresh, numbers, table.shardCount()), readers, reshard, null);
+  }
+
+  private static Placement failed(LiveModel.Snapshot snapshot, String error) {
+    return new Placement(snapshot.version(), null, new BitSet(), null, error);
+  }
+
+  /** The shards on which the chunk map of a hashed table's shardspaces puts hash ranges. */
+  private static Set<String> placedShards(ShardSetModel model, TableSpec spec) {
+    final Set<String> shards = new LinkedHashSet<>();
+    for (String space : spec.hashedShardspaces()) {
+      final List<String> placed = new ArrayList<>();
+      model.chunkMap(space).forEach(entry -> placed.add(entry.shard()));
+      if (placed.isEmpty()) {
+        // Default placement: every shard of the shardspace holds chunks.
+        model.shardspace(space).stream().map(ShardSpec::name).forEach(placed::add);
+      }
+      shards.addAll(placed);
+    }
+    return shards;
+  }
+}
