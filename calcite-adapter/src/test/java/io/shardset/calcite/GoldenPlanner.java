@@ -1,8 +1,8 @@
 package io.shardset.calcite;
 
 import io.shardset.calcite.plan.EnumerableShardScan;
-import io.shardset.calcite.plan.RenderedSql;
 import io.shardset.calcite.plan.ShardScanSpec;
+import io.shardset.calcite.runtime.ShardTexts;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 
@@ -113,7 +113,7 @@ final class GoldenPlanner implements AutoCloseable {
             .append(describe(table, reached));
       }
       b.append('\n');
-      for (RenderedSql sql : spec.sqls()) {
+      for (ShardTexts.Text sql : spec.sqls().texts()) {
         final BitSet shards = sql.shards();
         shards.and(reached);
         shards.stream().forEach(i -> b.append("  ").append(table.shardName(i)).append(": ")

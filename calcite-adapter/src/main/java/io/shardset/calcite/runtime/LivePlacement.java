@@ -13,7 +13,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Predicate;
 
 /**
  * Where the rows a shard scan reads live under the model its model file holds now: a scan
@@ -24,9 +23,6 @@ import java.util.function.Predicate;
  * <p>Thread-safe: executions of one prepared statement share it.
  */
 public final class LivePlacement {
-  /** Selections and move readers kept per prepared statement. */
-  static final int KEPT = 32;
-
   /**
    * How one version of the model places the scan's rows.
    *
@@ -45,28 +41,9 @@ public final class LivePlacement {
     }
   }
 
-  /** Renders the scan's texts for a resharding in progress. */
-  public interface MoveRenderer {
-    /**
-     * The texts in which the shards of {@code moveReaders} read the tables {@code carried}
-     * accepts together with their move tables.
-     *
-     * @param chosenSubpartitions the subpartitions query parameters select, or null for
-     *     those the plan reads
-     */
-    ShardTexts render(@Nullable BitSet chosenSubpartitions, BitSet moveReaders,
-        Predicate<ShardTable> carried);
-  }
-
-  /** What a rendered text depends on, as the key of the text cache. */
-  private record TextKey(@Nullable BitSet chosen, BitSet readers, String shardspace) {
-  }
-
   private final LiveSource source;
   private final ShardTable table;
   private final List<ShardTable> scanned;
-  private final MoveRenderer renderer;
-  private final TextCache<TextKey> texts = new TextCache<>(KEPT);
   private volatile @Nullable Placement last;
 
   /**
@@ -75,12 +52,10 @@ public final class LivePlacement {
    * @param table the table that drives the scan
    * @param scanned every table the pushed work reads
    */
-  public LivePlacement(LiveSource source, ShardTable table, List<ShardTable> scanned,
-      MoveRenderer renderer) {
+  public LivePlacement(LiveSource source, ShardTable table, List<ShardTable> scanned) {
     this.source = Objects.requireNonNull(source, "source");
     this.table = Objects.requireNonNull(table, "table");
     this.scanned = List.copyOf(scanned);
-    this.renderer = Objects.requireNonNull(renderer, "renderer");
   }
 
   /** Starts an execution under the current version of the model. */
@@ -99,12 +74,18 @@ public final class LivePlacement {
     return placement;
   }
 
-  /** The texts of a placement with move readers. */
-  ShardTexts texts(@Nullable BitSet chosen, Placement placement) {
+  /** The scans (in the order of the tables the pushed work reads) whose rows the
+   * resharding of a placement carries, so that its move readers read their move tables
+   * too. */
+  BitSet carried(Placement placement) {
     final ReshardSpec reshard = Objects.requireNonNull(placement.reshard(), "reshard");
-    return texts.get(new TextKey(chosen, placement.moveReaders(), reshard.shardspace()),
-        () -> renderer.render(chosen, placement.moveReaders(),
-            t -> reshard.carries(t.spec())));
+    final BitSet carried = new BitSet();
+    for (int scan = 0; scan < scanned.size(); scan++) {
+      if (reshard.carries(scanned.get(scan).spec())) {
+        carried.set(scan);
+      }
+    }
+    return carried;
   }
 
   private Placement compute(LiveModel.Snapshot snapshot) {
