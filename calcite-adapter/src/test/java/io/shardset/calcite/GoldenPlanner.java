@@ -1,8 +1,8 @@
 package io.shardset.calcite;
 
 import io.shardset.calcite.plan.EnumerableShardScan;
-import io.shardset.calcite.plan.RenderedSql;
 import io.shardset.calcite.plan.ShardScanSpec;
+import io.shardset.calcite.runtime.ShardTexts;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 
@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -75,19 +76,35 @@ final class GoldenPlanner implements AutoCloseable {
    */
   GoldenFile.Case plan(GoldenFile.Case c) throws SQLException {
     final AtomicReference<RelNode> planned = new AtomicReference<>();
+    try (Hook.Closeable hook = capture(planned);
+         Statement s = connection.createStatement();
+         ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + c.sql())) {
+      rs.next();
+      return c.withOutput(rs.getString(1).strip(), shards(planned.get(), params(c.params())));
+    }
+  }
+
+  /** The shard scans of the plan of a statement, prepared as an application would. */
+  List<EnumerableShardScan> scans(String sql) throws SQLException {
+    final AtomicReference<RelNode> planned = new AtomicReference<>();
+    try (Hook.Closeable hook = capture(planned);
+         PreparedStatement p = connection.prepareStatement(sql)) {
+      final List<EnumerableShardScan> scans = new ArrayList<>();
+      collect(planned.get(), scans);
+      return scans;
+    }
+  }
+
+  /** Keeps the physical plan the planning program makes (EXPLAIN stops before any hook on
+   * the physical plan). */
+  private static Hook.Closeable capture(AtomicReference<RelNode> planned) {
     final Program standard = Programs.standard();
     final Program capturing = (planner, rel, traits, materializations, lattices) -> {
       final RelNode best = standard.run(planner, rel, traits, materializations, lattices);
       planned.set(best);
       return best;
     };
-    try (Hook.Closeable hook = Hook.PROGRAM.addThread(
-             (Holder<Program> program) -> program.set(capturing));
-         Statement s = connection.createStatement();
-         ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + c.sql())) {
-      rs.next();
-      return c.withOutput(rs.getString(1).strip(), shards(planned.get(), params(c.params())));
-    }
+    return Hook.PROGRAM.addThread((Holder<Program> program) -> program.set(capturing));
   }
 
   /** Each shard scan of a plan, in plan order: the shards it reaches and the SQL each
@@ -113,7 +130,7 @@ final class GoldenPlanner implements AutoCloseable {
             .append(describe(table, reached));
       }
       b.append('\n');
-      for (RenderedSql sql : spec.sqls()) {
+      for (ShardTexts.Text sql : spec.sqls().texts()) {
         final BitSet shards = sql.shards();
         shards.and(reached);
         shards.stream().forEach(i -> b.append("  ").append(table.shardName(i)).append(": ")

@@ -41,13 +41,18 @@ public final class EnumerableShardScan extends AbstractShardScan implements Enum
     return new EnumerableShardScan(getCluster(), traitSet, spec);
   }
 
+  /** The query code generation stashes: everything the scan's executions need, and no
+   * planner object. */
+  public ShardQuery query() {
+    return ShardQueryFactory.create(spec);
+  }
+
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     // The format Calcite's operators above assume for this row type: arrays, except a bare
     // value for one column and an empty list for none; the runtime shapes rows to match.
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         JavaRowFormat.ARRAY);
-    final Expression query = implementor.stash(ShardQueryFactory.create(spec),
-        ShardQuery.class);
+    final Expression query = implementor.stash(query(), ShardQuery.class);
     return implementor.result(physType,
         Blocks.toBlock(
             Expressions.call(ShardEnumerables.EXECUTE, implementor.getRootExpression(),

@@ -4,9 +4,14 @@ import io.shardset.calcite.ColumnTypes;
 import io.shardset.calcite.ShardTable;
 import io.shardset.calcite.runtime.LivePlacement;
 import io.shardset.calcite.runtime.ParameterBinder;
+import io.shardset.calcite.runtime.PlannedScan;
+import io.shardset.calcite.runtime.ReadPlan;
+import io.shardset.calcite.runtime.ScanShards;
 import io.shardset.calcite.runtime.ShardQuery;
+import io.shardset.calcite.runtime.ShardRouting;
+import io.shardset.calcite.runtime.ShardStatements;
 import io.shardset.calcite.runtime.ShardTexts;
-import io.shardset.calcite.runtime.SubpartitionTexts;
+import io.shardset.calcite.runtime.SubpartitionChoice;
 import io.shardset.execution.RowComparator;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.SortKey;
@@ -26,7 +31,6 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,26 +43,50 @@ final class ShardQueryFactory {
   static ShardQuery create(ShardScanSpec spec) {
     final ShardTable table = spec.table();
     final SubpartitionSelection subpartitions = spec.subpartitions();
-    final SubpartitionTexts subpartitionTexts = subpartitions.isDynamic()
-        ? new SubpartitionTexts(subpartitions::select,
-            chosen -> texts(spec.sqls(chosen), table.shardCount()),
-            !aggregatesWithoutGroups(spec.pushed()))
-        : null;
     final List<String> names = new ArrayList<>();
     final List<ShardEndpoint> endpoints = new ArrayList<>();
     for (int i = 0; i < table.shardCount(); i++) {
       names.add(table.shardName(i));
       endpoints.add(table.site(i).endpoint());
     }
-    return new ShardQuery(table.qualifiedName(), names, endpoints,
-        texts(spec.sqls(), table.shardCount()), subpartitionTexts,
-        spec.selection().staticShards(), spec.condition(), table.router(),
+    final PlannedScan plan = new PlannedScan(
+        new ScanShards(table.qualifiedName(), names, endpoints),
+        checked(spec.statements(), spec.sqls(), table),
+        subpartitions.isDynamic()
+            ? new SubpartitionChoice(subpartitions::select,
+                !aggregatesWithoutGroups(spec.pushed()))
+            : null,
+        new ShardRouting(spec.selection().staticShards(), spec.condition(), table.router(),
+            KeyListFinder.find(table, spec.pushed())),
         new ParameterBinder(parameterTypes(spec.pushed())),
-        ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
-        spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated(),
-        fixesShardKey(table, spec.condition()),
-        KeyListFinder.find(table, spec.pushed()),
-        live(spec));
+        new ReadPlan(ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
+            spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated(),
+            fixesShardKey(table, spec.condition())));
+    return new ShardQuery(plan, live(spec));
+  }
+
+  /**
+   * The statements, once their templates filled in as the plan reads give each shard the
+   * text rendered directly from the plan: the check that the templates have a place for
+   * every scan where the SQL writer put it, so that executions that fill them in otherwise
+   * write what the writer would.
+   *
+   * @throws IllegalStateException when a shard's texts differ
+   */
+  private static ShardStatements checked(ShardStatements statements, ShardTexts rendered,
+      ShardTable table) {
+    final ShardTexts filled = statements.planned();
+    for (int i = 0; i < table.shardCount(); i++) {
+      if (filled.has(i) != rendered.has(i) || filled.has(i)
+          && (!filled.of(i).sql().equals(rendered.of(i).sql())
+              || !filled.of(i).parameters().equals(rendered.of(i).parameters()))) {
+        throw new IllegalStateException("the statement template of " + table.qualifiedName()
+            + " on shard " + table.shardName(i) + " gives "
+            + (filled.has(i) ? filled.of(i) : "no text") + " where the plan renders "
+            + (rendered.has(i) ? rendered.of(i) : "no text"));
+      }
+    }
+    return statements;
   }
 
   /** Where the model file of the table's schema places the scan's rows at each execution;
@@ -69,9 +97,7 @@ final class ShardQueryFactory {
     if (source == null) {
       return null;
     }
-    return new LivePlacement(source, table, ShardSqlGenerator.scannedTables(spec.pushed()),
-        (chosen, readers, carried) ->
-            texts(spec.sqls(chosen, readers, carried), table.shardCount()));
+    return new LivePlacement(source, table, ShardSqlGenerator.scannedTables(spec.pushed()));
   }
 
   /** Whether the pushed work aggregates without GROUP BY somewhere, which gives a row even
@@ -79,19 +105,6 @@ final class ShardQueryFactory {
   private static boolean aggregatesWithoutGroups(RelNode rel) {
     return rel instanceof Aggregate aggregate && aggregate.getGroupSet().isEmpty()
         || rel.getInputs().stream().anyMatch(ShardQueryFactory::aggregatesWithoutGroups);
-  }
-
-  /** Which shard gets which text. */
-  private static ShardTexts texts(List<RenderedSql> sqls, int shardCount) {
-    final int[] textOfShard = new int[shardCount];
-    Arrays.fill(textOfShard, -1); // shards that do not hold every joined table get no text
-    final List<ShardQuery.Text> texts = new ArrayList<>();
-    for (RenderedSql sql : sqls) {
-      final int text = texts.size();
-      texts.add(new ShardQuery.Text(sql.sql(), sql.parameters()));
-      sql.shards().stream().forEach(shard -> textOfShard[shard] = text);
-    }
-    return new ShardTexts(texts, textOfShard);
   }
 
   /** Whether the condition fixes every shard key column to a few values (= or IN). */

@@ -1,6 +1,8 @@
 package io.shardset.calcite.plan;
 
 import io.shardset.calcite.ShardTable;
+import io.shardset.calcite.runtime.ShardStatements;
+import io.shardset.calcite.runtime.ShardTexts;
 import io.shardset.routing.KeyCondition;
 
 import org.apache.calcite.plan.RelOptCost;
@@ -46,7 +48,7 @@ public final class ShardScanSpec {
    * {@code [S, T], [S, U]}. */
   private final String tableNames;
   /** Per-shard SQL, rendered on first use (EXPLAIN or code generation) and then kept. */
-  private volatile @Nullable List<RenderedSql> sqls;
+  private volatile @Nullable ShardTexts sqls;
 
   ShardScanSpec(ShardTable table, RelOptTable relOptTable, RelNode pushed,
       KeyCondition condition, Phase phase) {
@@ -166,20 +168,27 @@ public final class ShardScanSpec {
     pw.item("shards", selection.describe(table));
     pw.itemIf("subpartitions", subpartitions.describe(), subpartitions.isSubpartitioned());
     pw.itemIf("merge", "sorted " + collation(), needsMerge());
-    final List<RenderedSql> rendered = sqls();
+    final List<ShardTexts.Text> rendered = sqls().texts();
     if (rendered.size() == 1) {
       return pw.item("sql", rendered.get(0).sql());
     }
-    for (RenderedSql sql : rendered) {
-      pw.item("sql" + sql.shardNames(table), sql.sql());
+    for (ShardTexts.Text sql : rendered) {
+      pw.item("sql" + shardNames(sql.shards()), sql.sql());
     }
     return pw;
   }
 
+  /** The names of some of the table's shards, e.g. {@code [s0, s2]}. */
+  private String shardNames(BitSet shards) {
+    final List<String> names = new ArrayList<>();
+    shards.stream().forEach(i -> names.add(table.shardName(i)));
+    return names.toString();
+  }
+
   /** The pushed work as SQL, one text per group of shards that share dialect and physical
    * table (usually one text for all shards). */
-  public List<RenderedSql> sqls() {
-    List<RenderedSql> result = sqls;
+  public ShardTexts sqls() {
+    ShardTexts result = sqls;
     if (result == null) {
       result = ShardSqlGenerator.render(table, pushed, subpartitions.planned());
       sqls = result;
@@ -187,24 +196,26 @@ public final class ShardScanSpec {
     return result;
   }
 
-  /** The pushed work as SQL that reads these subpartitions, for a selection that query
-   * parameters decide. */
-  List<RenderedSql> sqls(BitSet chosenSubpartitions) {
-    return ShardSqlGenerator.render(table, pushed, chosenSubpartitions);
-  }
-
   /**
    * The pushed work as SQL while a resharding runs: the shards of {@code moveReaders} read
-   * the tables {@code carried} accepts together with their move tables.
+   * the tables {@code carried} accepts together with their move tables. What executions
+   * must send, which they fill in from {@link #statements()}.
    *
    * @param chosenSubpartitions the subpartitions that query parameters select, or null for
    *     those the plan reads
    */
-  List<RenderedSql> sqls(@Nullable BitSet chosenSubpartitions, BitSet moveReaders,
+  public ShardTexts sqls(@Nullable BitSet chosenSubpartitions, BitSet moveReaders,
       Predicate<ShardTable> carried) {
     return ShardSqlGenerator.render(table, pushed,
         chosenSubpartitions == null ? subpartitions.planned() : chosenSubpartitions,
         moveReaders, carried);
+  }
+
+  /** The pushed work as templates that executions fill in with the physical tables they
+   * read. */
+  public ShardStatements statements() {
+    return ShardSqlGenerator.statements(table, pushed, subpartitions.planned(),
+        subpartitions.isDynamic());
   }
 
   /** Operators in a pushed tree; a Sort with a limit counts as two (it sorts and limits). */

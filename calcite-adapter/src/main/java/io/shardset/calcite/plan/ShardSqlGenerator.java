@@ -1,7 +1,11 @@
 package io.shardset.calcite.plan;
 
 import io.shardset.calcite.ShardTable;
-import io.shardset.model.MoveTables;
+import io.shardset.calcite.runtime.PhysicalTable;
+import io.shardset.calcite.runtime.ScanShape;
+import io.shardset.calcite.runtime.ShardStatements;
+import io.shardset.calcite.runtime.ShardTexts;
+import io.shardset.calcite.runtime.SqlTemplate;
 import io.shardset.topology.ShardSite;
 
 import org.apache.calcite.plan.hep.HepPlanner;
@@ -26,16 +30,19 @@ import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.util.SqlString;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -47,6 +54,11 @@ import java.util.function.Predicate;
  * subpartition tables it reads, and the tree is given to
  * Calcite's {@link RelToSqlConverter}. Shards that share a dialect and physical names share
  * one text, so the work does not grow with the number of shards.
+ *
+ * <p>Where an execution decides which physical tables a scan reads (the subpartitions query
+ * parameters select, the move tables of a resharding in progress), the tree is written once
+ * per shape those tables can take, over placeholder tables, as {@link SqlTemplate}s that the
+ * execution fills in without the planner.
  */
 final class ShardSqlGenerator {
   /**
@@ -73,14 +85,18 @@ final class ShardSqlGenerator {
     }
   }
 
-  /** One table as a shard's SQL names it. */
-  private record PhysicalName(List<String> tableName, List<String> columns) {
+  /** Calcite's SQL writer, with some aliases taken from the start. */
+  private static final class AliasSeededConverter extends RelToSqlConverter {
+    AliasSeededConverter(SqlDialect dialect, Set<String> taken) {
+      super(dialect);
+      aliasSet.addAll(taken);
+    }
   }
 
   /** Identifies shards that get the same text: the same dialect (shared per kind of
    * database) and the same physical tables for every scan of the pushed work (several for
    * the scan of a subpartitioned table: those of the subpartitions it reads). */
-  private record Layout(SqlDialect dialect, List<List<PhysicalName>> scans) {
+  private record Layout(SqlDialect dialect, List<List<PhysicalTable>> scans) {
     @Override public boolean equals(Object o) {
       return o instanceof Layout that && dialect == that.dialect && scans.equals(that.scans);
     }
@@ -96,11 +112,10 @@ final class ShardSqlGenerator {
    *
    * @param subpartitions the subpartitions the left-most scan reads, when its table has
    *     subpartitions: null for all of them, and an empty set for the first (see
-   *     {@link io.shardset.calcite.runtime.SubpartitionTexts}); any other scan of a
-   *     subpartitioned table reads all of its subpartitions
+   *     {@link SubpartitionSelection}); any other scan of a subpartitioned table reads all of
+   *     its subpartitions
    */
-  static List<RenderedSql> render(ShardTable table, RelNode pushed,
-      @Nullable BitSet subpartitions) {
+  static ShardTexts render(ShardTable table, RelNode pushed, @Nullable BitSet subpartitions) {
     return render(table, pushed, subpartitions, new BitSet(), t -> false);
   }
 
@@ -109,43 +124,175 @@ final class ShardSqlGenerator {
    * resharding runs: on each shard of {@code moveReaders}, every table that {@code carried}
    * accepts is read together with its move tables ({@code P UNION ALL P_SHARDSET_MOVE} for
    * each physical table P it reads there), so that rows in transit are read exactly once.
+   * Executions fill in {@link ShardStatements} instead; this says what they must write.
    *
    * @param moveReaders the shards (numbered as {@code table} numbers them) that read their
    *     move tables
    * @param carried whether the move carries rows of a table
    */
-  static List<RenderedSql> render(ShardTable table, RelNode pushed,
+  static ShardTexts render(ShardTable table, RelNode pushed,
       @Nullable BitSet subpartitions, BitSet moveReaders, Predicate<ShardTable> carried) {
     final List<ShardTable> scans = scannedTables(pushed);
     final Map<Layout, BitSet> groups = new LinkedHashMap<>();
     shards:
     for (int i = 0; i < table.shardCount(); i++) {
       final String shard = table.shardName(i);
-      final List<List<PhysicalName>> names = new ArrayList<>();
+      final List<List<PhysicalTable>> names = new ArrayList<>();
       for (int scan = 0; scan < scans.size(); scan++) {
         final ShardTable leaf = scans.get(scan);
         final int index = leaf.shardIndex(shard);
         if (index < 0) {
           continue shards; // a joined table is not on this shard: it can never be a target
         }
-        final List<PhysicalName> physical =
-            physicalNames(leaf.site(index), scan == 0 ? subpartitions : null);
-        names.add(moveReaders.get(i) && carried.test(leaf) ? withMoveTables(physical) : physical);
+        final List<PhysicalTable> physical =
+            physicalTables(leaf.site(index), scan == 0 ? subpartitions : null);
+        names.add(moveReaders.get(i) && carried.test(leaf)
+            ? ShardStatements.withMoveTables(physical) : physical);
       }
       groups.computeIfAbsent(new Layout(table.dialect(i), names), k -> new BitSet())
           .set(i);
     }
-    final List<RenderedSql> result = new ArrayList<>();
+    final List<ShardTexts.Text> result = new ArrayList<>();
     final boolean narrow = KeyPointLists.applies(table, pushed);
     groups.forEach((layout, shards) -> {
       if (narrow) { // a text per shard, each with only the shard's keys of a long list
-        shards.stream().forEach(i -> result.add(
-            render(KeyPointLists.forShard(table, pushed, i), layout, single(i))));
+        shards.stream().forEach(i -> result.add(text(single(i), SqlTemplate.render(
+            statement(KeyPointLists.forShard(table, pushed, i), layout.scans(),
+                layout.dialect()), layout.dialect()))));
       } else {
-        result.add(render(pushed, layout, shards));
+        result.add(text(shards, SqlTemplate.render(
+            statement(pushed, layout.scans(), layout.dialect()), layout.dialect())));
       }
     });
-    return List.copyOf(result);
+    return new ShardTexts(result, table.shardCount());
+  }
+
+  /**
+   * The statements of the pushed work for every shard of {@code table}, as templates that
+   * executions fill in with the tables they read.
+   *
+   * @param planned the subpartitions the left-most scan reads when the plan fixes them: null
+   *     for all of them
+   * @param selected whether query parameters select the subpartitions the left-most scan
+   *     reads at each execution
+   */
+  static ShardStatements statements(ShardTable table, RelNode pushed,
+      @Nullable BitSet planned, boolean selected) {
+    final List<ShardTable> scans = scannedTables(pushed);
+    final Map<Layout, BitSet> groups = new LinkedHashMap<>();
+    final Map<Layout, Boolean> selectsFirst = new LinkedHashMap<>();
+    shards:
+    for (int i = 0; i < table.shardCount(); i++) {
+      final String shard = table.shardName(i);
+      final List<List<PhysicalTable>> names = new ArrayList<>();
+      boolean subpartitioned = false;
+      for (int scan = 0; scan < scans.size(); scan++) {
+        final int index = scans.get(scan).shardIndex(shard);
+        if (index < 0) {
+          continue shards; // a joined table is not on this shard: it can never be a target
+        }
+        final ShardSite site = scans.get(scan).site(index);
+        subpartitioned |= scan == 0 && !site.subpartitions().isEmpty();
+        names.add(physicalTables(site, null));
+      }
+      final Layout layout = new Layout(table.dialect(i), names);
+      groups.computeIfAbsent(layout, k -> new BitSet()).set(i);
+      selectsFirst.put(layout, subpartitioned);
+    }
+    final boolean narrow = KeyPointLists.applies(table, pushed);
+    final boolean movable = table.live() != null;
+    final List<ShardStatements.Group> result = new ArrayList<>();
+    groups.forEach((layout, shards) -> {
+      final boolean selects = selectsFirst.get(layout);
+      final List<List<ScanShape>> shapes =
+          shapes(layout.scans(), selects, selects && selected, planned, movable);
+      if (narrow) { // a template per shard, each with only the shard's keys of a long list
+        shards.stream().forEach(i -> result.add(new ShardStatements.Group(single(i),
+            layout.scans(), selects, templates(KeyPointLists.forShard(table, pushed, i),
+                layout.dialect(), shapes))));
+      } else {
+        result.add(new ShardStatements.Group(shards, layout.scans(), selects,
+            templates(pushed, layout.dialect(), shapes)));
+      }
+    });
+    return new ShardStatements(table.shardCount(), result, planned);
+  }
+
+  /**
+   * Every combination of shapes the scans' tables can take at execution.
+   *
+   * @param selects whether the first scan reads only selected subpartitions
+   * @param selected whether parameters select them at each execution (else {@code planned}
+   *     does)
+   * @param movable whether a resharding can make shards read move tables too
+   */
+  private static List<List<ScanShape>> shapes(List<List<PhysicalTable>> scans,
+      boolean selects, boolean selected, @Nullable BitSet planned, boolean movable) {
+    List<List<ScanShape>> result = List.of(List.of());
+    final Set<String> earlier = new HashSet<>(); // names that scans met before can read
+    for (int scan = 0; scan < scans.size(); scan++) {
+      final List<PhysicalTable> all = scans.get(scan);
+      final List<PhysicalTable> read = scan == 0 && selects ? chosen(all, planned) : all;
+      final Set<ScanShape> options = new LinkedHashSet<>();
+      if (scan == 0 && selected) {
+        for (int i = 0; i < all.size(); i++) { // any table can be the first chosen
+          options.add(new ScanShape(false, all.get(i).columns(), false));
+          if (i + 1 < all.size()) {
+            options.add(new ScanShape(true, all.get(i).columns(), false));
+          }
+        }
+      } else {
+        options.add(new ScanShape(read.size() > 1, read.get(0).columns(), false));
+        if (read.size() == 1 && earlier.contains(read.get(0).simpleName())) {
+          options.add(new ScanShape(false, read.get(0).columns(), true)); // a self-join
+        }
+      }
+      if (movable) {
+        for (ScanShape shape : List.copyOf(options)) {
+          options.add(new ScanShape(true, shape.columns(), false));
+        }
+      }
+      for (PhysicalTable table : movable ? ShardStatements.withMoveTables(all) : all) {
+        earlier.add(table.simpleName());
+      }
+      final List<List<ScanShape>> combined = new ArrayList<>();
+      for (List<ScanShape> prefix : result) {
+        for (ScanShape option : options) {
+          final List<ScanShape> shapes = new ArrayList<>(prefix);
+          shapes.add(option);
+          combined.add(shapes);
+        }
+      }
+      result = combined;
+    }
+    return result;
+  }
+
+  /** A template for each combination of shapes. */
+  private static Map<List<ScanShape>, SqlTemplate> templates(RelNode pushed,
+      SqlDialect dialect, List<List<ScanShape>> shapes) {
+    final Map<List<ScanShape>, SqlTemplate> templates = new LinkedHashMap<>();
+    for (List<ScanShape> scanShapes : shapes) {
+      final List<List<PhysicalTable>> placeholders = new ArrayList<>();
+      final Set<String> renamed = new HashSet<>();
+      for (int scan = 0; scan < scanShapes.size(); scan++) {
+        if (scanShapes.get(scan).renamed()) {
+          renamed.add(SqlTemplate.placeholder(scan));
+        }
+        final List<String> columns = scanShapes.get(scan).columns();
+        placeholders.add(scanShapes.get(scan).union()
+            ? List.of(new PhysicalTable(List.of(SqlTemplate.placeholder(scan, 0)), columns),
+                new PhysicalTable(List.of(SqlTemplate.placeholder(scan, 1)), columns))
+            : List.of(new PhysicalTable(List.of(SqlTemplate.placeholder(scan)), columns)));
+      }
+      templates.put(scanShapes, new SqlTemplate(dialect,
+          statement(pushed, placeholders, dialect, renamed), scanShapes));
+    }
+    return templates;
+  }
+
+  private static ShardTexts.Text text(BitSet shards, SqlTemplate.Rendered sql) {
+    return new ShardTexts.Text(shards, sql.sql(), sql.parameters());
   }
 
   private static BitSet single(int shard) {
@@ -156,31 +303,24 @@ final class ShardSqlGenerator {
 
   /** The physical tables a scan reads on one shard: the table, or the chosen subpartition
    * tables (all when {@code chosen} is null, the first when it is empty). */
-  private static List<PhysicalName> physicalNames(ShardSite site, @Nullable BitSet chosen) {
-    final List<ShardSite> tables = site.tables();
-    final List<PhysicalName> names = new ArrayList<>();
-    for (int i = 0; i < tables.size(); i++) {
-      if (site.subpartitions().isEmpty() || chosen == null || chosen.get(i)
-          || chosen.isEmpty() && i == 0) {
-        names.add(new PhysicalName(tables.get(i).qualifiedName(),
-            tables.get(i).physicalColumns()));
-      }
+  private static List<PhysicalTable> physicalTables(ShardSite site, @Nullable BitSet chosen) {
+    final List<PhysicalTable> all = new ArrayList<>();
+    for (ShardSite physical : site.tables()) {
+      all.add(new PhysicalTable(physical.qualifiedName(), physical.physicalColumns()));
     }
-    return names;
+    return site.subpartitions().isEmpty() ? all : chosen(all, chosen);
   }
 
-  /** Each physical table followed by its move table, which has the same qualification and
-   * columns. */
-  private static List<PhysicalName> withMoveTables(List<PhysicalName> tables) {
-    final List<PhysicalName> names = new ArrayList<>();
-    for (PhysicalName table : tables) {
-      final List<String> moveName = new ArrayList<>(table.tableName());
-      final int last = moveName.size() - 1;
-      moveName.set(last, MoveTables.name(moveName.get(last)));
-      names.add(table);
-      names.add(new PhysicalName(moveName, table.columns()));
+  /** The chosen subpartition tables: all when {@code chosen} is null, the first when it is
+   * empty. */
+  private static List<PhysicalTable> chosen(List<PhysicalTable> all, @Nullable BitSet chosen) {
+    final List<PhysicalTable> result = new ArrayList<>();
+    for (int i = 0; i < all.size(); i++) {
+      if (chosen == null || chosen.get(i) || chosen.isEmpty() && i == 0) {
+        result.add(all.get(i));
+      }
     }
-    return names;
+    return result;
   }
 
   /** The table of every scan of the pushed work, in the order the shuttle meets them (the
@@ -200,39 +340,42 @@ final class ShardSqlGenerator {
     return tables;
   }
 
-  private static RenderedSql render(RelNode pushed, Layout layout, BitSet shards) {
+  /** The pushed work over these physical tables, as the statement the dialect's SQL writer
+   * makes of it, its conditions shaped. */
+  private static SqlNode statement(RelNode pushed, List<List<PhysicalTable>> tables,
+      SqlDialect dialect) {
+    return statement(pushed, tables, dialect, Set.of());
+  }
+
+  /**
+   * The pushed work over these physical tables, as the statement the dialect's SQL writer
+   * makes of it, its conditions shaped.
+   *
+   * @param taken table names the writer takes as aliases met before, so that it gives those
+   *     tables other aliases, as it does to a table it meets again
+   */
+  private static SqlNode statement(RelNode pushed, List<List<PhysicalTable>> tables,
+      SqlDialect dialect, Set<String> taken) {
     final RelNode physical = pushed.accept(new RelShuttleImpl() {
       private int scans;
 
       @Override public RelNode visit(TableScan scan) {
-        final List<RelNode> tables = new ArrayList<>();
-        for (PhysicalName name : layout.scans().get(scans)) {
+        final List<RelNode> inputs = new ArrayList<>();
+        for (PhysicalTable table : tables.get(scans)) {
           final RelDataType rowType =
-              physicalRowType(scan.getRowType(), name.columns(),
+              physicalRowType(scan.getRowType(), table.columns(),
                   scan.getCluster().getTypeFactory());
-          tables.add(LogicalTableScan.create(scan.getCluster(),
-              RelOptTableImpl.create(null, rowType, name.tableName(), null), List.of()));
+          inputs.add(LogicalTableScan.create(scan.getCluster(),
+              RelOptTableImpl.create(null, rowType, table.qualifiedName(), null), List.of()));
         }
         scans++;
         // Subpartition tables read together are one derived table of the same rows.
-        return tables.size() == 1 ? tables.get(0) : LogicalUnion.create(tables, true);
+        return inputs.size() == 1 ? inputs.get(0) : LogicalUnion.create(inputs, true);
       }
     });
-    final SqlDialect dialect = layout.dialect();
     final RelNode flat = expandTimestampSearches(JOIN_SHAPER.run(physical));
-    // One line: the text appears in EXPLAIN and in shard logs.
-    final SqlString sql = ShardSqlShaper.shape(
-            new RelToSqlConverter(dialect).visitRoot(flat).asStatement())
-        .toSqlString(c -> c.withDialect(dialect)
-            .withAlwaysUseParentheses(false)
-            .withSelectListItemsOnSeparateLines(false)
-            .withUpdateSetListNewline(false)
-            .withClauseStartsLine(false)
-            .withClauseEndsLine(false)
-            .withIndentation(0));
-    final List<Integer> params = sql.getDynamicParameters();
-    return new RenderedSql(shards, oneLine(sql.getSql()),
-        params == null ? List.of() : params);
+    return ShardSqlShaper.shape(
+        new AliasSeededConverter(dialect, taken).visitRoot(flat).asStatement());
   }
 
   /**
@@ -256,31 +399,6 @@ final class ShardSqlGenerator {
         return super.visit(other).accept(expander);
       }
     });
-  }
-
-  /** The text with line breaks (which the writer still puts before some clauses, such as
-   * JOIN) replaced by spaces, except inside string literals. */
-  static String oneLine(String sql) {
-    final StringBuilder b = new StringBuilder(sql.length());
-    boolean inLiteral = false;
-    for (int i = 0; i < sql.length(); i++) {
-      final char c = sql.charAt(i);
-      if (c == '\'') {
-        inLiteral = !inLiteral; // a doubled quote toggles twice
-      }
-      if (!inLiteral && (c == '\n' || c == '\r')) {
-        while (b.length() > 0 && b.charAt(b.length() - 1) == ' ') {
-          b.setLength(b.length() - 1);
-        }
-        b.append(' ');
-        while (i + 1 < sql.length() && sql.charAt(i + 1) == ' ') {
-          i++;
-        }
-        continue;
-      }
-      b.append(c);
-    }
-    return b.toString();
   }
 
   /** The logical row type with the shard's physical column names. */

@@ -7,58 +7,33 @@ import io.shardset.topology.LiveSource;
 import io.shardset.topology.Placement;
 import io.shardset.topology.ScanPlacement;
 
-import org.checkerframework.checker.nullness.qual.Nullable;
-
 import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Predicate;
 
 /**
- * The texts a shard scan runs under the model its model file holds now: where the rows live
- * is the topology's question ({@link ScanPlacement}); this renders, and keeps, the texts in
- * which shards read the move tables of a resharding in progress.
+ * Where the rows a shard scan reads live under the model its model file holds now, as the
+ * topology answers it ({@link ScanPlacement}), and which of the scan's tables read their move
+ * tables beside them while a resharding runs, so that the prepared statement templates are
+ * filled in for them.
  *
  * <p>Thread-safe: executions of one prepared statement share it.
  */
 public final class LivePlacement {
-  /** Move-reader texts kept per prepared statement. */
-  static final int KEPT = 32;
-
-  /** Renders the scan's texts for a resharding in progress. */
-  public interface MoveRenderer {
-    /**
-     * The texts in which the shards of {@code moveReaders} read the tables {@code carried}
-     * accepts together with their move tables.
-     *
-     * @param chosenSubpartitions the subpartitions query parameters select, or null for
-     *     those the plan reads
-     */
-    ShardTexts render(@Nullable BitSet chosenSubpartitions, BitSet moveReaders,
-        Predicate<ShardTable> carried);
-  }
-
-  /** What a rendered text depends on, as the key of the text cache. */
-  private record TextKey(@Nullable BitSet chosen, BitSet readers, String shardspace) {
-  }
-
   private final ScanPlacement placement;
-  private final MoveRenderer renderer;
-  private final TextCache<TextKey> texts = new TextCache<>(KEPT);
+  private final List<ShardTable> scanned;
 
   /**
    * Creates the placement of a scan.
    *
-   * @param source the model file the table's schema follows
    * @param table the table that drives the scan
    * @param scanned every table the pushed work reads
    */
-  public LivePlacement(LiveSource source, ShardTable table, List<ShardTable> scanned,
-      MoveRenderer renderer) {
+  public LivePlacement(LiveSource source, ShardTable table, List<ShardTable> scanned) {
     Objects.requireNonNull(source, "source");
     this.placement = new ScanPlacement(table.sharded(),
         scanned.stream().map(ShardTable::sharded).toList());
-    this.renderer = Objects.requireNonNull(renderer, "renderer");
+    this.scanned = List.copyOf(scanned);
   }
 
   /** Starts an execution under the current version of the model. */
@@ -71,11 +46,17 @@ public final class LivePlacement {
     return placement.of(snapshot);
   }
 
-  /** The texts of a placement with move readers. */
-  ShardTexts texts(@Nullable BitSet chosen, Placement placement) {
+  /** The scans (in the order of the tables the pushed work reads) whose rows the
+   * resharding of a placement carries, so that its move readers read their move tables
+   * too. */
+  BitSet carried(Placement placement) {
     final ReshardSpec reshard = Objects.requireNonNull(placement.reshard(), "reshard");
-    return texts.get(new TextKey(chosen, placement.moveReaders(), reshard.shardspace()),
-        () -> renderer.render(chosen, placement.moveReaders(),
-            t -> reshard.carries(t.spec())));
+    final BitSet carried = new BitSet();
+    for (int scan = 0; scan < scanned.size(); scan++) {
+      if (reshard.carries(scanned.get(scan).spec())) {
+        carried.set(scan);
+      }
+    }
+    return carried;
   }
 }

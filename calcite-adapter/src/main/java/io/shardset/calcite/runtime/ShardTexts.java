@@ -1,34 +1,71 @@
 package io.shardset.calcite.runtime;
 
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * The SQL texts of one shard scan and which shard gets which: one text per group of shards
- * that share dialect and physical tables.
+ * Which SQL text each shard of a scan is sent: one text per group of shards that share a
+ * dialect and physical tables.
+ *
+ * <p>The one form of a scan's SQL, for EXPLAIN ({@code sql=[...]}) and for execution.
+ * Immutable.
  */
 public final class ShardTexts {
-  private final List<ShardQuery.Text> texts;
+  /**
+   * One text and the shards it is for.
+   *
+   * @param shards the table's shards (by index) that receive this text
+   * @param sql the statement, in those shards' dialect
+   * @param parameters the query parameter index of each {@code ?} in the text, in order
+   */
+  public record Text(BitSet shards, String sql, List<Integer> parameters) {
+    public Text {
+      shards = (BitSet) Objects.requireNonNull(shards, "shards").clone();
+      Objects.requireNonNull(sql, "sql");
+      parameters = List.copyOf(parameters);
+    }
+
+    @Override public BitSet shards() {
+      return (BitSet) shards.clone();
+    }
+  }
+
+  private final List<Text> texts;
   private final int[] textOfShard;
 
   /**
-   * Creates the texts.
-   *
-   * @param texts the distinct texts
-   * @param textOfShard for each of the table's shards, the index of its text, or -1 when the
-   *     shard can never be a target (it lacks a joined table)
+   * Creates the texts of a table of {@code shardCount} shards; a shard no text is for can
+   * never be a target (it lacks a joined table).
    */
-  public ShardTexts(List<ShardQuery.Text> texts, int[] textOfShard) {
+  public ShardTexts(List<Text> texts, int shardCount) {
     this.texts = List.copyOf(texts);
-    this.textOfShard = textOfShard.clone();
+    this.textOfShard = new int[shardCount];
+    Arrays.fill(textOfShard, -1);
+    for (int i = 0; i < this.texts.size(); i++) {
+      final int text = i;
+      this.texts.get(i).shards.stream().forEach(shard -> textOfShard[shard] = text);
+    }
+  }
+
+  /** The distinct texts, each with its shards. */
+  public List<Text> texts() {
+    return texts;
   }
 
   /** The text a shard receives. */
-  ShardQuery.Text of(int shard) {
+  public Text of(int shard) {
     return texts.get(textOfShard[shard]);
   }
 
   /** Whether a shard has a text, so that it can answer for the table. */
-  boolean has(int shard) {
+  public boolean has(int shard) {
     return textOfShard[shard] >= 0;
+  }
+
+  /** The number of shards of the table. */
+  int shardCount() {
+    return textOfShard.length;
   }
 }

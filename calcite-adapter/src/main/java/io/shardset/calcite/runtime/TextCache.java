@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Shard texts rendered at execution and kept, a bounded number per prepared statement, least
+ * Shard texts filled in at execution and kept, a bounded number per prepared statement, least
  * recently used dropped first.
  *
  * <p>Thread-safe: executions of one prepared statement share it.
@@ -13,13 +13,6 @@ import java.util.function.Supplier;
  * @param <K> what decides the texts
  */
 final class TextCache<K> {
-  /**
-   * Held while rendering, by every instance: rendering uses the objects of the planning that
-   * made the query (its cluster and metadata), which the scans of one plan share and which
-   * are not made for concurrent use. It is rare: once per key met.
-   */
-  private static final Object RENDERING = new Object();
-
   // Guarded by itself.
   private final Map<K, ShardTexts> kept;
 
@@ -32,18 +25,16 @@ final class TextCache<K> {
     };
   }
 
-  /** The texts of a key, rendered by {@code renderer} the first time it is met. */
-  ShardTexts get(K key, Supplier<ShardTexts> renderer) {
+  /** The texts of a key, made by {@code filler} when the key is not kept; two executions
+   * that meet a new key together may both fill it, and keep the first. */
+  ShardTexts get(K key, Supplier<ShardTexts> filler) {
     synchronized (kept) {
       final ShardTexts known = kept.get(key);
       if (known != null) {
         return known;
       }
     }
-    final ShardTexts rendered;
-    synchronized (RENDERING) {
-      rendered = renderer.get();
-    }
+    final ShardTexts rendered = filler.get();
     synchronized (kept) {
       final ShardTexts raced = kept.putIfAbsent(key, rendered);
       return raced != null ? raced : rendered;

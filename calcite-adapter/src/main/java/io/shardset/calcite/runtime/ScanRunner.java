@@ -1,0 +1,94 @@
+package io.shardset.calcite.runtime;
+
+import io.shardset.execution.ParallelScan;
+import io.shardset.execution.ScanOptions;
+import io.shardset.execution.ShardRequest;
+import io.shardset.routing.ShardRouter;
+
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerator;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
+
+/** Runs one execution of a scan: a request per target shard, sent in parallel, the rows
+ * concatenated or merged in order. */
+final class ScanRunner {
+  private ScanRunner() {
+  }
+
+  /** Starts the scan of the shards an execution reaches. */
+  static Enumerator<Object[]> run(PlannedScan plan, DataContext root, ShardReach reach) {
+    final IntFunction<@Nullable Object> bound = plan.bound(root);
+    final KeyLists keyLists = plan.routing().keyLists();
+    final ShardRouter router = reach.router();
+    final Map<Integer, Integer> owners = router == null || keyLists.lists().isEmpty()
+        ? Map.of() : keyLists.owners(router, bound);
+    final ShardTexts texts = reach.texts();
+    final BitSet targets = reach.targets();
+    final List<ShardRequest> requests = new ArrayList<>();
+    for (int shard = targets.nextSetBit(0); shard >= 0;
+         shard = targets.nextSetBit(shard + 1)) {
+      requests.add(request(plan, bound, owners, texts, shard));
+    }
+    final ReadPlan read = plan.read();
+    if (read.anyShardAnswers() && requests.size() == 1) {
+      final int target = targets.nextSetBit(0);
+      final List<ShardRequest> fallbacks = new ArrayList<>();
+      for (int shard = 0; shard < plan.shards().count(); shard++) {
+        if (shard != target && texts.has(shard)) {
+          fallbacks.add(request(plan, bound, owners, texts, shard));
+        }
+      }
+      requests.set(0, requests.get(0).withFallbacks(fallbacks));
+    }
+    final ScanOptions defaults = ScanOptions.defaults(requests.size());
+    final ScanOptions options = new ScanOptions(
+        read.parallelism() == null ? defaults.parallelism()
+            : Math.min(read.parallelism(), requests.size()),
+        defaults.batchSize(), defaults.bufferBatches(), defaults.fetchSize(),
+        remainingMillis(root), cancelFlag(root), read.fewRowsExpected());
+    // Sorted shard streams are merged in order; anything else is concatenated as it comes.
+    final Enumerator<Object[]> rows = read.mergeOrder() == null || requests.size() == 1
+        ? ParallelScan.concat(requests, read.reader(), options)
+        : ParallelScan.merge(requests, read.reader(), options, read.mergeOrder());
+    final ScanShards shards = plan.shards();
+    return LoggingEnumerator.wrap(rows, () -> shards.tableName() + ": "
+        + targets.cardinality() + " of " + shards.count() + " shards "
+        + shards.names(targets));
+  }
+
+  private static ShardRequest request(PlannedScan plan, IntFunction<@Nullable Object> bound,
+      Map<Integer, Integer> owners, ShardTexts texts, int shard) {
+    final ShardTexts.Text text = texts.of(shard);
+    final Map<Integer, @Nullable Object> own = owners.isEmpty()
+        ? Map.of() : plan.routing().keyLists().forShard(shard, owners, bound);
+    final List<@Nullable Object> values = new ArrayList<>();
+    for (int index : text.parameters()) {
+      values.add(own.containsKey(index) ? own.get(index) : bound.apply(index));
+    }
+    return new ShardRequest(plan.shards().endpoints().get(shard), text.sql(), values);
+  }
+
+  /** Time left of the statement's query timeout, 0 when it has none. */
+  private static long remainingMillis(DataContext root) {
+    final Object timeout = DataContext.Variable.TIMEOUT.get(root);
+    if (!(timeout instanceof Long millis) || millis <= 0) {
+      return 0L;
+    }
+    final Object start = DataContext.Variable.UTC_TIMESTAMP.get(root);
+    final long elapsed = start instanceof Long s ? System.currentTimeMillis() - s : 0L;
+    return Math.max(1L, millis - elapsed);
+  }
+
+  private static @Nullable AtomicBoolean cancelFlag(DataContext root) {
+    final Object flag = DataContext.Variable.CANCEL_FLAG.get(root);
+    return flag instanceof AtomicBoolean b ? b : null;
+  }
+}
