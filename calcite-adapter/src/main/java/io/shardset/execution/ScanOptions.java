@@ -8,11 +8,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Tuning of one scan: how many shard statements run at once, how rows are batched and buffered,
  * the JDBC fetch size, the time left for the query and the cancel flag.
  *
- * @param parallelism most shard statements a concatenating scan runs at once; a merge runs every
- *     shard at once, see {@link ParallelScan#merge}
+ * @param parallelism most shard statements a concatenating scan runs at once, and most scan
+ *     threads a merge takes (it opens every shard's statement, see {@link ParallelScan#merge})
  * @param batchSize rows per batch handed from a shard to the consumer
- * @param bufferBatches batches the scan buffers before shards wait for the consumer; a merge has
- *     a buffer of that many batches per shard
+ * @param bufferBatches batches the scan buffers before shards wait for the consumer; a merge
+ *     buffers as many rows in all, shared by its shards
  * @param fetchSize JDBC fetch size of every shard statement; 0 leaves the driver's default
  * @param timeoutMillis time left for the query when the scan is created, 0 for none; each shard
  *     statement gets the time left when it starts, rounded up to whole seconds

@@ -7,11 +7,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The process-wide pool of daemon threads that run shard statements for every scan.
  *
- * <p>It is a cached pool that grows as needed, not a fixed one: a scan's producer holds its thread
- * until the consumer reads its rows, so with a fixed pool, a client that keeps one ResultSet open
- * while it runs another query on the same thread would wait forever for threads held by the
- * unread one. Each concatenation bounds its own concurrency ({@link ScanOptions#parallelism()}),
- * a merge takes one thread per shard, and idle threads end after a minute.
+ * <p>It is a cached pool that grows as needed, not a fixed one: a concatenation's thread holds
+ * its thread until the consumer reads its rows, so with a fixed pool, a client that keeps one
+ * ResultSet open while it runs another query on the same thread would wait forever for threads
+ * held by the unread one. Each scan bounds its own threads ({@link ScanOptions#parallelism()},
+ * see {@link ScanWorkers}), and idle threads end after a minute.
  */
 final class ScanThreads {
   private static final AtomicInteger COUNTER = new AtomicInteger();

@@ -52,7 +52,7 @@ class DirectScanTest extends ShardScanTestBase {
   private static Enumerator<Object[]> scan(ShardRequest request, RowReader reader,
       ScanOptions options) {
     Enumerator<Object[]> scan = ParallelScan.concat(List.of(request), reader, options);
-    assertInstanceOf(DirectScanEnumerator.class, scan);
+    assertInstanceOf(DirectCursor.class, assertInstanceOf(ScanEnumerator.class, scan).cursor());
     return scan;
   }
 

@@ -96,9 +96,9 @@ class ParallelMergeTest extends ShardScanTestBase {
     return SHARDS.stream().map(shard -> ShardRequest.of(shards.endpoint(shard), sql)).toList();
   }
 
-  private static MergeEnumerator merge(List<ShardRequest> requests, RowReader reader,
-      ScanOptions options, Comparator<@Nullable Object[]> comparator) {
-    return (MergeEnumerator) ParallelScan.merge(requests, reader, options, comparator);
+  private static ScanEnumerator<MergeCursor> merge(List<ShardRequest> requests,
+      RowReader reader, ScanOptions options, Comparator<@Nullable Object[]> comparator) {
+    return ParallelScan.sorted(requests, reader, options, comparator);
   }
 
   private static List<List<@Nullable Object>> drain(Enumerator<@Nullable Object[]> enumerator) {
@@ -202,7 +202,7 @@ class ParallelMergeTest extends ShardScanTestBase {
   }
 
   @Test void mergeOfEmptyShardsIsEmpty() {
-    MergeEnumerator merge = merge(requests("select id, name, n from empty order by id"),
+    ScanEnumerator<MergeCursor> merge = merge(requests("select id, name, n from empty order by id"),
         ID_NAME_N, ScanOptions.defaults(4), BY_ID);
     assertEquals(List.of(), drain(merge));
     assertFalse(merge.moveNext());
@@ -219,7 +219,7 @@ class ParallelMergeTest extends ShardScanTestBase {
   @Test void zeroRequestsAreEmptyAndStartNoThread() {
     ThreadPoolExecutor threads = (ThreadPoolExecutor) ScanThreads.executor();
     long tasksBefore = threads.getTaskCount();
-    MergeEnumerator merge = merge(List.of(), ID, ScanOptions.defaults(1), BY_ID);
+    ScanEnumerator<MergeCursor> merge = merge(List.of(), ID, ScanOptions.defaults(1), BY_ID);
     assertFalse(merge.moveNext());
     assertFalse(merge.moveNext());
     merge.close();
@@ -227,7 +227,7 @@ class ParallelMergeTest extends ShardScanTestBase {
   }
 
   @Test void sendsNothingBeforeTheFirstMoveNextNorAfterAnEarlyClose() {
-    MergeEnumerator merge = merge(requests("select id from big order by id"), ID,
+    ScanEnumerator<MergeCursor> merge = merge(requests("select id from big order by id"), ID,
         ScanOptions.defaults(4), BY_ID);
     assertEquals(0, shards.statementsExecuted());
     merge.close();
@@ -236,9 +236,9 @@ class ParallelMergeTest extends ShardScanTestBase {
     assertEquals(0, shards.statementsExecuted());
   }
 
-  @Test void runsEveryShardAtOnceWhateverTheParallelism() throws InterruptedException {
-    // With parallelism 1 the merge would wait forever for a second shard if it honored it.
-    MergeEnumerator merge = merge(requests("select id from big order by id"), ID,
+  @Test void opensEveryShardOnParallelismThreads() throws InterruptedException {
+    // One thread opens every shard's statement and fills its buffer, a shard after another.
+    ScanEnumerator<MergeCursor> merge = merge(requests("select id from big order by id"), ID,
         ScanOptions.defaults(4).withParallelism(1).withBatching(1, 1), BY_ID);
     try (merge) {
       assertTrue(merge.moveNext());
@@ -247,39 +247,56 @@ class ParallelMergeTest extends ShardScanTestBase {
     }
     assertEquals(4, shards.peakOpenStatements());
     assertEquals(4, merge.startedRequests());
+    assertEquals(1, merge.cursor().peakRunningTasks());
   }
 
-  @Test void buffersAtMostBufferBatchesPerShardForASlowConsumer() {
-    int bufferBatches = 3;
-    MergeEnumerator merge = merge(requests("select id from big order by id"), ID,
-        ScanOptions.defaults(4).withBatching(16, bufferBatches), BY_ID);
-    List<Integer> full = Collections.nCopies(4, bufferBatches);
+  @Test void buffersAtMostItsShareOfTheBudgetForASlowConsumer() {
+    // The budget of a scan's buffer, 3 batches of 16 rows, shared by four shards.
+    ScanOptions options = ScanOptions.defaults(4).withBatching(16, 3);
+    int share = MergeCursor.shareRows(options, SHARDS.size());
+    assertEquals(12, share);
+    ScanEnumerator<MergeCursor> merge =
+        merge(requests("select id from big order by id"), ID, options, BY_ID);
     int rows = 0;
     int previous = 0;
     int maxSeen = 0;
+    int maxTotal = 0;
     try (merge) {
       assertTrue(merge.moveNext());
-      // The consumer stalls after its first row until every shard has filled its buffer.
-      awaitTrue(() -> merge.bufferedBatches().equals(full));
+      // Each shard filled its share and gave its head row to the heap; less than half of the
+      // share is gone, so nothing is read until the consumer goes on.
+      assertEquals(Collections.nCopies(4, share - 1), merge.cursor().bufferedRows());
       do {
         int id = (Integer) merge.current()[0];
         assertTrue(previous <= id, id + " after " + previous);
         previous = id;
         rows++;
-        for (int buffered : merge.bufferedBatches()) {
-          maxSeen = Math.max(maxSeen, buffered);
+        List<Integer> buffered = merge.cursor().bufferedRows();
+        for (int shard : buffered) {
+          maxSeen = Math.max(maxSeen, shard);
         }
+        maxTotal = Math.max(maxTotal, buffered.stream().mapToInt(Integer::intValue).sum());
       } while (merge.moveNext());
     }
     assertEquals(4 * BIG_ROWS, rows);
     assertEquals(BIG_ROWS, previous);
-    assertTrue(maxSeen <= bufferBatches, "batches seen buffered: " + maxSeen);
-    assertEquals(full, merge.peakBufferedBatches());
+    assertTrue(maxSeen <= share, "rows seen buffered for a shard: " + maxSeen);
+    assertTrue(maxTotal <= MergeCursor.budgetRows(options), "rows seen buffered: " + maxTotal);
+    assertEquals(Collections.nCopies(4, share), merge.cursor().peakBufferedRows());
+    assertTrue(merge.cursor().peakRunningTasks() <= options.parallelism());
+  }
+
+  @Test void aShardBuffersAtLeastTheSmallestShareWhateverTheShards() {
+    ScanOptions options = ScanOptions.defaults(4).withBatching(1, 1);
+    assertEquals(MergeCursor.MIN_SHARE_ROWS, MergeCursor.shareRows(options, 4));
+    assertEquals(ScanOptions.DEFAULT_BATCH_SIZE * ScanOptions.DEFAULT_BUFFER_BATCHES / 512,
+        MergeCursor.shareRows(ScanOptions.defaults(512), 512));
   }
 
   @Test void closeAfterFiveRowsReleasesEveryShard() {
-    MergeEnumerator merge = merge(requests("select id from big where id <= 10000 order by id"),
-        ID, ScanOptions.defaults(4), BY_ID);
+    ScanEnumerator<MergeCursor> merge = merge(
+        requests("select id from big where id <= 10000 order by id"), ID,
+        ScanOptions.defaults(4), BY_ID);
     List<Object> ids = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       assertTrue(merge.moveNext());
@@ -294,7 +311,7 @@ class ParallelMergeTest extends ShardScanTestBase {
   }
 
   @Test void closeFromAnotherThreadEndsTheMerge() throws Exception {
-    MergeEnumerator merge = merge(requests("select id from big order by id"), ID,
+    ScanEnumerator<MergeCursor> merge = merge(requests("select id from big order by id"), ID,
         ScanOptions.defaults(4).withBatching(8, 1), BY_ID);
     assertTrue(merge.moveNext());
     CompletableFuture.runAsync(merge::close).get(60, TimeUnit.SECONDS);
@@ -304,7 +321,7 @@ class ParallelMergeTest extends ShardScanTestBase {
 
   @Test void failureMidStreamNamesTheShardAndClosesEverything() {
     shards.failAfterRows("s2", 100);
-    MergeEnumerator merge = merge(requests("select id from big order by id"), ID,
+    ScanEnumerator<MergeCursor> merge = merge(requests("select id from big order by id"), ID,
         ScanOptions.defaults(4).withBatching(10, 2), BY_ID);
     List<Integer> ids = new ArrayList<>();
     ShardException e = assertThrows(ShardException.class, () -> {
@@ -325,7 +342,7 @@ class ParallelMergeTest extends ShardScanTestBase {
 
   @Test void cancelFlagStopsTheMerge() {
     AtomicBoolean cancel = new AtomicBoolean();
-    MergeEnumerator merge = merge(requests("select id from big order by id"), ID,
+    ScanEnumerator<MergeCursor> merge = merge(requests("select id from big order by id"), ID,
         ScanOptions.defaults(4).withCancelFlag(cancel), BY_ID);
     assertTrue(merge.moveNext());
     cancel.set(true);
@@ -350,7 +367,7 @@ class ParallelMergeTest extends ShardScanTestBase {
     Comparator<@Nullable Object[]> broken = (a, b) -> {
       throw new IllegalStateException("rows of " + a.length + " field cannot be compared");
     };
-    MergeEnumerator merge = merge(List.of(
+    ScanEnumerator<MergeCursor> merge = merge(List.of(
             ShardRequest.of(shards.endpoint("s0"), "select 1"),
             ShardRequest.of(shards.endpoint("s1"), "select 2")),
         ID, ScanOptions.defaults(2), broken);

@@ -64,9 +64,9 @@ class ParallelScanTest extends ShardScanTestBase {
         .map(endpoint -> ShardRequest.of(endpoint, sql)).toList();
   }
 
-  private static ScanEnumerator scan(List<ShardRequest> requests, RowReader reader,
-      ScanOptions options) {
-    return new ScanEnumerator(requests, reader, options);
+  private static ScanEnumerator<ConcatCursor> scan(List<ShardRequest> requests,
+      RowReader reader, ScanOptions options) {
+    return ParallelScan.buffered(requests, reader, options);
   }
 
   private static List<Object[]> drain(Enumerator<Object[]> enumerator) {
@@ -128,7 +128,7 @@ class ParallelScanTest extends ShardScanTestBase {
   @Test void zeroRequestsAreEmptyAndStartNoThread() {
     ThreadPoolExecutor threads = (ThreadPoolExecutor) ScanThreads.executor();
     long tasksBefore = threads.getTaskCount();
-    ScanEnumerator scan = scan(List.of(), ID, ScanOptions.defaults(0));
+    ScanEnumerator<ConcatCursor> scan = scan(List.of(), ID, ScanOptions.defaults(0));
     assertFalse(scan.moveNext());
     assertFalse(scan.moveNext());
     scan.close();
@@ -136,7 +136,7 @@ class ParallelScanTest extends ShardScanTestBase {
   }
 
   @Test void sendsNothingBeforeTheFirstMoveNext() {
-    ScanEnumerator scan = scan(requests(3, "select id, name from small"), ID_NAME,
+    ScanEnumerator<ConcatCursor> scan = scan(requests(3, "select id, name from small"), ID_NAME,
         ScanOptions.defaults(3));
     assertEquals(0, shards.statementsExecuted());
     assertTrue(scan.moveNext());
@@ -145,7 +145,8 @@ class ParallelScanTest extends ShardScanTestBase {
   }
 
   @Test void closeBeforeTheFirstMoveNextSendsNothing() {
-    ScanEnumerator scan = scan(requests(3, "select id from big"), ID, ScanOptions.defaults(3));
+    ScanEnumerator<ConcatCursor> scan =
+        scan(requests(3, "select id from big"), ID, ScanOptions.defaults(3));
     scan.close();
     assertFalse(scan.moveNext());
     assertEquals(0, scan.startedRequests());
@@ -178,27 +179,27 @@ class ParallelScanTest extends ShardScanTestBase {
 
   @Test void buffersAtMostBufferBatchesForASlowConsumer() {
     int bufferBatches = 4;
-    ScanEnumerator scan = scan(requests(4, "select id from big"), ID,
+    ScanEnumerator<ConcatCursor> scan = scan(requests(4, "select id from big"), ID,
         ScanOptions.defaults(4).withBatching(16, bufferBatches));
     int rows = 0;
     int maxSeen = 0;
     try (scan) {
       while (scan.moveNext()) {
         rows++;
-        maxSeen = Math.max(maxSeen, scan.bufferedBatches());
+        maxSeen = Math.max(maxSeen, scan.cursor().bufferedBatches());
       }
     }
     assertEquals(4 * BIG_ROWS, rows);
     assertTrue(maxSeen <= bufferBatches, "batches seen buffered: " + maxSeen);
-    assertTrue(scan.peakBufferedBatches() <= bufferBatches,
-        "peak buffered batches: " + scan.peakBufferedBatches());
-    assertTrue(scan.peakBufferedBatches() >= 1);
+    assertTrue(scan.cursor().peakBufferedBatches() <= bufferBatches,
+        "peak buffered batches: " + scan.cursor().peakBufferedBatches());
+    assertTrue(scan.cursor().peakBufferedBatches() >= 1);
   }
 
   @Test void runsAtMostParallelismStatementsAtOnce() throws InterruptedException {
     // One-row batches and a one-batch buffer: no shard can finish while the consumer waits,
     // so after one row both permitted statements are open and stay open.
-    ScanEnumerator scan = scan(requests(5, "select id from big"), ID,
+    ScanEnumerator<ConcatCursor> scan = scan(requests(5, "select id from big"), ID,
         ScanOptions.defaults(5).withParallelism(2).withBatching(1, 1));
     int rows = 0;
     try (scan) {
@@ -216,7 +217,8 @@ class ParallelScanTest extends ShardScanTestBase {
   }
 
   @Test void closeAfterOneRowReleasesEveryShard() {
-    ScanEnumerator scan = scan(requests(4, "select id from big"), ID, ScanOptions.defaults(4));
+    ScanEnumerator<ConcatCursor> scan =
+        scan(requests(4, "select id from big"), ID, ScanOptions.defaults(4));
     assertTrue(scan.moveNext());
     scan.close();
     // Checked right away: close() returns only after every producer let go of its shard.
@@ -229,7 +231,7 @@ class ParallelScanTest extends ShardScanTestBase {
   }
 
   @Test void closeNeverStartsPendingRequests() {
-    ScanEnumerator scan = scan(requests(4, "select id from big"), ID,
+    ScanEnumerator<ConcatCursor> scan = scan(requests(4, "select id from big"), ID,
         ScanOptions.defaults(4).withParallelism(1));
     assertTrue(scan.moveNext());
     scan.close();
@@ -238,7 +240,7 @@ class ParallelScanTest extends ShardScanTestBase {
   }
 
   @Test void closeFromAnotherThreadEndsTheScan() throws Exception {
-    ScanEnumerator scan = scan(requests(4, "select id from big"), ID,
+    ScanEnumerator<ConcatCursor> scan = scan(requests(4, "select id from big"), ID,
         ScanOptions.defaults(4).withBatching(8, 1));
     assertTrue(scan.moveNext());
     CompletableFuture.runAsync(scan::close).get(60, TimeUnit.SECONDS);
@@ -248,7 +250,7 @@ class ParallelScanTest extends ShardScanTestBase {
 
   @Test void failureMidScanNamesTheShardAndClosesEverything() {
     shards.failAfterRows("s2", 100);
-    ScanEnumerator scan = scan(requests(4, "select id from big"), ID,
+    ScanEnumerator<ConcatCursor> scan = scan(requests(4, "select id from big"), ID,
         ScanOptions.defaults(4).withBatching(10, 2));
     ShardException e = assertThrows(ShardException.class, () -> {
       while (scan.moveNext()) {
@@ -262,7 +264,7 @@ class ParallelScanTest extends ShardScanTestBase {
 
   @Test void outOfMemoryOnAProducerIsNotAFailureOfItsShard() {
     shards.outOfMemoryAfterRows("s3", 100);
-    ScanEnumerator scan = scan(requests(4, "select id from big"), ID,
+    ScanEnumerator<ConcatCursor> scan = scan(requests(4, "select id from big"), ID,
         ScanOptions.defaults(4).withBatching(10, 2));
     OutOfMemoryError e = assertThrows(OutOfMemoryError.class, () -> drain(scan));
     assertEquals(CountingShards.injectedFailureMessage("s3", 100), e.getMessage());
@@ -273,7 +275,8 @@ class ParallelScanTest extends ShardScanTestBase {
   @Test void reportsOnlyTheFirstOfSeveralFailures() {
     shards.failAfterRows("s1", 0);
     shards.failAfterRows("s3", 0);
-    ScanEnumerator scan = scan(requests(4, "select id from big"), ID, ScanOptions.defaults(4));
+    ScanEnumerator<ConcatCursor> scan =
+        scan(requests(4, "select id from big"), ID, ScanOptions.defaults(4));
     ShardException e = assertThrows(ShardException.class, () -> drain(scan));
     assertTrue(List.of("s1", "s3").contains(e.shardName()), e.getMessage());
     assertEquals("shard '" + e.shardName() + "' failed: "
@@ -287,7 +290,7 @@ class ParallelScanTest extends ShardScanTestBase {
         "jdbc:h2:mem:shardset_missing;IFEXISTS=TRUE", "sa", "", null));
     List<ShardRequest> requests = new ArrayList<>(requests(2, "select id from big"));
     requests.add(ShardRequest.of(down, "select id from big"));
-    ScanEnumerator scan = scan(requests, ID, ScanOptions.defaults(3));
+    ScanEnumerator<ConcatCursor> scan = scan(requests, ID, ScanOptions.defaults(3));
     ShardException e = assertThrows(ShardException.class, () -> drain(scan));
     assertEquals("down", e.shardName());
     String expected = "shard 'down' failed: shardset-down - Connection is not available,"
@@ -312,7 +315,7 @@ class ParallelScanTest extends ShardScanTestBase {
         return message.replace("hunter2", "****");
       }
     };
-    ScanEnumerator scan = scan(List.of(ShardRequest.of(leaky, "select 1")), ID,
+    ScanEnumerator<ConcatCursor> scan = scan(List.of(ShardRequest.of(leaky, "select 1")), ID,
         ScanOptions.defaults(1));
     ShardException e = assertThrows(ShardException.class, scan::moveNext);
     assertEquals("shard 'secret' failed: login with password **** refused", e.getMessage());
@@ -322,7 +325,7 @@ class ParallelScanTest extends ShardScanTestBase {
 
   @Test void cancelFlagStopsTheScan() {
     AtomicBoolean cancel = new AtomicBoolean();
-    ScanEnumerator scan = scan(requests(4, "select id from big"), ID,
+    ScanEnumerator<ConcatCursor> scan = scan(requests(4, "select id from big"), ID,
         ScanOptions.defaults(4).withCancelFlag(cancel));
     assertTrue(scan.moveNext());
     cancel.set(true);
@@ -333,7 +336,8 @@ class ParallelScanTest extends ShardScanTestBase {
   }
 
   @Test void currentBeforeMoveNextAndResetAreRejected() {
-    ScanEnumerator scan = scan(requests(1, "select id from small"), ID, ScanOptions.defaults(1));
+    ScanEnumerator<ConcatCursor> scan =
+        scan(requests(1, "select id from small"), ID, ScanOptions.defaults(1));
     try (scan) {
       assertThrows(NoSuchElementException.class, scan::current);
       assertThrows(UnsupportedOperationException.class, scan::reset);
