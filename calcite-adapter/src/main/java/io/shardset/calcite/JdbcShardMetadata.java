@@ -1,10 +1,10 @@
 package io.shardset.calcite;
 
 import io.shardset.execution.JdbcDirectory;
+import io.shardset.execution.ModelResources;
 import io.shardset.execution.ShardConnectionSettings;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.ShardException;
-import io.shardset.execution.ShardPools;
 import io.shardset.model.DirectorySpec;
 import io.shardset.model.ModelException;
 import io.shardset.model.ShardColumns;
@@ -30,15 +30,15 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * What a schema reads from its shards when a connection opens (each table's columns on each
  * shard, each shard's SQL dialect), backed by a process-wide registry of the last values read;
- * endpoints are the shards' process-wide connection pools.
+ * endpoints are the pools of the model's {@link ModelResources}.
  *
  * <p>The registry lets connections open while a shard is down: Calcite builds the schema anew
  * for every connection, and without it one unreachable shard would make every table of the
  * model unusable, also for queries that never reach that shard. A successful read always
  * replaces the registry's value, so a shard whose tables change is seen as it is now whenever
  * it can be reached. Entries are keyed by what identifies a shard's database (name, URL, user,
- * catalog, schema) and the physical table name, and live as long as the process, like the
- * shard pools.
+ * catalog, schema) and the physical table name, and live as long as the process (the
+ * runtime keeps a place for them as an instance: {@link ShardSetRuntime}).
  */
 final class JdbcShardMetadata implements ShardMetadata {
   private static final Logger LOG = LoggerFactory.getLogger(JdbcShardMetadata.class);
@@ -64,22 +64,29 @@ final class JdbcShardMetadata implements ShardMetadata {
       new ConcurrentHashMap<>();
 
   private final ShardSetModel model;
+  private final ModelResources resources;
   private final Map<String, ShardEndpoint> endpoints;
   private final ShardConnections connections;
 
-  /** Reads the metadata of the model's shards, connecting to each on first use. */
-  JdbcShardMetadata(ShardSetModel model) {
+  /**
+   * Reads the metadata of the model's shards, connecting to each on first use.
+   *
+   * @param resources the model's pools and directories
+   * @param dialects the runtime's dialect cache
+   */
+  JdbcShardMetadata(ShardSetModel model, ModelResources resources, Dialects dialects) {
     this.model = Objects.requireNonNull(model, "model");
+    this.resources = Objects.requireNonNull(resources, "resources");
     final Map<String, ShardEndpoint> pools = new LinkedHashMap<>();
     for (ShardSpec shard : model.shards()) {
       pools.put(shard.name(),
-          ShardPools.endpoint(new ShardConnectionSettings(shard.name(), shard.jdbcUrl(),
+          resources.endpoint(new ShardConnectionSettings(shard.name(), shard.jdbcUrl(),
               shard.jdbcUser(), shard.jdbcPassword(), shard.jdbcDriver(), shard.poolSize(),
               shard.connectTimeoutMillis(), shard.statementTimeoutMillis(),
               shard.socketTimeoutMillis(), shard.tcpKeepAlive(), shard.acquireTimeoutMillis())));
     }
     this.endpoints = Map.copyOf(pools);
-    this.connections = new ShardConnections(endpoints);
+    this.connections = new ShardConnections(endpoints, dialects);
   }
 
   @Override public ShardEndpoint endpoint(ShardSpec shard) {
@@ -165,7 +172,7 @@ final class JdbcShardMetadata implements ShardMetadata {
     if (d == null) {
       return null;
     }
-    final JdbcDirectory directory = JdbcDirectory.shared(new JdbcDirectory.Settings(
+    final JdbcDirectory directory = resources.directory(new JdbcDirectory.Settings(
         new ShardConnectionSettings("directory of " + model.schema() + "." + spec.name(),
             d.jdbcUrl(), d.jdbcUser(), d.jdbcPassword(), null, DIRECTORY_POOL_SIZE),
         d.table(), d.keyColumn(), d.shardColumn(), d.cacheSize(), d.cacheSeconds()));

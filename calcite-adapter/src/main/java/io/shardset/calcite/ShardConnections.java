@@ -18,11 +18,13 @@ import java.util.Objects;
  */
 final class ShardConnections implements AutoCloseable {
   private final Map<String, ShardEndpoint> endpoints;
+  private final Dialects dialects;
   private final Map<String, Connection> open = new HashMap<>();
   private final Map<String, ShardException> failed = new HashMap<>();
 
-  ShardConnections(Map<String, ShardEndpoint> endpoints) {
+  ShardConnections(Map<String, ShardEndpoint> endpoints, Dialects dialects) {
     this.endpoints = endpoints;
+    this.dialects = Objects.requireNonNull(dialects, "dialects");
   }
 
   /** The connection to a shard. */
@@ -47,7 +49,7 @@ final class ShardConnections implements AutoCloseable {
   /** The shard's SQL dialect, shared with every shard of the same kind of database. */
   SqlDialect dialect(String shard) {
     try {
-      return Dialects.of(get(shard).getMetaData());
+      return dialects.of(get(shard).getMetaData());
     } catch (SQLException e) {
       throw new ShardException(shard,
           endpoints.get(shard).redact(String.valueOf(e.getMessage())), e);

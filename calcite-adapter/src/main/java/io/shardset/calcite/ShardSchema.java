@@ -1,5 +1,7 @@
 package io.shardset.calcite;
 
+import io.shardset.execution.ExecutionRuntime;
+import io.shardset.execution.ModelResources;
 import io.shardset.model.PhysicalTable;
 import io.shardset.model.RouterFactory;
 import io.shardset.model.ShardColumns;
@@ -22,32 +24,45 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A schema of sharded tables, built from a validated model and the shards' metadata. */
+/**
+ * A schema of sharded tables, built from a validated model and the shards' metadata.
+ *
+ * <p>A schema built for a connection holds its model's pools open (a lease on them, see
+ * {@link ShardSetRuntime}) until {@link #release()} or until it is garbage: the last schema of
+ * a model to go closes the model's pools.
+ */
 public final class ShardSchema extends AbstractSchema {
   private final Map<String, Table> tables;
+  private final ExecutionRuntime.@Nullable Lease lease;
 
-  private ShardSchema(Map<String, Table> tables) {
+  private ShardSchema(Map<String, Table> tables, ExecutionRuntime.@Nullable Lease lease) {
     this.tables = Map.copyOf(tables);
+    this.lease = lease;
   }
 
   /**
-   * Reads every table's layout from its shards, checks it, and builds the schema. A shard that
-   * cannot be reached contributes the layout an earlier connection read (see
-   * {@link JdbcShardMetadata}).
+   * Reads every table's layout from its shards, checks it, and builds the schema on the
+   * process's default runtime, whose pools for these shards stay open until the runtime
+   * closes (see {@link ShardSetRuntime#schema(ShardSetModel)}). A shard that cannot be reached
+   * contributes the layout an earlier connection read (see {@link JdbcShardMetadata}).
    */
   public static ShardSchema create(ShardSetModel model) {
-    return create(model, null);
+    return ShardSetRuntime.get().schema(model);
   }
 
   /**
-   * Builds the schema as {@link #create(ShardSetModel)} does, for a model that its model file
-   * may change while the schema is in use.
+   * Builds the schema on a model's resources, reading the shards' metadata.
    *
    * @param live the model file the schema follows, or null
+   * @param lease what holds the resources open for the schema, released with it; null when
+   *     the resources stay open regardless
    */
-  public static ShardSchema create(ShardSetModel model, @Nullable LiveSource live) {
-    try (ShardMetadata metadata = new JdbcShardMetadata(model)) {
-      return create(model, live, metadata);
+  static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
+      ModelResources resources, ShardSetRuntime runtime,
+      ExecutionRuntime.@Nullable Lease lease) {
+    try (ShardMetadata metadata = new JdbcShardMetadata(model, resources, runtime.dialects())) {
+      final Map<String, Table> tables = tables(model, live, metadata, runtime.openScans());
+      return new ShardSchema(tables, lease);
     }
   }
 
@@ -55,9 +70,15 @@ public final class ShardSchema extends AbstractSchema {
    * Builds the schema from what {@code metadata} says of the shards; the caller closes it.
    *
    * @param live the model file the schema follows, or null
+   * @param openScans where the tables' scans are tracked
    */
   static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
-      ShardMetadata metadata) {
+      ShardMetadata metadata, OpenScans openScans) {
+    return new ShardSchema(tables(model, live, metadata, openScans), null);
+  }
+
+  private static Map<String, Table> tables(ShardSetModel model, @Nullable LiveSource live,
+      ShardMetadata metadata, OpenScans openScans) {
     final Map<String, Table> tables = new LinkedHashMap<>();
     for (TableSpec spec : model.tables()) {
       final List<ShardColumns> parts = new ArrayList<>();
@@ -89,9 +110,19 @@ public final class ShardSchema extends AbstractSchema {
       }
       tables.put(spec.name(),
           new ShardTable(model.schema(), spec, layout, router, sites, model.parallelism(),
-              subpartitioning, live, model.reshard()));
+              subpartitioning, live, model.reshard(), openScans));
     }
-    return new ShardSchema(tables);
+    return tables;
+  }
+
+  /**
+   * Lets go of the model's pools for this schema: the connection that built it closed. The
+   * last schema of a model to let go closes the model's pools; more than once is fine.
+   */
+  public void release() {
+    if (lease != null) {
+      lease.close();
+    }
   }
 
   private static ShardSite site(ShardSpec shard, ShardMetadata metadata,

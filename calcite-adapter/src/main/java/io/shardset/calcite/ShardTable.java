@@ -47,11 +47,12 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final @Nullable LiveSource live;
   private final @Nullable ReshardSpec reshard;
   private final SqlDialect.@Nullable DatabaseProduct product;
+  private final OpenScans openScans;
 
   ShardTable(String schemaName, TableSpec spec, TableLayout layout,
       @Nullable ShardRouter router, List<ShardSite> sites, @Nullable Integer parallelism,
       @Nullable Subpartitioning subpartitioning, @Nullable LiveSource live,
-      @Nullable ReshardSpec reshard) {
+      @Nullable ReshardSpec reshard, OpenScans openScans) {
     this.schemaName = Objects.requireNonNull(schemaName, "schemaName");
     this.spec = Objects.requireNonNull(spec, "spec");
     this.layout = Objects.requireNonNull(layout, "layout");
@@ -68,6 +69,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
     this.live = live;
     this.reshard = reshard;
     this.product = product(this.sites);
+    this.openScans = Objects.requireNonNull(openScans, "openScans");
     if ((subpartitioning == null) != (spec.subpartitions() == null)) {
       throw new IllegalArgumentException("table " + spec.name()
           + " needs subpartitioning exactly when its model declares subpartitions");
@@ -232,5 +234,10 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   /** The schema's {@code parallelism} setting, or null for the default. */
   public @Nullable Integer parallelism() {
     return parallelism;
+  }
+
+  /** Where the scans of this table are tracked until their statement or connection closes. */
+  public OpenScans openScans() {
+    return openScans;
   }
 }

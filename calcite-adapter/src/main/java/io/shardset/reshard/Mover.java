@@ -5,7 +5,7 @@ import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardingMethod;
 import io.shardset.model.TableSpec;
-import io.shardset.topology.LiveModel;
+import io.shardset.topology.LiveModels;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -58,19 +58,23 @@ public final class Mover {
   private final Settings settings;
   private final MoveListener listener;
   private final NewShardPreparer preparer;
+  private final LiveModels readers;
 
   /**
    * A mover of one schema of a model file.
    *
    * @param preparer creates the tables of a shard that joins (add-shard)
+   * @param readers the live models of this process's connections, which re-read the model
+   *     file after each step and are waited for
    */
   public Mover(Path modelFile, String schema, Settings settings, MoveListener listener,
-      NewShardPreparer preparer) {
+      NewShardPreparer preparer, LiveModels readers) {
     this.modelFile = Objects.requireNonNull(modelFile, "modelFile");
     this.schema = Objects.requireNonNull(schema, "schema");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.listener = Objects.requireNonNull(listener, "listener");
     this.preparer = Objects.requireNonNull(preparer, "preparer");
+    this.readers = Objects.requireNonNull(readers, "readers");
   }
 
   /**
@@ -341,7 +345,7 @@ public final class Mover {
    */
   private void grace() throws InterruptedException {
     try {
-      LiveModel.publishAndDrain(modelFile, settings.drainTimeout());
+      readers.publishAndDrain(modelFile, settings.drainTimeout());
     } catch (TimeoutException e) {
       throw new IllegalStateException("the model file records the step, but " + e.getMessage()
           + "; resume the move once they finish", e);

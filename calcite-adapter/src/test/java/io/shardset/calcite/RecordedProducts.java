@@ -76,10 +76,12 @@ final class RecordedProducts {
           + "; URLs start with jdbc:h2:, jdbc:postgresql: or jdbc:mariadb:");
     }
 
-    /** The dialect ShardSet builds for a shard of this product. */
+    /** The dialect ShardSet builds for a shard of this product, shared with its kind as the
+     * runtime shares it. */
     SqlDialect dialect() {
       try {
-        return Dialects.of(proxy(DatabaseMetaData.class, (p, method, args) ->
+        final Dialects dialects = ShardSetRuntime.get().dialects();
+        return dialects.of(proxy(DatabaseMetaData.class, (p, method, args) ->
             switch (method.getName()) {
             case "getConnection" -> session();
             default -> {

@@ -1,5 +1,6 @@
 package io.shardset.calcite.plan;
 
+import io.shardset.calcite.OpenScans;
 import io.shardset.calcite.runtime.ShardEnumerables;
 import io.shardset.calcite.runtime.ShardQuery;
 
@@ -48,9 +49,11 @@ public final class EnumerableShardScan extends AbstractShardScan implements Enum
         JavaRowFormat.ARRAY);
     final Expression query = implementor.stash(ShardQueryFactory.create(spec),
         ShardQuery.class);
+    final Expression openScans = implementor.stash(spec.table().openScans(),
+        OpenScans.class);
     return implementor.result(physType,
         Blocks.toBlock(
             Expressions.call(ShardEnumerables.EXECUTE, implementor.getRootExpression(),
-                query)));
+                query, openScans)));
   }
 }
