@@ -1,6 +1,6 @@
 package io.shardset.bench;
 
-import io.shardset.execution.ShardPools;
+import io.shardset.calcite.ShardSetRuntime;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,8 +95,9 @@ public final class BenchMain {
       // w5 runs first: its JVMs open the databases themselves, and an embedded H2 file admits
       // one process at a time. Calcite's JDBC adapter (N) keeps its connections in pools it
       // never closes, so w5 must run before this process opens N; ShardSet's pools, opened by
-      // the load, can be closed.
-      ShardPools.closeAll();
+      // the load, can be closed (with the rest of the process's runtime, which the next
+      // connection creates again).
+      ShardSetRuntime.get().close();
       final String w5 = "w5 full scan, streamed" + on;
       final List<String> streamers = List.of("L", "D", "N", "X", "S");
       System.out.println("Running " + w5 + " on " + String.join(", ", streamers));

@@ -15,31 +15,32 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * SQL dialects of shards, built from each database's own metadata and shared between shards
- * of the same kind.
+ * of the same kind; one cache per runtime ({@link ShardSetRuntime#dialects()}).
  *
  * <p>Built from metadata rather than Calcite's defaults because defaults get details wrong
  * (H2's default dialect assumes NULLs sort high; H2 sorts them low). Sharing matters because
  * per-shard SQL is rendered once per distinct dialect, not once per shard.
  */
 final class Dialects {
-  private static final Map<List<Object>, SqlDialect> CACHE = new ConcurrentHashMap<>();
+  private final Map<List<Object>, SqlDialect> cache = new ConcurrentHashMap<>();
 
-  private Dialects() {
+  Dialects() {
   }
 
-  static SqlDialect of(DatabaseMetaData metaData) throws SQLException {
+  /** The dialect of the database the metadata describes, shared with its kind. */
+  SqlDialect of(DatabaseMetaData metaData) throws SQLException {
     final List<Object> key = List.of(metaData.getDatabaseProductName(),
         metaData.getDatabaseProductVersion(), metaData.getIdentifierQuoteString(),
         metaData.nullsAreSortedAtStart(), metaData.nullsAreSortedAtEnd(),
         metaData.nullsAreSortedHigh(), metaData.nullsAreSortedLow(),
         metaData.storesLowerCaseIdentifiers(), metaData.storesUpperCaseIdentifiers(),
         backslashEscapes(metaData));
-    final SqlDialect cached = CACHE.get(key);
+    final SqlDialect cached = cache.get(key);
     if (cached != null) {
       return cached;
     }
     final SqlDialect dialect = create(metaData);
-    final SqlDialect previous = CACHE.putIfAbsent(key, dialect);
+    final SqlDialect previous = cache.putIfAbsent(key, dialect);
     return previous == null ? dialect : previous;
   }
 

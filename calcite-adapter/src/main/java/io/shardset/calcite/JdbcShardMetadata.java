@@ -1,5 +1,6 @@
 package io.shardset.calcite;
 
+import io.shardset.execution.ModelResources;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.ShardException;
 import io.shardset.model.ShardColumns;
@@ -29,16 +30,20 @@ import java.util.Objects;
 final class JdbcShardMetadata implements ShardMetadata {
   private final JdbcShardLayouts layouts;
   private final KnownValues<ShardKey, SqlDialect> knownDialects;
+  private final Dialects dialects;
 
   /**
    * Reads the metadata of the model's shards, connecting to each on first use.
    *
+   * @param resources the model's pools and directories
+   * @param dialects the runtime's cache of dialects
    * @param knownLayouts the layouts earlier reads found
    * @param knownDialects the dialects earlier reads found
    */
-  JdbcShardMetadata(ShardSetModel model, KnownLayouts knownLayouts,
-      KnownValues<ShardKey, SqlDialect> knownDialects) {
-    this.layouts = new JdbcShardLayouts(model, knownLayouts);
+  JdbcShardMetadata(ShardSetModel model, ModelResources resources, Dialects dialects,
+      KnownLayouts knownLayouts, KnownValues<ShardKey, SqlDialect> knownDialects) {
+    this.layouts = new JdbcShardLayouts(model, resources, knownLayouts);
+    this.dialects = Objects.requireNonNull(dialects, "dialects");
     this.knownDialects = Objects.requireNonNull(knownDialects, "knownDialects");
   }
 
@@ -71,7 +76,7 @@ final class JdbcShardMetadata implements ShardMetadata {
 
   private SqlDialect read(ShardSpec shard) {
     try {
-      return Dialects.of(layouts.connection(shard).getMetaData());
+      return dialects.of(layouts.connection(shard).getMetaData());
     } catch (SQLException e) {
       throw layouts.failure(shard, e);
     }

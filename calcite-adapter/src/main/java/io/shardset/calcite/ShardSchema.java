@@ -1,10 +1,9 @@
 package io.shardset.calcite;
 
+import io.shardset.execution.ExecutionRuntime;
+import io.shardset.execution.ModelResources;
 import io.shardset.model.ShardSetModel;
-import io.shardset.topology.KnownLayouts;
-import io.shardset.topology.KnownValues;
 import io.shardset.topology.LiveSource;
-import io.shardset.topology.ShardKey;
 import io.shardset.topology.ShardedTableResolver;
 
 import org.apache.calcite.schema.Table;
@@ -18,38 +17,45 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A schema of sharded tables, built from a validated model and the shards' metadata. */
+/**
+ * A schema of sharded tables, built from a validated model and the shards' metadata.
+ *
+ * <p>A schema built for a connection holds its model's pools open (a lease on them, see
+ * {@link ShardSetRuntime}) until {@link #release()} or until it is garbage: the last schema of
+ * a model to go closes the model's pools.
+ */
 public final class ShardSchema extends AbstractSchema {
-  /** The dialects this process has read from shards, for building schemas while a shard is
-   * down (see {@link JdbcShardMetadata}); created here only, so that one owner can take it
-   * over. */
-  private static final KnownValues<ShardKey, SqlDialect> KNOWN_DIALECTS = new KnownValues<>();
-
   private final Map<String, Table> tables;
+  private final ExecutionRuntime.@Nullable Lease lease;
 
-  private ShardSchema(Map<String, Table> tables) {
+  private ShardSchema(Map<String, Table> tables, ExecutionRuntime.@Nullable Lease lease) {
     this.tables = Map.copyOf(tables);
+    this.lease = lease;
   }
 
   /**
-   * Reads every table's layout from its shards, checks it, and builds the schema. A shard that
-   * cannot be reached contributes the layout an earlier connection read (see
-   * {@link JdbcShardMetadata}).
+   * Reads every table's layout from its shards, checks it, and builds the schema on the
+   * process's default runtime, whose pools for these shards stay open until the runtime
+   * closes (see {@link ShardSetRuntime#schema(ShardSetModel)}). A shard that cannot be reached
+   * contributes the layout an earlier connection read (see {@link JdbcShardMetadata}).
    */
   public static ShardSchema create(ShardSetModel model) {
-    return create(model, null);
+    return ShardSetRuntime.get().schema(model);
   }
 
   /**
-   * Builds the schema as {@link #create(ShardSetModel)} does, for a model that its model file
-   * may change while the schema is in use.
+   * Builds the schema on a model's resources, reading the shards' metadata.
    *
    * @param live the model file the schema follows, or null
+   * @param lease what holds the resources open for the schema, released with it; null when
+   *     the resources stay open regardless
    */
-  public static ShardSchema create(ShardSetModel model, @Nullable LiveSource live) {
-    try (ShardMetadata metadata =
-             new JdbcShardMetadata(model, KnownLayouts.PROCESS, KNOWN_DIALECTS)) {
-      return create(model, live, metadata);
+  static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
+      ModelResources resources, ShardSetRuntime runtime,
+      ExecutionRuntime.@Nullable Lease lease) {
+    try (ShardMetadata metadata = new JdbcShardMetadata(model, resources, runtime.dialects(),
+        runtime.knownLayouts(), runtime.knownDialects())) {
+      return new ShardSchema(tables(model, live, metadata, runtime.openScans()), lease);
     }
   }
 
@@ -57,18 +63,34 @@ public final class ShardSchema extends AbstractSchema {
    * Builds the schema from what {@code metadata} says of the shards; the caller closes it.
    *
    * @param live the model file the schema follows, or null
+   * @param openScans where the tables' scans are tracked
    */
   static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
-      ShardMetadata metadata) {
+      ShardMetadata metadata, OpenScans openScans) {
+    return new ShardSchema(tables(model, live, metadata, openScans), null);
+  }
+
+  private static Map<String, Table> tables(ShardSetModel model, @Nullable LiveSource live,
+      ShardMetadata metadata, OpenScans openScans) {
     final Map<String, Table> tables = new LinkedHashMap<>();
     ShardedTableResolver.resolve(model, live, metadata).forEach((name, table) -> {
       final List<SqlDialect> dialects = new ArrayList<>();
       for (String shard : table.shardNames()) {
         dialects.add(metadata.dialect(model.shard(shard)));
       }
-      tables.put(name, new ShardTable(table, dialects));
+      tables.put(name, new ShardTable(table, dialects, openScans));
     });
-    return new ShardSchema(tables);
+    return tables;
+  }
+
+  /**
+   * Lets go of the model's pools for this schema: the connection that built it closed. The
+   * last schema of a model to let go closes the model's pools; more than once is fine.
+   */
+  public void release() {
+    if (lease != null) {
+      lease.close();
+    }
   }
 
   /** The sharded table of that name.

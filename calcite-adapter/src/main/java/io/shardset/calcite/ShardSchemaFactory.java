@@ -1,10 +1,5 @@
 package io.shardset.calcite;
 
-import io.shardset.model.ModelParser;
-import io.shardset.model.ShardSetModel;
-import io.shardset.topology.LiveModel;
-import io.shardset.topology.LiveSource;
-
 import org.apache.calcite.config.CalciteSystemProperty;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaFactory;
@@ -20,7 +15,8 @@ import java.util.Map;
  * per table its sharding method (see the project's model contract).
  *
  * <p>Use it in a model as {@code "factory": "io.shardset.calcite.ShardSchemaFactory"}.
- * Calcite calls it once per connection; connection pools are shared process-wide.
+ * Calcite calls it once per connection; the schemas of one model share its connection pools,
+ * which the process's {@link ShardSetRuntime} holds while any of them is in use.
  */
 public final class ShardSchemaFactory implements SchemaFactory {
   private static final Logger LOGGER = LoggerFactory.getLogger(ShardSchemaFactory.class);
@@ -43,15 +39,9 @@ public final class ShardSchemaFactory implements SchemaFactory {
   @Override public Schema create(SchemaPlus parentSchema, String name,
       Map<String, Object> operand) {
     try {
-      final ShardSetModel initial = ModelParser.parse(name, operand, System::getenv);
-      final LiveModel live = LiveModel.of(name, operand, initial);
-      if (live == null) {
-        return ShardSchema.create(initial);
-      }
-      // The file may have changed since Calcite read it: build from what it says now.
-      final LiveModel.Snapshot snapshot = live.current();
-      return ShardSchema.create(snapshot.model(),
-          new LiveSource(live, snapshot.version()));
+      // Calcite instantiates this class by name and hands it nothing else: the process's
+      // runtime is the one place static state is reached from.
+      return ShardSetRuntime.get().connect(name, operand);
     } catch (RuntimeException e) {
       // Calcite reports this as "Error instantiating JsonCustomSchema(name=...)", and many
       // clients (sqlline among them) show only that; the log carries the message that says

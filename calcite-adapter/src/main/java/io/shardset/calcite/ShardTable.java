@@ -37,15 +37,19 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final ShardedTable table;
   private final List<SqlDialect> dialects;
   private final SqlDialect.@Nullable DatabaseProduct product;
+  private final OpenScans openScans;
 
   /**
    * Creates the Calcite face of a table.
    *
    * @param dialects the SQL dialect of each of the table's shards, in its shard order
+   * @param openScans where the table's scans are tracked until their statement or connection
+   *     closes
    */
-  ShardTable(ShardedTable table, List<SqlDialect> dialects) {
+  ShardTable(ShardedTable table, List<SqlDialect> dialects, OpenScans openScans) {
     this.table = Objects.requireNonNull(table, "table");
     this.dialects = List.copyOf(dialects);
+    this.openScans = Objects.requireNonNull(openScans, "openScans");
     if (this.dialects.size() != table.shardCount()) {
       throw new IllegalArgumentException("table " + table.qualifiedName() + " has "
           + table.shardCount() + " shards, not " + this.dialects.size());
@@ -181,5 +185,10 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   /** See {@link ShardedTable#parallelism()}. */
   public @Nullable Integer parallelism() {
     return table.parallelism();
+  }
+
+  /** Where the scans of this table are tracked until their statement or connection closes. */
+  public OpenScans openScans() {
+    return openScans;
   }
 }

@@ -16,8 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,13 +24,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Only found entries are cached: a key added to the directory is found at once, while a
  * changed entry is seen once its cached copy expires or is
- * {@linkplain #invalidate invalidated}. Directories are process-wide (see {@link #shared}), like shard pools, so that
- * invalidating through one connection's table reaches every connection's queries.
+ * {@linkplain #invalidate invalidated}. A model's directories are shared by all its connections
+ * (see {@link ModelResources#directory}), like its shard pools, so that invalidating through
+ * one connection's table reaches every connection's queries.
  */
 public final class JdbcDirectory implements Directory {
-  private static final ConcurrentMap<Settings, JdbcDirectory> SHARED = new ConcurrentHashMap<>();
-
   private final Settings settings;
+  private final ShardPools pools;
   private final Cache<Object, String> cache;
   private volatile String lookupSql;
 
@@ -74,18 +72,14 @@ public final class JdbcDirectory implements Directory {
     }
   }
 
-  JdbcDirectory(Settings settings, Ticker ticker) {
+  JdbcDirectory(Settings settings, ShardPools pools, Ticker ticker) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.pools = Objects.requireNonNull(pools, "pools");
     this.cache = CacheBuilder.newBuilder()
         .maximumSize(settings.cacheSeconds() == 0 ? 0 : settings.cacheSize())
         .expireAfterWrite(settings.cacheSeconds(), TimeUnit.SECONDS)
         .ticker(ticker)
         .build();
-  }
-
-  /** The process-wide directory of these settings, created on first use. */
-  public static JdbcDirectory shared(Settings settings) {
-    return SHARED.computeIfAbsent(settings, s -> new JdbcDirectory(s, Ticker.systemTicker()));
   }
 
   /**
@@ -118,7 +112,7 @@ public final class JdbcDirectory implements Directory {
   }
 
   private Optional<String> read(Object key) {
-    ShardEndpoint endpoint = ShardPools.endpoint(settings.connection());
+    ShardEndpoint endpoint = pools.endpoint(settings.connection());
     try (Connection connection = endpoint.connect();
          PreparedStatement statement = connection.prepareStatement(lookupSql())) {
       statement.setObject(1, key);
@@ -150,7 +144,7 @@ public final class JdbcDirectory implements Directory {
   /** The lookup query, with the table and column names as the directory database spells
    * them. */
   private String resolveLookupSql() {
-    ShardEndpoint endpoint = ShardPools.endpoint(settings.connection());
+    ShardEndpoint endpoint = pools.endpoint(settings.connection());
     try (Connection connection = endpoint.connect()) {
       DatabaseMetaData metadata = connection.getMetaData();
       String[] table = table(metadata);

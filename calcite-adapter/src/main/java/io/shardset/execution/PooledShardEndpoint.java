@@ -240,6 +240,11 @@ final class PooledShardEndpoint implements ShardEndpoint {
     return pool == null || dataSource.isClosed() ? 0 : pool.getActiveConnections();
   }
 
+  /** Whether this shard's pool is closed. */
+  boolean isClosed() {
+    return dataSource.isClosed();
+  }
+
   void close() {
     dataSource.close();
   }

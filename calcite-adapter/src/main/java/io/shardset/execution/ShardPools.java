@@ -7,36 +7,62 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
- * Registry of one process-wide HikariCP pool per shard, shared by every connection and schema
- * that names the same shard settings, and closed at JVM shutdown.
+ * One model's HikariCP pools, one per shard connection settings, shared by every connection
+ * and schema of that model and closed together when the model's last connection closes (see
+ * {@link ExecutionRuntime}).
  *
- * <p>The registry is static because Calcite calls a schema factory once per connection and never
- * closes schemas: pools owned by schemas would multiply and leak. All pools share one daemon
- * housekeeping thread, since a model may name hundreds of shards.
+ * <p>All pools of a process share one housekeeping thread, which the caller owns, since a
+ * model may name hundreds of shards.
  */
-public final class ShardPools {
+public final class ShardPools implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShardPools.class);
 
-  private static final ConcurrentMap<ShardConnectionSettings, PooledShardEndpoint> POOLS =
+  private final ConcurrentMap<ShardConnectionSettings, PooledShardEndpoint> pools =
       new ConcurrentHashMap<>();
+  private final ScheduledExecutorService housekeeping;
+  private volatile boolean closed;
 
-  private static final ScheduledExecutorService HOUSEKEEPING = createHousekeeping();
-
-  static {
-    Runtime.getRuntime().addShutdownHook(
-        new Thread(ShardPools::closeAll, "shardset-pools-shutdown"));
+  /**
+   * Creates an empty set of pools.
+   *
+   * @param housekeeping runs the pools' housekeeping; the caller shuts it down
+   */
+  public ShardPools(ScheduledExecutorService housekeeping) {
+    this.housekeeping = Objects.requireNonNull(housekeeping, "housekeeping");
   }
 
-  private ShardPools() {
-  }
-
-  /** Returns the endpoint of the pool for these settings, creating the pool on first use. */
-  public static ShardEndpoint endpoint(ShardConnectionSettings settings) {
+  /**
+   * Returns the endpoint of the pool for these settings, creating the pool on first use.
+   *
+   * @throws IllegalStateException once these pools are closed
+   */
+  public ShardEndpoint endpoint(ShardConnectionSettings settings) {
     Objects.requireNonNull(settings, "settings");
-    return POOLS.computeIfAbsent(settings, s -> PooledShardEndpoint.create(s, HOUSEKEEPING));
+    final PooledShardEndpoint endpoint = pools.computeIfAbsent(settings, s -> {
+      if (closed) {
+        throw new IllegalStateException("the pools of shard '" + s.shardName() + "' are closed");
+      }
+      return PooledShardEndpoint.create(s, housekeeping);
+    });
+    if (closed) {
+      // Closed while the pool was created: close it too, rather than leak it.
+      close();
+      throw new IllegalStateException("the pools of shard '" + settings.shardName()
+          + "' are closed");
+    }
+    return endpoint;
+  }
+
+  /** The number of pools open now. */
+  public int size() {
+    return pools.size();
+  }
+
+  /** Whether {@link #close} ran. */
+  public boolean isClosed() {
+    return closed;
   }
 
   /**
@@ -44,21 +70,31 @@ public final class ShardPools {
    * returned by {@link #endpoint}; 0 once the pool is closed.
    */
   public static int activeConnections(ShardEndpoint endpoint) {
+    return pooled(endpoint).activeConnections();
+  }
+
+  /** Whether the pool of an endpoint returned by {@link #endpoint} is closed. */
+  public static boolean isClosed(ShardEndpoint endpoint) {
+    return pooled(endpoint).isClosed();
+  }
+
+  private static PooledShardEndpoint pooled(ShardEndpoint endpoint) {
     Objects.requireNonNull(endpoint, "endpoint");
     if (endpoint instanceof PooledShardEndpoint pooled) {
-      return pooled.activeConnections();
+      return pooled;
     }
     throw new IllegalArgumentException(
         "endpoint of shard '" + endpoint.name() + "' is not a ShardPools endpoint");
   }
 
   /**
-   * Closes every pool. Endpoints handed out before fail from then on; {@link #endpoint} creates
-   * new pools. Also runs as a shutdown hook.
+   * Closes every pool; endpoints handed out before fail from then on, and {@link #endpoint}
+   * refuses to create new ones.
    */
-  public static void closeAll() {
-    for (ShardConnectionSettings settings : POOLS.keySet()) {
-      PooledShardEndpoint endpoint = POOLS.remove(settings);
+  @Override public void close() {
+    closed = true;
+    for (ShardConnectionSettings settings : pools.keySet()) {
+      final PooledShardEndpoint endpoint = pools.remove(settings);
       if (endpoint != null) {
         try {
           endpoint.close();
@@ -68,16 +104,5 @@ public final class ShardPools {
         }
       }
     }
-  }
-
-  private static ScheduledExecutorService createHousekeeping() {
-    ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
-      Thread thread = new Thread(runnable, "shardset-pool-housekeeper");
-      thread.setDaemon(true);
-      return thread;
-    });
-    // Closed pools cancel their housekeeping tasks; drop them instead of keeping them queued.
-    executor.setRemoveOnCancelPolicy(true);
-    return executor;
   }
 }

@@ -5,7 +5,7 @@ import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardingMethod;
 import io.shardset.model.TableSpec;
-import io.shardset.topology.LiveModel;
+import io.shardset.topology.Topology;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -58,19 +58,24 @@ public final class Mover {
   private final Settings settings;
   private final MoveListener listener;
   private final NewShardPreparer preparer;
+  private final Topology topology;
 
   /**
    * A mover of one schema of a model file.
    *
    * @param preparer creates the tables of a shard that joins (add-shard)
+   * @param topology the process's topology: its live models (those of this process's
+   *     connections, which re-read the model file after each step and are waited for) and
+   *     the tables resolved against the shards
    */
   public Mover(Path modelFile, String schema, Settings settings, MoveListener listener,
-      NewShardPreparer preparer) {
+      NewShardPreparer preparer, Topology topology) {
     this.modelFile = Objects.requireNonNull(modelFile, "modelFile");
     this.schema = Objects.requireNonNull(schema, "schema");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.listener = Objects.requireNonNull(listener, "listener");
     this.preparer = Objects.requireNonNull(preparer, "preparer");
+    this.topology = Objects.requireNonNull(topology, "topology");
   }
 
   /**
@@ -222,7 +227,7 @@ public final class Mover {
   }
 
   private void dropLeftovers(ShardSetModel model) throws SQLException {
-    dropAll(MovingFamily.leftovers(model), true);
+    dropAll(MovingFamily.leftovers(model, topology), true);
   }
 
   private void dropAll(MovingFamily family, boolean leftovers) throws SQLException {
@@ -270,7 +275,7 @@ public final class Mover {
         .withReshard(schema, null).model(schema);
     ShardSetModel before = file.withChunkMap(schema, copyChunkMap(during))
         .withReshard(schema, null).model(schema);
-    return MovingFamily.of(during, before, after);
+    return MovingFamily.of(during, before, after, topology);
   }
 
   /**
@@ -341,7 +346,7 @@ public final class Mover {
    */
   private void grace() throws InterruptedException {
     try {
-      LiveModel.publishAndDrain(modelFile, settings.drainTimeout());
+      topology.liveModels().publishAndDrain(modelFile, settings.drainTimeout());
     } catch (TimeoutException e) {
       throw new IllegalStateException("the model file records the step, but " + e.getMessage()
           + "; resume the move once they finish", e);

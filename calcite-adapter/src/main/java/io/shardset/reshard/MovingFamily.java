@@ -4,7 +4,7 @@ import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.TableSpec;
 import io.shardset.topology.ShardedTable;
-import io.shardset.topology.ShardedTableResolver;
+import io.shardset.topology.Topology;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -36,10 +36,12 @@ final class MovingFamily {
    * @param during the model that records the move (in either phase)
    * @param before the model whose chunk map names the sources
    * @param after the model whose chunk map names the targets
+   * @param topology resolves the tables against the shards
    */
-  static MovingFamily of(ShardSetModel during, ShardSetModel before, ShardSetModel after) {
+  static MovingFamily of(ShardSetModel during, ShardSetModel before, ShardSetModel after,
+      Topology topology) {
     ReshardSpec reshard = during.reshard();
-    Map<String, ShardedTable> schema = ShardedTableResolver.read(during, null);
+    Map<String, ShardedTable> schema = topology.tables(during);
     List<CarriedTable> tables = new ArrayList<>();
     for (TableSpec spec : during.tables()) {
       if (reshard.carries(spec)) {
@@ -58,8 +60,8 @@ final class MovingFamily {
    * Every table that a move could have carried, on all its shards, for dropping move tables a
    * finished move left behind.
    */
-  static MovingFamily leftovers(ShardSetModel model) {
-    Map<String, ShardedTable> schema = ShardedTableResolver.read(model, null);
+  static MovingFamily leftovers(ShardSetModel model, Topology topology) {
+    Map<String, ShardedTable> schema = topology.tables(model);
     List<CarriedTable> tables = new ArrayList<>();
     Set<String> shards = new LinkedHashSet<>();
     for (TableSpec spec : model.tables()) {

@@ -1,10 +1,10 @@
 package io.shardset.topology;
 
 import io.shardset.execution.JdbcDirectory;
+import io.shardset.execution.ModelResources;
 import io.shardset.execution.ShardConnectionSettings;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.ShardException;
-import io.shardset.execution.ShardPools;
 import io.shardset.model.DirectorySpec;
 import io.shardset.model.ModelException;
 import io.shardset.model.ShardColumns;
@@ -27,7 +27,7 @@ import java.util.Objects;
 /**
  * What resolving tables reads from the shards (each table's columns on each shard, how each
  * shard quotes names), falling back on what {@link KnownLayouts} remembers of earlier reads;
- * endpoints are the shards' process-wide connection pools.
+ * endpoints are the pools of the model's {@link ModelResources}.
  *
  * <p>The memory lets connections open while a shard is down: Calcite builds the schema anew
  * for every connection, and without it one unreachable shard would make every table of the
@@ -44,20 +44,23 @@ public final class JdbcShardLayouts implements ShardLayouts {
   private final Map<String, ShardEndpoint> endpoints;
   private final ShardConnections connections;
   private final KnownLayouts known;
+  private final ModelResources resources;
 
   /**
    * Reads the layouts of the model's shards, connecting to each on first use.
    *
+   * @param resources the model's pools and directories
    * @param known what earlier reads found, used while a shard cannot be reached, and
    *     updated by every read
    */
-  public JdbcShardLayouts(ShardSetModel model, KnownLayouts known) {
+  public JdbcShardLayouts(ShardSetModel model, ModelResources resources, KnownLayouts known) {
     this.model = Objects.requireNonNull(model, "model");
+    this.resources = Objects.requireNonNull(resources, "resources");
     this.known = Objects.requireNonNull(known, "known");
     final Map<String, ShardEndpoint> pools = new LinkedHashMap<>();
     for (ShardSpec shard : model.shards()) {
       pools.put(shard.name(),
-          ShardPools.endpoint(new ShardConnectionSettings(shard.name(), shard.jdbcUrl(),
+          resources.endpoint(new ShardConnectionSettings(shard.name(), shard.jdbcUrl(),
               shard.jdbcUser(), shard.jdbcPassword(), shard.jdbcDriver(), shard.poolSize(),
               shard.connectTimeoutMillis(), shard.statementTimeoutMillis(),
               shard.socketTimeoutMillis(), shard.tcpKeepAlive(), shard.acquireTimeoutMillis())));
@@ -138,7 +141,7 @@ public final class JdbcShardLayouts implements ShardLayouts {
     if (d == null) {
       return null;
     }
-    final JdbcDirectory directory = JdbcDirectory.shared(new JdbcDirectory.Settings(
+    final JdbcDirectory directory = resources.directory(new JdbcDirectory.Settings(
         new ShardConnectionSettings("directory of " + model.schema() + "." + spec.name(),
             d.jdbcUrl(), d.jdbcUser(), d.jdbcPassword(), null, DIRECTORY_POOL_SIZE),
         d.table(), d.keyColumn(), d.shardColumn(), d.cacheSize(), d.cacheSeconds()));

@@ -10,14 +10,10 @@ import java.util.List;
  * build read from it.
  *
  * <p>Entries are keyed by what identifies a shard's database ({@link ShardKey}) and the
- * physical table name, and live as long as the instance; the process holds one,
- * {@link #PROCESS}, shared by every schema it builds.
+ * physical table name, and live as long as the instance; the process holds one (its
+ * {@link Topology}), shared by every schema it builds.
  */
 public final class KnownLayouts {
-  /** The layouts this process has read: every schema build shares them, as it shares the
-   * shards' connection pools. Created here only, so that one owner can take it over. */
-  public static final KnownLayouts PROCESS = new KnownLayouts();
-
   /** Identifies one table on one shard. */
   record TableKey(ShardKey shard, String physicalName) {
   }

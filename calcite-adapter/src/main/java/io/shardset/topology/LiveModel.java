@@ -12,18 +12,13 @@ import org.slf4j.LoggerFactory;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A schema's model as its model file says now, for the parts that may change while the
  * process runs (the chunk map and a resharding in progress); shared by every connection of
- * the process that reads that file.
+ * a {@link LiveModels} registry that reads that file.
  *
  * <p>Executions {@linkplain #enter() enter} under the current snapshot and leave when they
  * close, so that the resharding tool can wait until no execution that started under an older
@@ -48,8 +43,6 @@ public final class LiveModel {
       .configure(JsonParser.Feature.ALLOW_COMMENTS, true)
       .configure(JsonParser.Feature.ALLOW_SINGLE_QUOTES, true)
       .configure(JsonParser.Feature.ALLOW_UNQUOTED_FIELD_NAMES, true);
-  /** Every live model of the process, by model file and schema. */
-  private static final Map<Key, LiveModel> REGISTRY = new ConcurrentHashMap<>();
 
   /** The model at one moment. */
   public record Snapshot(long version, ShardSetModel model) {
@@ -63,8 +56,8 @@ public final class LiveModel {
     @Override void close();
   }
 
-  /** What the registry knows a live model by: its model file and its schema. */
-  private record Key(Path file, String schema) {
+  /** What a registry knows a live model by: its model file and its schema. */
+  record Key(Path file, String schema) {
   }
 
   /** A snapshot and the executions running under it. */
@@ -104,7 +97,7 @@ public final class LiveModel {
   /** The file state whose error was logged, so that it is logged once; guarded by lock. */
   private FileStamp failedStamp;
 
-  private LiveModel(Key key, String modelUri, ShardSetModel initial) {
+  LiveModel(Key key, String modelUri, ShardSetModel initial) {
     this.key = key;
     this.modelUri = modelUri;
     // The stamp is unknown: the file may have changed since Calcite read the operand, so the
@@ -112,38 +105,14 @@ public final class LiveModel {
     this.state = new State(new Snapshot(1, initial));
   }
 
-  /**
-   * The live model of a schema whose operand Calcite read from a model file (the operand's
-   * {@code modelUri}); null for an inline model, which cannot change.
-   *
-   * @param initial the model parsed from the operand at connect time
-   */
-  public static LiveModel of(String schema, Map<String, ?> operand, ShardSetModel initial) {
-    Objects.requireNonNull(schema, "schema");
-    Objects.requireNonNull(initial, "initial");
-    // Only JSON model files are rewritten while servers run (see the resharding design).
-    if (!(operand.get("modelUri") instanceof String uri) || uri.startsWith("inline:")
-        || uri.toLowerCase(Locale.ROOT).matches(".*\\.ya?ml")) {
-      return null;
-    }
-    Key key = new Key(path(uri), schema);
-    LiveModel live = REGISTRY.computeIfAbsent(key, k -> new LiveModel(k, uri, initial));
-    if (!initial.equals(live.state.snapshot.model())) {
-      // The connection read a newer file than the last look at it: look again now.
-      live.refresh(false);
-    }
-    return live;
-  }
-
-  /** The model file a {@code modelUri} names, absolute and normalized. */
-  private static Path path(String uri) {
-    Path path = uri.startsWith("file:") ? Path.of(URI.create(uri)) : Path.of(uri);
-    return path.toAbsolutePath().normalize();
-  }
-
   /** The model file this live model reads. */
   public Path file() {
     return key.file();
+  }
+
+  /** Whether this model was read as {@code initial} says, at the last look at its file. */
+  boolean holds(ShardSetModel initial) {
+    return initial.equals(state.snapshot.model());
   }
 
   /** The current snapshot; re-reads the file when it changed (checked at most every 200 ms). */
@@ -201,7 +170,7 @@ public final class LiveModel {
   }
 
   /** Reads the file if it changed (always when {@code force}) and publishes what it says. */
-  private void refresh(boolean force) {
+  void refresh(boolean force) {
     synchronized (lock) {
       FileStamp now = FileStamp.of(key.file());
       if (!force && (now.equals(stamp) || now.equals(failedStamp))) {
@@ -260,7 +229,7 @@ public final class LiveModel {
   }
 
   /** Waits until no execution that entered under a superseded snapshot is open. */
-  private void drain(long deadline) throws TimeoutException, InterruptedException {
+  void drain(long deadline) throws TimeoutException, InterruptedException {
     synchronized (lock) {
       while (true) {
         draining.removeIf(s -> s.open.get() == 0);
@@ -276,27 +245,6 @@ public final class LiveModel {
         }
         TimeUnit.NANOSECONDS.timedWait(lock, left);
       }
-    }
-  }
-
-  /**
-   * Makes every live model of this process that reads {@code modelFile} re-read it now, then
-   * waits until no execution that entered under an older snapshot is still running.
-   *
-   * @throws TimeoutException if such executions still run after {@code timeout}; the message
-   *     says how many
-   */
-  public static void publishAndDrain(Path modelFile, Duration timeout)
-      throws TimeoutException, InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    Path file = modelFile.toAbsolutePath().normalize();
-    List<LiveModel> models = REGISTRY.values().stream()
-        .filter(m -> m.key.file().equals(file)).toList();
-    for (LiveModel model : models) {
-      model.refresh(true);
-    }
-    for (LiveModel model : models) {
-      model.drain(deadline);
     }
   }
 }

@@ -27,19 +27,6 @@ public final class ShardedTableResolver {
   }
 
   /**
-   * Reads every table's layout from its shards and resolves the tables, in model order. A
-   * shard that cannot be reached contributes the layout an earlier read of this process
-   * found (see {@link JdbcShardLayouts}).
-   *
-   * @param live the model file the tables follow, or null
-   */
-  public static Map<String, ShardedTable> read(ShardSetModel model, @Nullable LiveSource live) {
-    try (ShardLayouts layouts = new JdbcShardLayouts(model, KnownLayouts.PROCESS)) {
-      return resolve(model, live, layouts);
-    }
-  }
-
-  /**
    * Resolves every table of the model from what {@code layouts} says of the shards, in model
    * order; the caller closes {@code layouts}.
    *

@@ -60,7 +60,7 @@ final class GoldenPlanner implements AutoCloseable {
   private static ShardSchema declaredSchema(GoldenFile file) {
     final ShardSetModel model = ModelParser.parse(SCHEMA, operand(file), name -> null);
     try (ShardMetadata metadata = new DeclaredShardMetadata(file.columns())) {
-      return ShardSchema.create(model, null, metadata);
+      return ShardSchema.create(model, null, metadata, ShardSetRuntime.get().openScans());
     }
   }
 

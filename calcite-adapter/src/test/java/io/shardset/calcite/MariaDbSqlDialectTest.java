@@ -39,11 +39,11 @@ class MariaDbSqlDialectTest {
       try (Statement s = c.createStatement()) {
         s.execute("SET SESSION sql_mode = ''");
       }
-      assertEquals("'a\\\\b'", Dialects.of(c.getMetaData()).quoteStringLiteral("a\\b"));
+      assertEquals("'a\\\\b'", new Dialects().of(c.getMetaData()).quoteStringLiteral("a\\b"));
       try (Statement s = c.createStatement()) {
         s.execute("SET SESSION sql_mode = 'NO_BACKSLASH_ESCAPES,PIPES_AS_CONCAT'");
       }
-      assertEquals("'a\\b'", Dialects.of(c.getMetaData()).quoteStringLiteral("a\\b"));
+      assertEquals("'a\\b'", new Dialects().of(c.getMetaData()).quoteStringLiteral("a\\b"));
     }
   }
 

@@ -7,7 +7,6 @@ import io.shardset.model.ReshardSpec;
 import io.shardset.routing.ChunkMap;
 import io.shardset.testing.Backend;
 import io.shardset.testing.ShardFixture;
-import io.shardset.topology.LiveModel;
 
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.schema.SchemaPlus;
@@ -192,7 +191,7 @@ class MoveReadTest {
       Files.writeString(temp, model);
       Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE,
           StandardCopyOption.REPLACE_EXISTING);
-      LiveModel.publishAndDrain(file, Duration.ofSeconds(10));
+      ShardSetRuntime.get().liveModels().publishAndDrain(file, Duration.ofSeconds(10));
     }
 
     Connection connect(String driver) throws SQLException {

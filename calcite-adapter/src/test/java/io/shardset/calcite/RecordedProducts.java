@@ -83,10 +83,12 @@ final class RecordedProducts {
       return new IdentifierQuoting((String) answers.get("getIdentifierQuoteString"));
     }
 
-    /** The dialect ShardSet builds for a shard of this product. */
+    /** The dialect ShardSet builds for a shard of this product, shared with its kind as the
+     * runtime shares it. */
     SqlDialect dialect() {
       try {
-        return Dialects.of(proxy(DatabaseMetaData.class, (p, method, args) ->
+        final Dialects dialects = ShardSetRuntime.get().dialects();
+        return dialects.of(proxy(DatabaseMetaData.class, (p, method, args) ->
             switch (method.getName()) {
             case "getConnection" -> session();
             default -> {

@@ -6,7 +6,7 @@ import io.shardset.calcite.runtime.ShardStatements;
 import io.shardset.calcite.runtime.ShardTexts;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
-import io.shardset.topology.LiveModel;
+import io.shardset.topology.LiveModels;
 import io.shardset.topology.LiveSource;
 
 import org.apache.calcite.plan.RelOptCluster;
@@ -109,10 +109,11 @@ class StatementTemplateTest {
       final Path path = folder.resolve("model-" + System.nanoTime() + ".json");
       Files.writeString(path, "{}");
       operand.put("modelUri", path.toString());
-      source = new LiveSource(LiveModel.of(GoldenPlanner.SCHEMA, operand, model), 1);
+      source = new LiveSource(new LiveModels().of(GoldenPlanner.SCHEMA, operand, model), 1);
     }
     try (ShardMetadata metadata = new DeclaredShardMetadata(file.columns())) {
-      return new GoldenPlanner(ShardSchema.create(model, source, metadata));
+      return new GoldenPlanner(ShardSchema.create(model, source, metadata,
+          ShardSetRuntime.get().openScans()));
     }
   }
 

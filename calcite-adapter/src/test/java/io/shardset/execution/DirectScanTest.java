@@ -2,6 +2,7 @@ package io.shardset.execution;
 
 import io.shardset.execution.RowReader.ColumnKind;
 import io.shardset.testing.CountingShards;
+import io.shardset.testing.TestPools;
 
 import org.apache.calcite.linq4j.Enumerator;
 
@@ -150,7 +151,7 @@ class DirectScanTest extends ShardScanTestBase {
   }
 
   @Test void readsAFallbackWhenTheShardCannotBeReachedAndNamesAllWhenNoneCan() {
-    ShardEndpoint down = ShardPools.endpoint(new ShardConnectionSettings("down",
+    ShardEndpoint down = TestPools.pools().endpoint(new ShardConnectionSettings("down",
         "jdbc:h2:mem:shardset_direct_missing;IFEXISTS=TRUE", "sa", "", null, 1, 500, 0));
     String sql = "select id from big where id <= 5";
     ShardRequest request = ShardRequest.of(down, sql)

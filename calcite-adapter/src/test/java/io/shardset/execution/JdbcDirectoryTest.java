@@ -1,5 +1,7 @@
 package io.shardset.execution;
 
+import io.shardset.testing.TestPools;
+
 import com.google.common.base.Ticker;
 
 import org.junit.jupiter.api.AfterEach;
@@ -55,7 +57,7 @@ class JdbcDirectoryTest {
       int seconds) {
     return new JdbcDirectory(new JdbcDirectory.Settings(
         new ShardConnectionSettings("directory", url, "sa", "", null, 2), table, key, shard,
-        size, seconds), ticker);
+        size, seconds), TestPools.pools(), ticker);
   }
 
   private static BigDecimal key(int value) {

@@ -2,6 +2,7 @@ package io.shardset.execution;
 
 import io.shardset.execution.RowReader.ColumnKind;
 import io.shardset.testing.CountingShards;
+import io.shardset.testing.TestPools;
 
 import org.apache.calcite.linq4j.Enumerator;
 
@@ -286,7 +287,7 @@ class ParallelScanTest extends ShardScanTestBase {
 
   @Test void downShardFailsTheScanNamingIt() {
     // Pool creation succeeds; the pool tries to connect for its connection timeout (10 s).
-    ShardEndpoint down = ShardPools.endpoint(new ShardConnectionSettings("down",
+    ShardEndpoint down = TestPools.pools().endpoint(new ShardConnectionSettings("down",
         "jdbc:h2:mem:shardset_missing;IFEXISTS=TRUE", "sa", "", null));
     List<ShardRequest> requests = new ArrayList<>(requests(2, "select id from big"));
     requests.add(ShardRequest.of(down, "select id from big"));

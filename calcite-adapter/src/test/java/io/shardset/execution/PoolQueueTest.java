@@ -1,6 +1,7 @@
 package io.shardset.execution;
 
 import io.shardset.execution.RowReader.ColumnKind;
+import io.shardset.testing.TestPools;
 
 import org.apache.calcite.linq4j.Enumerator;
 
@@ -39,8 +40,8 @@ class PoolQueueTest {
   }
 
   private static ShardEndpoint endpoint(String name, int poolSize, long acquireTimeoutMillis) {
-    return ShardPools.endpoint(new ShardConnectionSettings(name, URL, "sa", "", null, poolSize,
-        10_000, 0, 0, true, acquireTimeoutMillis));
+    return TestPools.pools().endpoint(new ShardConnectionSettings(name, URL, "sa", "", null,
+        poolSize, 10_000, 0, 0, true, acquireTimeoutMillis));
   }
 
   private static List<ShardRequest> requests(ShardEndpoint... endpoints) {

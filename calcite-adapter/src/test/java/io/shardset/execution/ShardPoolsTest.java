@@ -1,5 +1,7 @@
 package io.shardset.execution;
 
+import io.shardset.testing.TestPools;
+
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -14,28 +16,30 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class ShardPoolsTest {
   private static final String URL = "jdbc:h2:mem:shard_pools_test;DB_CLOSE_DELAY=-1";
 
+  private final ShardPools pools = TestPools.pools();
+
   @Test void sameSettingsShareOneEndpoint() {
-    ShardEndpoint first = ShardPools.endpoint(new ShardConnectionSettings("p0", URL, "sa", "",
+    ShardEndpoint first = pools.endpoint(new ShardConnectionSettings("p0", URL, "sa", "",
         null));
-    ShardEndpoint second = ShardPools.endpoint(new ShardConnectionSettings("p0", URL, "sa", "",
+    ShardEndpoint second = pools.endpoint(new ShardConnectionSettings("p0", URL, "sa", "",
         null, ShardConnectionSettings.DEFAULT_MAX_POOL_SIZE));
     assertSame(first, second);
     assertEquals("p0", first.name());
   }
 
   @Test void differentSettingsGetDifferentEndpoints() {
-    ShardEndpoint base = ShardPools.endpoint(new ShardConnectionSettings("p1", URL, "sa", "",
+    ShardEndpoint base = pools.endpoint(new ShardConnectionSettings("p1", URL, "sa", "",
         null));
-    assertNotSame(base, ShardPools.endpoint(new ShardConnectionSettings("p1", URL, "sa", "",
+    assertNotSame(base, pools.endpoint(new ShardConnectionSettings("p1", URL, "sa", "",
         null, 2)));
-    assertNotSame(base, ShardPools.endpoint(new ShardConnectionSettings("p1", URL, "sa", "x",
+    assertNotSame(base, pools.endpoint(new ShardConnectionSettings("p1", URL, "sa", "x",
         null)));
-    assertNotSame(base, ShardPools.endpoint(new ShardConnectionSettings("p2", URL, "sa", "",
+    assertNotSame(base, pools.endpoint(new ShardConnectionSettings("p2", URL, "sa", "",
         null)));
   }
 
   @Test void countsCheckedOutConnections() throws SQLException {
-    ShardEndpoint endpoint = ShardPools.endpoint(new ShardConnectionSettings("p3", URL, "sa",
+    ShardEndpoint endpoint = pools.endpoint(new ShardConnectionSettings("p3", URL, "sa",
         "", null));
     assertEquals(0, ShardPools.activeConnections(endpoint));
     try (Connection first = endpoint.connect()) {
@@ -84,7 +88,7 @@ class ShardPoolsTest {
   }
 
   @Test void endpointRedactsEveryPassword() {
-    ShardEndpoint endpoint = ShardPools.endpoint(new ShardConnectionSettings("p4",
+    ShardEndpoint endpoint = pools.endpoint(new ShardConnectionSettings("p4",
         "jdbc:h2:mem:shard_pools_redact;PASSWORD=hunter3", "sa", "hunter2", null));
     assertEquals("user sa, password ****, url password ****",
         endpoint.redact("user sa, password hunter2, url password hunter3"));
@@ -98,7 +102,7 @@ class ShardPoolsTest {
 
   @Test void reportsAMissingDriverClassNamingTheShard() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ShardPools.endpoint(new ShardConnectionSettings("p5", URL, "sa", "",
+        () -> pools.endpoint(new ShardConnectionSettings("p5", URL, "sa", "",
             "no.such.Driver")));
     assertEquals("cannot create the connection pool of shard 'p5': Failed to load driver class"
         + " no.such.Driver in either of HikariConfig class loader or Thread context classloader",

@@ -1,5 +1,6 @@
 package io.shardset.reshard;
 
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.model.ShardSetModel;
 
 import org.junit.jupiter.api.AfterEach;
@@ -57,7 +58,8 @@ class DuplicatedRefreshTest {
     final ShardSetModel start = ModelFile.read(model).model(FamilyShards.SCHEMA);
     new Mover(model, FamilyShards.SCHEMA,
         new Mover.Settings(Duration.ZERO, Duration.ofSeconds(30), 500), lateWriter,
-        TablePreparer::prepare).apply(ReshardPlanner.plan(start, new Operation.AddShard("s4",
+        TablePreparer::prepare, ShardSetRuntime.get().topology())
+        .apply(ReshardPlanner.plan(start, new Operation.AddShard("s4",
             Map.of("name", "s4", "jdbcUrl", family.url("s4")), null)));
 
     assertEquals(countries("s0"), countries("s4"));

@@ -1,5 +1,6 @@
 package io.shardset.reshard;
 
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.model.ShardSetModel;
 
 import java.nio.file.Path;
@@ -41,7 +42,7 @@ public final class KilledMove {
     };
     final Mover mover = new Mover(model, FamilyShards.SCHEMA,
         new Mover.Settings(Duration.ZERO, Duration.ofSeconds(30), 200), listener,
-        TablePreparer::prepare);
+        TablePreparer::prepare, ShardSetRuntime.get().topology());
     final ShardSetModel current = ModelFile.read(model).model(FamilyShards.SCHEMA);
     if (current.reshard() != null) {
       mover.resume();

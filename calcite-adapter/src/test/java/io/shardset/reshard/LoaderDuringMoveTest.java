@@ -2,10 +2,10 @@ package io.shardset.reshard;
 
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.ShardSchemaFactory;
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.load.ShardedInserter;
 import io.shardset.model.ChunkMapSpec;
 import io.shardset.routing.KeyHasher;
-import io.shardset.topology.LiveModel;
 import io.shardset.topology.ShardedTable;
 
 import org.junit.jupiter.api.Test;
@@ -42,7 +42,8 @@ class LoaderDuringMoveTest {
 
   private static Mover mover(MoveFixture fixture, Duration drain, MoveListener listener) {
     return new Mover(fixture.modelFile(), FamilyShards.SCHEMA,
-        new Mover.Settings(Duration.ZERO, drain, 100), listener, fixture.preparer());
+        new Mover.Settings(Duration.ZERO, drain, 100), listener, fixture.preparer(),
+        ShardSetRuntime.get().topology());
   }
 
   /** A schema that follows the fixture's model file, as a connection's does. */
@@ -141,7 +142,8 @@ class LoaderDuringMoveTest {
     Mover.modelAfter(ModelFile.read(fixture.modelFile()), scenario.plan()).write();
     // This process re-reads the file now; the loader's waiting row holds the older version.
     assertThrows(TimeoutException.class,
-        () -> LiveModel.publishAndDrain(fixture.modelFile(), Duration.ZERO));
+        () -> ShardSetRuntime.get().liveModels().publishAndDrain(fixture.modelFile(),
+            Duration.ZERO));
     inserter.close();
 
     assertEquals(List.of(scenario.target()), shardsHolding(fixture, moving));

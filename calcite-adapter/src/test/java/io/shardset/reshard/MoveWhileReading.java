@@ -1,5 +1,7 @@
 package io.shardset.reshard;
 
+import io.shardset.calcite.ShardSetRuntime;
+
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -86,7 +88,7 @@ final class MoveWhileReading {
     try {
       new Mover(model, FamilyShards.SCHEMA,
           new Mover.Settings(Duration.ZERO, Duration.ofSeconds(60), 2_000), listener,
-          TablePreparer::prepare).apply(plan);
+          TablePreparer::prepare, ShardSetRuntime.get().topology()).apply(plan);
     } finally {
       done.set(true);
       reader.join(TimeUnit.SECONDS.toMillis(60));

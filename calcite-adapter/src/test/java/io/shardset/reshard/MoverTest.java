@@ -1,5 +1,6 @@
 package io.shardset.reshard;
 
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.model.ChunkMapSpec;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.TableSpec;
@@ -71,7 +72,7 @@ class MoverTest {
   static Mover mover(MoveFixture fixture, MoveListener listener, int batchSize) {
     return new Mover(fixture.modelFile(), FamilyShards.SCHEMA,
         new Mover.Settings(Duration.ZERO, Duration.ofSeconds(5), batchSize), listener,
-        fixture.preparer());
+        fixture.preparer(), ShardSetRuntime.get().topology());
   }
 
   static Operation addFifth(MoveFixture fixture) {
@@ -138,7 +139,8 @@ class MoverTest {
     }
     Events events = new Events(0);
     ReshardPlan plan = plan(fixture, addFifth(fixture));
-    new Mover(fixture.modelFile(), FamilyShards.SCHEMA, FAST, events, fixture.preparer())
+    new Mover(fixture.modelFile(), FamilyShards.SCHEMA, FAST, events, fixture.preparer(),
+        ShardSetRuntime.get().topology())
         .apply(plan);
 
     assertDone(fixture);

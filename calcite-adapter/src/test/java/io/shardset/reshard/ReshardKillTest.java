@@ -1,5 +1,6 @@
 package io.shardset.reshard;
 
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.model.ShardSetModel;
 import io.shardset.testing.LongTest;
 
@@ -80,7 +81,7 @@ class ReshardKillTest {
 
     new Mover(model, FamilyShards.SCHEMA,
         new Mover.Settings(Duration.ZERO, Duration.ofSeconds(30), 200), MoveListener.NONE,
-        TablePreparer::prepare).resume();
+        TablePreparer::prepare, ShardSetRuntime.get().topology()).resume();
     final ShardSetModel end = ModelFile.read(model).model(FamilyShards.SCHEMA);
     if (end.shards().stream().noneMatch(s -> s.name().equals("s4"))) {
       // Killed before the announcement: nothing had happened that the model shows; apply again.

@@ -1,12 +1,12 @@
 package io.shardset.reshard;
 
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.execution.ShardConnectionSettings;
 import io.shardset.model.ChunkMapSpec;
 import io.shardset.model.ShardSetModel;
 import io.shardset.routing.KeyHasher;
 import io.shardset.routing.KeyType;
 import io.shardset.testing.Backend;
-import io.shardset.topology.ShardedTableResolver;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -169,7 +169,7 @@ class RowCounterTest {
 
   @Test void countsTheRowsThatMoveAndWhatHashModuloWouldMove() {
     final ShardSetModel before = model(false);
-    final RowCount count = new RowCounter(before, ShardedTableResolver.read(before, null),
+    final RowCount count = new RowCounter(before, ShardSetRuntime.get().topology().tables(before),
         model(true)).count("default", 4, 5);
     final List<RowCount.TableCount> tables = new ArrayList<>();
     for (String table : List.of("ORDERS", "EVENTS", "ACCOUNTS", "SHIPMENTS")) {
@@ -191,7 +191,7 @@ class RowCounterTest {
 
   @Test void countsWhatHashModuloWouldMoveWhenAShardLeaves() {
     final ShardSetModel before = model(false);
-    final RowCount count = new RowCounter(before, ShardedTableResolver.read(before, null),
+    final RowCount count = new RowCounter(before, ShardSetRuntime.get().topology().tables(before),
         before).count("default", 4, 3);
     assertEquals(List.of(), count.pairs());
     assertEquals(0, count.movedRows());

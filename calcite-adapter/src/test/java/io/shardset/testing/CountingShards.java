@@ -340,7 +340,7 @@ public final class CountingShards implements AutoCloseable {
 
     Shard(ShardConnectionSettings settings) {
       this.settings = settings;
-      this.pooled = ShardPools.endpoint(settings);
+      this.pooled = TestPools.pools().endpoint(settings);
       this.counting = new CountingEndpoint(this);
     }
   }

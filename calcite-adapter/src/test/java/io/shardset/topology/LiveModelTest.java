@@ -24,6 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** A schema's model that follows its model file. */
 class LiveModelTest {
+  /** The live models of one test, as one process's runtime holds them. */
+  private final LiveModels models = new LiveModels();
+
   @TempDir Path folder;
 
   /** A model file of schema S whose chunk map puts [0, split) on s0 and the rest on s1. */
@@ -43,8 +46,8 @@ class LiveModelTest {
   }
 
   /** Writes the file and opens its live model as a connection would. */
-  private static LiveModel open(Path file, String json) throws IOException {
-    return ModelFiles.open(file, json);
+  private LiveModel open(Path file, String json) throws IOException {
+    return ModelFiles.open(models, file, json);
   }
 
   private static long split(LiveModel.Snapshot snapshot) {
@@ -52,9 +55,9 @@ class LiveModelTest {
   }
 
   @Test void inlineModelIsNotLive() {
-    assertNull(LiveModel.of("S", Map.of("modelUri", "inline:{}"), TestOperands.parse(
+    assertNull(models.of("S", Map.of("modelUri", "inline:{}"), TestOperands.parse(
         TestOperands.twoShards(""))));
-    assertNull(LiveModel.of("S", Map.of(), TestOperands.parse(TestOperands.twoShards(""))));
+    assertNull(models.of("S", Map.of(), TestOperands.parse(TestOperands.twoShards(""))));
   }
 
   @Test void publishAndDrainReadsTheChangedFile() throws Exception {
@@ -63,11 +66,11 @@ class LiveModelTest {
     assertEquals(1, live.current().version());
     assertSame(live, open(file, model(1000)));
     Files.writeString(file, model(2000));
-    LiveModel.publishAndDrain(file, Duration.ofSeconds(10));
+    models.publishAndDrain(file, Duration.ofSeconds(10));
     assertEquals(2, live.current().version());
     assertEquals(2000, split(live.current()));
     // Re-reading an unchanged model keeps its version.
-    LiveModel.publishAndDrain(file, Duration.ofSeconds(10));
+    models.publishAndDrain(file, Duration.ofSeconds(10));
     assertEquals(2, live.current().version());
   }
 
@@ -75,14 +78,14 @@ class LiveModelTest {
     Path file = folder.resolve("model.json");
     LiveModel live = open(file, model(1000));
     Files.writeString(file, model(1000).replace("\"shardKey\"", "\"shardKy\""));
-    LiveModel.publishAndDrain(file, Duration.ofSeconds(10));
+    models.publishAndDrain(file, Duration.ofSeconds(10));
     assertEquals(1, live.current().version());
     Files.writeString(file, "{ not json");
-    LiveModel.publishAndDrain(file, Duration.ofSeconds(10));
+    models.publishAndDrain(file, Duration.ofSeconds(10));
     assertEquals(1, live.current().version());
     assertEquals(1000, split(live.current()));
     Files.writeString(file, model(3000));
-    LiveModel.publishAndDrain(file, Duration.ofSeconds(10));
+    models.publishAndDrain(file, Duration.ofSeconds(10));
     assertEquals(3000, split(live.current()));
   }
 
@@ -97,7 +100,7 @@ class LiveModelTest {
       drainer[0] = Thread.currentThread();
       started.countDown();
       try {
-        LiveModel.publishAndDrain(file, Duration.ofSeconds(10));
+        models.publishAndDrain(file, Duration.ofSeconds(10));
       } catch (TimeoutException | InterruptedException e) {
         throw new IllegalStateException(e);
       }
@@ -124,10 +127,10 @@ class LiveModelTest {
     try (LiveModel.Ticket first = live.enter(); LiveModel.Ticket second = live.enter()) {
       Files.writeString(file, model(2000));
       TimeoutException e = assertThrows(TimeoutException.class,
-          () -> LiveModel.publishAndDrain(file, Duration.ZERO));
+          () -> models.publishAndDrain(file, Duration.ZERO));
       assertEquals("2 executions of schema 'S' under an older version of model file "
           + file.toAbsolutePath().normalize() + " still run", e.getMessage());
     }
-    LiveModel.publishAndDrain(file, Duration.ZERO);
+    models.publishAndDrain(file, Duration.ZERO);
   }
 }

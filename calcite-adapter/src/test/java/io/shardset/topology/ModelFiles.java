@@ -34,12 +34,13 @@ final class ModelFiles {
     }
   }
 
-  /** Writes the file and opens the live model of its schema S as a connection would. */
-  static LiveModel open(Path file, String json) throws IOException {
+  /** Writes the file and opens the live model of its schema S as a connection would, in
+   * {@code models}. */
+  static LiveModel open(LiveModels models, Path file, String json) throws IOException {
     Files.writeString(file, json);
     final Map<String, Object> operand = operand(json);
     operand.put("modelUri", file.toString());
     operand.put("baseDirectory", file.getParent().toFile());
-    return LiveModel.of("S", operand, ModelParser.parse("S", operand, System::getenv));
+    return models.of("S", operand, ModelParser.parse("S", operand, System::getenv));
   }
 }

@@ -36,6 +36,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Where a table's rows live under each version of its model file. */
 class TablePlacementTest {
+  /** The live models of these tests, as one process's runtime holds them. */
+  private static final LiveModels MODELS = new LiveModels();
+
   /** The upper end of the hash space. */
   private static final long TOP = 4294967296L;
 
@@ -75,13 +78,13 @@ class TablePlacementTest {
   }
 
   private static LiveModel open(Path file, String json) throws IOException {
-    return ModelFiles.open(file, json);
+    return ModelFiles.open(MODELS, file, json);
   }
 
   /** Writes a new version of the model file and waits until the live model has it. */
   private static void publish(Path file, String json) throws Exception {
     Files.writeString(file, json);
-    LiveModel.publishAndDrain(file, Duration.ofSeconds(10));
+    MODELS.publishAndDrain(file, Duration.ofSeconds(10));
   }
 
   /** The tables of the live model's current version, resolved as that version's schema. */

@@ -1,5 +1,6 @@
 package io.shardset.cli;
 
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.load.ShardedInserter;
 import io.shardset.model.ShardSetModel;
 import io.shardset.reshard.ModelFile;
@@ -147,7 +148,7 @@ class ReshardCommandTest {
     };
     final Mover mover = new Mover(model, H2Shards.SCHEMA,
         new Mover.Settings(Duration.ZERO, Duration.ofSeconds(30), 500), crash,
-        TablePreparer::prepare);
+        TablePreparer::prepare, ShardSetRuntime.get().topology());
     assertThrows(IllegalStateException.class, () -> mover.apply(ReshardPlanner.plan(start,
         new Operation.AddShard("s4",
             Map.of("name", "s4", "jdbcUrl", newShardUrl, "jdbcUser", "sa"), null))));

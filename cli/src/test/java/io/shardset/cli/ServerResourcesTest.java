@@ -1,7 +1,7 @@
 package io.shardset.cli;
 
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.ShardTable;
-import io.shardset.calcite.runtime.OpenScans;
 import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
 import io.shardset.execution.ShardEndpoint;
@@ -60,6 +60,7 @@ class ServerResourcesTest {
   @TempDir Path folder;
   private Path modelFile;
   private ShardSetServer server;
+  private Connection local;
   private List<ShardEndpoint> endpoints;
 
   @BeforeAll static void createShards() throws SQLException {
@@ -75,19 +76,23 @@ class ServerResourcesTest {
     Files.writeString(modelFile, items.model(""), StandardCharsets.UTF_8);
     final Properties info = new Properties();
     info.setProperty("model", modelFile.toString());
-    // The server's pools are the process's: equal settings share them.
-    try (Connection local = DriverManager.getConnection("jdbc:shardset:", info)) {
-      final ShardTable items = ShardFixture.schema(local).table("ITEMS");
-      endpoints = new ArrayList<>();
-      for (int i = 0; i < items.shardCount(); i++) {
-        endpoints.add(items.site(i).endpoint());
-      }
+    // The server's pools are the model's: the connections of one model share them, and this
+    // one keeps them open while the test runs.
+    local = DriverManager.getConnection("jdbc:shardset:", info);
+    final ShardTable items = ShardFixture.schema(local).table("ITEMS");
+    endpoints = new ArrayList<>();
+    for (int i = 0; i < items.shardCount(); i++) {
+      endpoints.add(items.site(i).endpoint());
     }
   }
 
-  @AfterEach void stopServer() {
-    if (server != null) {
-      server.close();
+  @AfterEach void stopServer() throws SQLException {
+    try {
+      if (server != null) {
+        server.close();
+      }
+    } finally {
+      local.close();
     }
   }
 
@@ -219,7 +224,7 @@ class ServerResourcesTest {
   private void awaitReleased() {
     awaitValue(0, this::checkedOut);
     awaitValue(0, items::busySessions);
-    awaitValue(0, OpenScans::openScans);
+    awaitValue(0, () -> ShardSetRuntime.get().openScans().openScans());
   }
 
   int checkedOut() {

@@ -1,14 +1,20 @@
 package io.shardset.calcite.jdbc;
 
+import io.shardset.calcite.OpenScans;
+import io.shardset.calcite.ShardSchema;
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.ShardTypeSystem;
-import io.shardset.calcite.runtime.OpenScans;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Handler;
+import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.Driver;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.lookup.LikePattern;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +30,9 @@ import java.util.Properties;
  *
  * <p>Closing a connection closes its statements, as JDBC requires and Calcite does not, and
  * closing a statement or connection closes every shard scan it started (see
- * {@link OpenScans}), also those an error left without a ResultSet.
+ * {@link OpenScans}), also those an error left without a ResultSet. Closing a connection also
+ * releases its ShardSet schemas' hold on their models' pools ({@link ShardSchema#release()}),
+ * so that a model's pools close with its last connection.
  *
  * <p>{@code jdbc:calcite:} stays Calcite's own driver, unchanged and uncached: Calcite registers
  * it and its prepare factory cannot be swapped for an existing URL prefix.
@@ -50,6 +58,12 @@ public class ShardSetDriver extends Driver {
   public ShardSetDriver(PlanCache planCache) {
     super(null);
     this.planCache = Objects.requireNonNull(planCache, "planCache");
+  }
+
+  /** The runtime whose scans this driver's connections close: the one their schemas use,
+   * which Calcite's schema factory finds the same way. */
+  private static OpenScans openScans() {
+    return ShardSetRuntime.get().openScans();
   }
 
   /** The plan cache of this driver's connections. */
@@ -107,10 +121,47 @@ public class ShardSetDriver extends Driver {
         }
       } finally {
         try {
-          OpenScans.connectionClosed(connection);
+          openScans().connectionClosed(connection);
         } finally {
-          calcite.onConnectionClose(connection);
+          try {
+            releaseSchemas(connection);
+          } finally {
+            calcite.onConnectionClose(connection);
+          }
         }
+      }
+    }
+
+    /** Lets go of the pools that the connection's ShardSet schemas hold. */
+    private static void releaseSchemas(AvaticaConnection connection) {
+      try {
+        if (connection instanceof CalciteConnection calcite) {
+          release(calcite.getRootSchema());
+        }
+      } catch (RuntimeException e) {
+        LOG.debug("releasing the schemas of a closing connection failed", e);
+      }
+    }
+
+    private static void release(SchemaPlus schema) {
+      final ShardSchema shardSchema = shardSchema(schema);
+      if (shardSchema != null) {
+        shardSchema.release();
+      }
+      for (String name : schema.subSchemas().getNames(LikePattern.any())) {
+        final SchemaPlus sub = schema.subSchemas().get(name);
+        if (sub != null) {
+          release(sub);
+        }
+      }
+    }
+
+    private static @Nullable ShardSchema shardSchema(SchemaPlus schema) {
+      try {
+        return schema.unwrap(ShardSchema.class);
+      } catch (ClassCastException e) {
+        // Another kind of schema: Calcite's unwrap throws rather than answer null.
+        return null;
       }
     }
 
@@ -120,7 +171,7 @@ public class ShardSetDriver extends Driver {
 
     @Override public void onStatementClose(AvaticaStatement statement) {
       try {
-        OpenScans.statementClosed(statement.connection, statement.handle.id);
+        openScans().statementClosed(statement.connection, statement.handle.id);
       } finally {
         calcite.onStatementClose(statement);
       }

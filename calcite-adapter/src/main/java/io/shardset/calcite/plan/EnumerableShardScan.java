@@ -1,5 +1,6 @@
 package io.shardset.calcite.plan;
 
+import io.shardset.calcite.OpenScans;
 import io.shardset.calcite.runtime.ShardEnumerables;
 import io.shardset.calcite.runtime.ShardQuery;
 
@@ -53,9 +54,11 @@ public final class EnumerableShardScan extends AbstractShardScan implements Enum
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         JavaRowFormat.ARRAY);
     final Expression query = implementor.stash(query(), ShardQuery.class);
+    final Expression openScans = implementor.stash(spec.table().openScans(),
+        OpenScans.class);
     return implementor.result(physType,
         Blocks.toBlock(
             Expressions.call(ShardEnumerables.EXECUTE, implementor.getRootExpression(),
-                query)));
+                query, openScans)));
   }
 }

@@ -1,5 +1,7 @@
 package io.shardset.calcite.runtime;
 
+import io.shardset.calcite.OpenScans;
+
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -11,10 +13,10 @@ import java.util.List;
 
 /** Entry point that generated code calls to run a shard scan. */
 public final class ShardEnumerables {
-  /** {@link #execute(DataContext, ShardQuery)}, for code generation. */
+  /** {@link #execute(DataContext, ShardQuery, OpenScans)}, for code generation. */
   public static final Method EXECUTE =
       Types.lookupMethod(ShardEnumerables.class, "execute", DataContext.class,
-          ShardQuery.class);
+          ShardQuery.class, OpenScans.class);
 
   private ShardEnumerables() {
   }
@@ -23,13 +25,16 @@ public final class ShardEnumerables {
    *
    * <p>Rows have the shape Calcite's generated code expects of the row type: an
    * {@code Object[]}, or the bare value when there is one column, or an empty list when there
-   * is none. */
-  public static Enumerable<?> execute(DataContext root, ShardQuery query) {
+   * is none.
+   *
+   * @param openScans where the scan is tracked until its statement or connection closes */
+  public static Enumerable<?> execute(DataContext root, ShardQuery query,
+      OpenScans openScans) {
     final AbstractEnumerable<Object[]> rows = new AbstractEnumerable<>() {
       @Override public Enumerator<Object[]> enumerator() {
         // The scan belongs to the statement and connection running it, which close it when
         // they close, whatever happened above it.
-        return OpenScans.track(root, query.open(root));
+        return openScans.track(root, query.open(root));
       }
     };
     switch (query.columnCount()) {

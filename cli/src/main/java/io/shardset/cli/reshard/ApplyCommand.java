@@ -1,5 +1,6 @@
 package io.shardset.cli.reshard;
 
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.model.ReshardSpec;
 import io.shardset.reshard.ModelFile;
 import io.shardset.reshard.MoveProgress;
@@ -123,7 +124,8 @@ public final class ApplyCommand implements Callable<Integer> {
 
   private Mover mover(ModelFile file, String schema, Mover.Settings settings,
       ProgressPrinter printer) {
-    return new Mover(file.path(), schema, settings, printer, TablePreparer::prepare);
+    return new Mover(file.path(), schema, settings, printer, TablePreparer::prepare,
+        ShardSetRuntime.get().topology());
   }
 
   private Mover.Settings settings() {

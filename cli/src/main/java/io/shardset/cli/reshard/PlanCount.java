@@ -1,12 +1,12 @@
 package io.shardset.cli.reshard;
 
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.model.ShardSetModel;
 import io.shardset.reshard.ModelFile;
 import io.shardset.reshard.Mover;
 import io.shardset.reshard.ReshardPlan;
 import io.shardset.reshard.RowCount;
 import io.shardset.reshard.RowCounter;
-import io.shardset.topology.ShardedTableResolver;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -24,8 +24,9 @@ record PlanCount(ReshardPlan plan, @Nullable RowCount count, boolean modulo) {
       return new PlanCount(plan, null, false);
     }
     final ShardSetModel after = Mover.modelAfter(file, plan).model(plan.schema());
-    final RowCount count = new RowCounter(before, ShardedTableResolver.read(before, null), after)
-        .count(plan.shardspace(), shards, shardsAfter);
+    final RowCount count =
+        new RowCounter(before, ShardSetRuntime.get().topology().tables(before), after)
+            .count(plan.shardspace(), shards, shardsAfter);
     return new PlanCount(plan, count, shardsAfter != shards);
   }
 

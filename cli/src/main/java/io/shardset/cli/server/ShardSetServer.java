@@ -1,6 +1,6 @@
 package io.shardset.cli.server;
 
-import io.shardset.execution.ShardPools;
+import io.shardset.calcite.ShardSetRuntime;
 
 import org.apache.calcite.avatica.remote.LocalService;
 import org.apache.calcite.avatica.server.HttpServer;
@@ -132,7 +132,8 @@ public final class ShardSetServer implements AutoCloseable {
     http.join();
   }
 
-  /** Stops listening. Shard pools stay open for other users of the model in this process. */
+  /** Stops listening and closes the clients' connections; a model's shard pools close with its
+   * last connection, so pools that other users of the model in this process hold stay open. */
   @Override public void close() {
     try {
       http.stop();
@@ -141,12 +142,13 @@ public final class ShardSetServer implements AutoCloseable {
     }
   }
 
-  /** Stops listening and closes every shard pool of the process: the end of a server process. */
+  /** Stops listening and closes the process's ShardSet runtime (every shard pool, scan and
+   * live model): the end of a server process. */
   public void shutdown() {
     try {
       close();
     } finally {
-      ShardPools.closeAll();
+      ShardSetRuntime.get().close();
     }
   }
 }

@@ -1,4 +1,4 @@
-package io.shardset.calcite.runtime;
+package io.shardset.calcite;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -35,10 +35,12 @@ import java.util.function.Predicate;
  * {@value #SWEEP_MILLIS} ms for closed connections and statements that still have scans.
  *
  * <p>A scan learns its statement from the cancel flag that Calcite gives each statement and
- * hands to its executions in the DataContext. The registry is static for the same reason as the
- * shard pools: Calcite gives a scan no object that lives as long as its connection.
+ * hands to its executions in the DataContext. One registry serves a whole runtime
+ * ({@link ShardSetRuntime#openScans()}), not a schema: Calcite gives a scan no object that
+ * lives as long as its connection, so the scans are found by connection. The plan hands the
+ * registry to its scans as a constant, from the table it scans ({@link ShardTable#openScans()}).
  */
-public final class OpenScans {
+public final class OpenScans implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OpenScans.class);
 
   /** The statement id of a scan whose statement is not known. */
@@ -48,25 +50,23 @@ public final class OpenScans {
   static final long SWEEP_MILLIS = 250;
 
   /** Open scans by connection (by identity: the DataContext's query provider). */
-  private static final Map<Object, ConnectionScans> OPEN = new ConcurrentHashMap<>();
+  private final Map<Object, ConnectionScans> open = new ConcurrentHashMap<>();
 
-  private static final ScheduledExecutorService SWEEPER =
+  private final ScheduledExecutorService sweeper =
       Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "shardset-scan-sweeper");
         thread.setDaemon(true);
         return thread;
       });
 
-  static {
-    SWEEPER.scheduleWithFixedDelay(OpenScans::sweep, SWEEP_MILLIS, SWEEP_MILLIS,
+  /** Creates a registry with no scan, and starts its sweeper. */
+  OpenScans() {
+    sweeper.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS,
         TimeUnit.MILLISECONDS);
   }
 
-  private OpenScans() {
-  }
-
   /** Returns the scan, tracked as one of its statement's and connection's until it closes. */
-  static Enumerator<Object[]> track(DataContext root, Enumerator<Object[]> scan) {
+  public Enumerator<Object[]> track(DataContext root, Enumerator<Object[]> scan) {
     final Object connection = root.getQueryProvider();
     if (connection == null) {
       return scan;
@@ -74,41 +74,49 @@ public final class OpenScans {
     final Object flag = DataContext.Variable.CANCEL_FLAG.get(root);
     final int statement = flag instanceof AtomicBoolean b ? statementId(connection, b) : NONE;
     final Owned owned = new Owned(scan, connection, statement);
-    OPEN.compute(connection, (key, scans) -> {
-      final ConnectionScans open = scans == null ? new ConnectionScans(key) : scans;
-      open.add(owned);
-      return open;
+    open.compute(connection, (key, scans) -> {
+      final ConnectionScans known = scans == null ? new ConnectionScans(key) : scans;
+      known.add(owned);
+      return known;
     });
     return owned;
   }
 
   /** Closes the scans of a statement that closed, known by its handle's id. */
-  public static void statementClosed(Connection connection, int statementId) {
-    final ConnectionScans scans = OPEN.get(connection);
+  public void statementClosed(Connection connection, int statementId) {
+    final ConnectionScans scans = open.get(connection);
     if (scans != null) {
       scans.closeStatement(statementId);
     }
   }
 
   /** Closes every scan of a connection that closed. */
-  public static void connectionClosed(Connection connection) {
-    final ConnectionScans scans = OPEN.get(connection);
+  public void connectionClosed(Connection connection) {
+    final ConnectionScans scans = open.get(connection);
     if (scans != null) {
       scans.closeAll();
     }
   }
 
-  /** Returns the number of scans open in this process. */
-  public static int openScans() {
-    int open = 0;
-    for (ConnectionScans scans : OPEN.values()) {
-      open += scans.size();
+  /** Returns the number of scans open in this registry. */
+  public int openScans() {
+    int count = 0;
+    for (ConnectionScans scans : open.values()) {
+      count += scans.size();
     }
-    return open;
+    return count;
   }
 
-  private static void sweep() {
-    for (ConnectionScans scans : List.copyOf(OPEN.values())) {
+  /** Stops the sweeper and closes every scan still open. */
+  @Override public void close() {
+    sweeper.shutdownNow();
+    for (ConnectionScans scans : List.copyOf(open.values())) {
+      scans.closeAll();
+    }
+  }
+
+  private void sweep() {
+    for (ConnectionScans scans : List.copyOf(open.values())) {
       try {
         scans.sweep();
       } catch (RuntimeException e) {
@@ -203,7 +211,7 @@ public final class OpenScans {
   }
 
   /** A scan as its statement and connection own it: closing it forgets it. */
-  private static final class Owned implements Enumerator<Object[]> {
+  private final class Owned implements Enumerator<Object[]> {
     private final Enumerator<Object[]> scan;
     private final Object connection;
     /** The id of the statement's handle, or {@link #NONE}. */
@@ -234,7 +242,7 @@ public final class OpenScans {
         try {
           scan.close();
         } finally {
-          OPEN.computeIfPresent(connection, (key, scans) -> scans.remove(this) ? null : scans);
+          open.computeIfPresent(connection, (key, scans) -> scans.remove(this) ? null : scans);
         }
       }
     }

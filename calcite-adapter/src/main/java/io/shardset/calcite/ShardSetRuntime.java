@@ -1,0 +1,193 @@
+package io.shardset.calcite;
+
+import io.shardset.execution.ExecutionRuntime;
+import io.shardset.model.ModelParser;
+import io.shardset.model.ShardSetModel;
+import io.shardset.model.ShardSpec;
+import io.shardset.topology.KnownLayouts;
+import io.shardset.topology.KnownValues;
+import io.shardset.topology.LiveModel;
+import io.shardset.topology.LiveModels;
+import io.shardset.topology.LiveSource;
+import io.shardset.topology.ShardKey;
+import io.shardset.topology.Topology;
+
+import org.apache.calcite.sql.SqlDialect;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.lang.ref.Cleaner;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * What ShardSet holds open in a process: each model's shard pools and directory caches (its
+ * {@link ExecutionRuntime}), the live models that follow model files, the cache of SQL
+ * dialects, and the scans each JDBC connection has open.
+ *
+ * <p>One runtime serves a process: Calcite's {@link ShardSchemaFactory}, which Calcite
+ * instantiates by name, finds it through {@link #get()}, which creates it on first use and
+ * closes it at JVM shutdown; a server closes it explicitly when it stops. Embedders and tests
+ * may create their own, each with state of its own.
+ *
+ * <h2>Lifecycle of a model's pools</h2>
+ * Models are told apart by schema name and where Calcite read them: the model file, the inline
+ * model text, else the shards' settings. Each schema built for a connection holds a lease on
+ * its model's pools; the pools open with the first lease and close when the last is released.
+ * Calcite calls the schema factory once per connection and never tells a schema that its
+ * connection closed, so the lease is released by whoever notices: the {@code jdbc:shardset:}
+ * driver when the connection closes ({@code ShardSetDriver} calls {@link ShardSchema#release()}),
+ * and for {@code jdbc:calcite:} connections a {@link Cleaner} once the schema, and with it the
+ * connection, is unreachable. Schemas built outside a connection
+ * ({@link #schema(ShardSetModel)}) keep their model's pools open until the runtime closes.
+ */
+public final class ShardSetRuntime implements AutoCloseable {
+  /** The process's runtime that {@link #get()} hands out; guarded by the class. */
+  private static @Nullable ShardSetRuntime defaultRuntime;
+  /** Whether the shutdown hook that closes the default runtime is registered; guarded by the
+   * class. */
+  private static boolean hookRegistered;
+
+  private final ExecutionRuntime execution = new ExecutionRuntime();
+  private final Topology topology = new Topology(execution);
+  private final Dialects dialects = new Dialects();
+  private final OpenScans openScans = new OpenScans();
+  /** The dialects last read from each shard, for building schemas while a shard is down. */
+  private final KnownValues<ShardKey, SqlDialect> knownDialects = new KnownValues<>();
+  private final Cleaner cleaner = Cleaner.create();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  /** Which model a schema belongs to: its name and where it was read from. */
+  private record ModelKey(String schema, Object source) {
+  }
+
+  /** Creates a runtime with nothing open; its owner closes it. */
+  public ShardSetRuntime() {
+  }
+
+  /**
+   * The process's runtime: created on first use, and again after it was closed; closed at
+   * JVM shutdown.
+   */
+  public static synchronized ShardSetRuntime get() {
+    if (defaultRuntime == null || defaultRuntime.isClosed()) {
+      defaultRuntime = new ShardSetRuntime();
+      if (!hookRegistered) {
+        hookRegistered = true;
+        Runtime.getRuntime().addShutdownHook(
+            new Thread(ShardSetRuntime::closeDefault, "shardset-runtime-shutdown"));
+      }
+    }
+    return defaultRuntime;
+  }
+
+  private static void closeDefault() {
+    final ShardSetRuntime runtime;
+    synchronized (ShardSetRuntime.class) {
+      runtime = defaultRuntime;
+    }
+    if (runtime != null) {
+      runtime.close();
+    }
+  }
+
+  /**
+   * The schema a connection's model defines, as {@link ShardSchemaFactory} creates it: it
+   * holds the model's pools open until {@link ShardSchema#release()} or until it is garbage.
+   */
+  public ShardSchema connect(String name, Map<String, Object> operand) {
+    final ShardSetModel initial = ModelParser.parse(name, operand, System::getenv);
+    final LiveModel live = topology.liveModels().of(name, operand, initial);
+    final ModelKey key = new ModelKey(name, live != null ? live.file()
+        : operand.get("modelUri") instanceof String uri ? uri : shards(initial));
+    final ExecutionRuntime.Lease lease = execution.acquire(key);
+    try {
+      final ShardSchema schema;
+      if (live == null) {
+        schema = ShardSchema.create(initial, null, lease.resources(), this, lease);
+      } else {
+        // The file may have changed since Calcite read it: build from what it says now.
+        final LiveModel.Snapshot snapshot = live.current();
+        schema = ShardSchema.create(snapshot.model(), new LiveSource(live, snapshot.version()),
+            lease.resources(), this, lease);
+      }
+      // Must not capture the schema, or it would never be unreachable.
+      cleaner.register(schema, lease::close);
+      return schema;
+    } catch (RuntimeException | Error e) {
+      lease.close();
+      throw e;
+    }
+  }
+
+  /**
+   * A schema built outside any connection (by the loader or the resharding tool, say): its
+   * model's pools, shared by every such schema of the same shards, stay open until this
+   * runtime closes.
+   */
+  public ShardSchema schema(ShardSetModel model) {
+    Objects.requireNonNull(model, "model");
+    return ShardSchema.create(model, null, topology.pinned(model), this, null);
+  }
+
+  /** What tells a model's shards apart when nothing else names the model. */
+  private static List<ShardSpec> shards(ShardSetModel model) {
+    return List.copyOf(model.shards());
+  }
+
+  /** The models' pools and directories. */
+  public ExecutionRuntime execution() {
+    return execution;
+  }
+
+  /** The live models that follow model files. */
+  public LiveModels liveModels() {
+    return topology.liveModels();
+  }
+
+  /** The process's models, the layouts read from their shards, and tables resolved outside
+   * any connection. */
+  public Topology topology() {
+    return topology;
+  }
+
+  /** The layouts last read from each shard. */
+  KnownLayouts knownLayouts() {
+    return topology.knownLayouts();
+  }
+
+  /** The dialects last read from each shard. */
+  KnownValues<ShardKey, SqlDialect> knownDialects() {
+    return knownDialects;
+  }
+
+  /** The scans each JDBC connection has open. */
+  public OpenScans openScans() {
+    return openScans;
+  }
+
+  Dialects dialects() {
+    return dialects;
+  }
+
+  /** Whether {@link #close} ran. */
+  public boolean isClosed() {
+    return closed.get();
+  }
+
+  /**
+   * Closes every scan still open and every model's pools; their schemas fail from then on.
+   * More than once is fine.
+   */
+  @Override public void close() {
+    if (closed.compareAndSet(false, true)) {
+      try {
+        openScans.close();
+      } finally {
+        execution.close();
+      }
+    }
+  }
+}

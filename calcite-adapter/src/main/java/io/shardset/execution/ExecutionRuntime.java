@@ -1,0 +1,137 @@
+package io.shardset.execution;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The execution layer's part of a process's runtime: each open model's {@link ModelResources},
+ * counted by the leases its connections hold and closed when the last is released, and the
+ * housekeeping thread their pools share.
+ *
+ * <p>Models are told apart by a key the caller chooses (the layer above knows what a model
+ * is: a model file and schema, say). The threads that run and cancel shard statements
+ * ({@code ScanThreads}, {@code ShardSignals}, {@code CancelWatch}) are still process-wide
+ * statics that the scan code reaches directly; their executors are meant to move here.
+ */
+public final class ExecutionRuntime implements AutoCloseable {
+  private final ScheduledExecutorService housekeeping = createHousekeeping();
+  /** Open models by key; guarded by this. */
+  private final Map<Object, Held> models = new HashMap<>();
+  /** Guarded by this. */
+  private boolean closed;
+
+  /** A model's resources and how many leases hold them. */
+  private static final class Held {
+    final ModelResources resources;
+    int leases;
+
+    Held(ModelResources resources) {
+      this.resources = resources;
+    }
+  }
+
+  /** One hold on a model's resources; releasing the last closes them. */
+  public final class Lease implements AutoCloseable {
+    private final Object model;
+    private final Held held;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    private Lease(Object model, Held held) {
+      this.model = model;
+      this.held = held;
+    }
+
+    /** The resources this lease holds open. */
+    public ModelResources resources() {
+      return held.resources;
+    }
+
+    /** Releases the hold; more than once is fine. */
+    @Override public void close() {
+      if (released.compareAndSet(false, true)) {
+        release(model, held);
+      }
+    }
+  }
+
+  /** Creates a runtime with no model open. */
+  public ExecutionRuntime() {
+  }
+
+  /**
+   * Holds a model's resources open, creating them if no lease holds them.
+   *
+   * @throws IllegalStateException once this runtime is closed
+   */
+  public synchronized Lease acquire(Object model) {
+    Objects.requireNonNull(model, "model");
+    if (closed) {
+      throw new IllegalStateException("the ShardSet runtime is closed");
+    }
+    final Held held =
+        models.computeIfAbsent(model, m -> new Held(new ModelResources(housekeeping)));
+    held.leases++;
+    return new Lease(model, held);
+  }
+
+  /**
+   * A model's resources, held open until this runtime closes: for schemas built outside any
+   * connection, whose end nobody reports.
+   */
+  public ModelResources pin(Object model) {
+    return acquire(model).resources();
+  }
+
+  /** The resources of a model that leases hold open now, or null. */
+  public synchronized @Nullable ModelResources resources(Object model) {
+    final Held held = models.get(model);
+    return held == null ? null : held.resources;
+  }
+
+  /** The number of models whose resources are open now. */
+  public synchronized int openModels() {
+    return models.size();
+  }
+
+  private void release(Object model, Held held) {
+    synchronized (this) {
+      if (--held.leases > 0 || models.get(model) != held) {
+        return;
+      }
+      models.remove(model);
+    }
+    // Outside the lock: closing pools waits for their connections to close.
+    held.resources.close();
+  }
+
+  /** Closes every model's resources and the housekeeping thread; leases become no-ops. */
+  @Override public void close() {
+    final Map<Object, Held> open;
+    synchronized (this) {
+      closed = true;
+      open = Map.copyOf(models);
+      models.clear();
+    }
+    for (Held held : open.values()) {
+      held.resources.close();
+    }
+    housekeeping.shutdownNow();
+  }
+
+  private static ScheduledExecutorService createHousekeeping() {
+    ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
+      Thread thread = new Thread(runnable, "shardset-pool-housekeeper");
+      thread.setDaemon(true);
+      return thread;
+    });
+    // Closed pools cancel their housekeeping tasks; drop them instead of keeping them queued.
+    executor.setRemoveOnCancelPolicy(true);
+    return executor;
+  }
+}

@@ -1,0 +1,55 @@
+package io.shardset.execution;
+
+import com.google.common.base.Ticker;
+
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * What one model holds open on its shards while any of its connections is open: a pool per
+ * shard and a cache per lookup-table directory. Every connection and schema of the model
+ * shares them, so that invalidating a directory entry through one reaches all.
+ */
+public final class ModelResources implements AutoCloseable {
+  private final ShardPools pools;
+  private final ConcurrentMap<JdbcDirectory.Settings, JdbcDirectory> directories =
+      new ConcurrentHashMap<>();
+
+  /**
+   * Creates a model's resources, opening nothing until asked.
+   *
+   * @param housekeeping runs the pools' housekeeping; the caller shuts it down
+   */
+  public ModelResources(ScheduledExecutorService housekeeping) {
+    this.pools = new ShardPools(housekeeping);
+  }
+
+  /** The model's shard pools. */
+  public ShardPools pools() {
+    return pools;
+  }
+
+  /** The endpoint of the model's pool for these settings, created on first use. */
+  public ShardEndpoint endpoint(ShardConnectionSettings settings) {
+    return pools.endpoint(settings);
+  }
+
+  /** The model's directory of these settings, created on first use. */
+  public JdbcDirectory directory(JdbcDirectory.Settings settings) {
+    Objects.requireNonNull(settings, "settings");
+    return directories.computeIfAbsent(settings,
+        s -> new JdbcDirectory(s, pools, Ticker.systemTicker()));
+  }
+
+  /** Whether {@link #close} ran. */
+  public boolean isClosed() {
+    return pools.isClosed();
+  }
+
+  /** Closes the pools; the directories' caches go with this object. */
+  @Override public void close() {
+    pools.close();
+  }
+}

@@ -1,0 +1,86 @@
+package io.shardset.execution;
+
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Tests {@link ExecutionRuntime}: models' resources counted by leases, closed with the last. */
+class ExecutionRuntimeTest {
+  private static final String URL = "jdbc:h2:mem:execution_runtime_test;DB_CLOSE_DELAY=-1";
+
+  private static ShardConnectionSettings settings(String name) {
+    return new ShardConnectionSettings(name, URL, "sa", "", null);
+  }
+
+  @Test void leasesOfOneModelShareItsResourcesUntilTheLastIsReleased() throws SQLException {
+    try (ExecutionRuntime runtime = new ExecutionRuntime()) {
+      ExecutionRuntime.Lease first = runtime.acquire("m");
+      ExecutionRuntime.Lease second = runtime.acquire("m");
+      assertSame(first.resources(), second.resources());
+      ShardEndpoint endpoint = first.resources().endpoint(settings("r0"));
+      assertSame(endpoint, second.resources().endpoint(settings("r0")));
+
+      first.close();
+      first.close();
+      assertFalse(ShardPools.isClosed(endpoint));
+      try (Connection connection = endpoint.connect()) {
+        assertTrue(connection.isValid(5));
+      }
+      assertEquals(1, runtime.openModels());
+
+      second.close();
+      assertTrue(ShardPools.isClosed(endpoint));
+      assertTrue(first.resources().isClosed());
+      assertNull(runtime.resources("m"));
+      assertEquals(0, runtime.openModels());
+      assertThrows(IllegalStateException.class,
+          () -> first.resources().endpoint(settings("r1")));
+
+      ExecutionRuntime.Lease again = runtime.acquire("m");
+      assertNotSame(first.resources(), again.resources());
+      ShardEndpoint reopened = again.resources().endpoint(settings("r0"));
+      assertNotSame(endpoint, reopened);
+      assertFalse(ShardPools.isClosed(reopened));
+    }
+  }
+
+  @Test void modelsHaveResourcesOfTheirOwn() {
+    try (ExecutionRuntime runtime = new ExecutionRuntime()) {
+      ExecutionRuntime.Lease a = runtime.acquire("a");
+      ExecutionRuntime.Lease b = runtime.acquire("b");
+      ShardEndpoint ofA = a.resources().endpoint(settings("r2"));
+      ShardEndpoint ofB = b.resources().endpoint(settings("r2"));
+      assertNotSame(ofA, ofB);
+      a.close();
+      assertTrue(ShardPools.isClosed(ofA));
+      assertFalse(ShardPools.isClosed(ofB));
+      assertEquals(1, runtime.openModels());
+    }
+  }
+
+  @Test void closingTheRuntimeClosesEveryModel() {
+    ShardEndpoint pinned;
+    ShardEndpoint leased;
+    ExecutionRuntime.Lease lease;
+    try (ExecutionRuntime runtime = new ExecutionRuntime()) {
+      pinned = runtime.pin("p").endpoint(settings("r3"));
+      lease = runtime.acquire("l");
+      leased = lease.resources().endpoint(settings("r3"));
+      runtime.close();
+      assertThrows(IllegalStateException.class, () -> runtime.acquire("l"));
+    }
+    assertTrue(ShardPools.isClosed(pinned));
+    assertTrue(ShardPools.isClosed(leased));
+    // Releasing after the runtime closed is harmless.
+    lease.close();
+  }
+}
