@@ -131,6 +131,11 @@ public final class ShardStatements {
     return kept.get(choice, () -> fill(choice));
   }
 
+  /** How many choices' texts are kept now. */
+  int keptCount() {
+    return kept.size();
+  }
+
   private ShardTexts fill(Choice choice) {
     final List<ShardTexts.Text> texts = new ArrayList<>();
     final BitSet none = new BitSet();
