@@ -39,14 +39,16 @@ final class BenchLoader {
     try (Connection connection = db.connectShardSet()) {
       final ShardSchema schema = connection.unwrap(CalciteConnection.class).getRootSchema()
           .subSchemas().get(Models.SCHEMA).unwrap(ShardSchema.class);
-      try (ShardedInserter products = ShardedInserter.open(schema.table("PRODUCTS"), BATCH)) {
+      try (ShardedInserter products =
+               ShardedInserter.open(schema.table("PRODUCTS").sharded(), BATCH)) {
         for (int id = 1; id <= BenchData.PRODUCTS; id++) {
           products.insert(BenchData.product(id));
         }
       }
       final ShardTable ordersTable = schema.table("ORDERS");
-      try (ShardedInserter orders = ShardedInserter.open(ordersTable, BATCH);
-           ShardedInserter lines = ShardedInserter.open(schema.table("ORDER_LINES"), BATCH)) {
+      try (ShardedInserter orders = ShardedInserter.open(ordersTable.sharded(), BATCH);
+           ShardedInserter lines =
+               ShardedInserter.open(schema.table("ORDER_LINES").sharded(), BATCH)) {
         for (long id = 1; id <= data.orders(); id++) {
           final Object[] order = data.order(id);
           orders.insert(order);

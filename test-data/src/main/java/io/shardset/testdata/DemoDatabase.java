@@ -273,7 +273,7 @@ public final class DemoDatabase implements Callable<Integer> {
         }
         final ShardTable table = shardSchema.table(name);
         final List<Object[]> rows = data.rows(name);
-        try (ShardedInserter inserter = ShardedInserter.open(table, 1_000)) {
+        try (ShardedInserter inserter = ShardedInserter.open(table.sharded(), 1_000)) {
           rows.forEach(inserter::insert);
           inserter.close();
           spec.commandLine().getOut().println(

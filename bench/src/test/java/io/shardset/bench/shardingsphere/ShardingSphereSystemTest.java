@@ -34,9 +34,10 @@ class ShardingSphereSystemTest {
     final List<String> urls = MemShards.create("shardingsphere-system");
     try (Connection shardSet = MemShards.shardSet(urls)) {
       final ShardSchema schema = MemShards.schema(shardSet);
-      try (ShardedInserter products = ShardedInserter.open(schema.table("PRODUCTS"), 500);
-           ShardedInserter orders = ShardedInserter.open(schema.table("ORDERS"), 500);
-           ShardedInserter lines = ShardedInserter.open(schema.table("ORDER_LINES"), 500)) {
+      try (ShardedInserter products = ShardedInserter.open(schema.table("PRODUCTS").sharded(), 500);
+           ShardedInserter orders = ShardedInserter.open(schema.table("ORDERS").sharded(), 500);
+           ShardedInserter lines =
+               ShardedInserter.open(schema.table("ORDER_LINES").sharded(), 500)) {
         for (int id = 1; id <= BenchData.PRODUCTS; id++) {
           products.insert(BenchData.product(id));
         }
