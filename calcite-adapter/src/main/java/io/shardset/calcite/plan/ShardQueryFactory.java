@@ -97,7 +97,9 @@ final class ShardQueryFactory {
     if (source == null) {
       return null;
     }
-    return new LivePlacement(source, table, ShardSqlGenerator.scannedTables(spec.pushed()));
+    return new LivePlacement(source, table.sharded(),
+        ShardSqlGenerator.scannedTables(spec.pushed()).stream().map(ShardTable::sharded)
+            .toList());
   }
 
   /** Whether the pushed work aggregates without GROUP BY somewhere, which gives a row even

@@ -1,11 +1,11 @@
 package io.shardset.calcite.runtime;
 
-import io.shardset.calcite.ShardTable;
 import io.shardset.model.ReshardSpec;
 import io.shardset.topology.LiveModel;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.Placement;
 import io.shardset.topology.ScanPlacement;
+import io.shardset.topology.ShardedTable;
 
 import java.util.BitSet;
 import java.util.List;
@@ -21,7 +21,7 @@ import java.util.Objects;
  */
 public final class LivePlacement {
   private final ScanPlacement placement;
-  private final List<ShardTable> scanned;
+  private final List<ShardedTable> scanned;
 
   /**
    * Creates the placement of a scan.
@@ -29,10 +29,9 @@ public final class LivePlacement {
    * @param table the table that drives the scan
    * @param scanned every table the pushed work reads
    */
-  public LivePlacement(LiveSource source, ShardTable table, List<ShardTable> scanned) {
+  public LivePlacement(LiveSource source, ShardedTable table, List<ShardedTable> scanned) {
     Objects.requireNonNull(source, "source");
-    this.placement = new ScanPlacement(table.sharded(),
-        scanned.stream().map(ShardTable::sharded).toList());
+    this.placement = new ScanPlacement(table, scanned);
     this.scanned = List.copyOf(scanned);
   }
 
