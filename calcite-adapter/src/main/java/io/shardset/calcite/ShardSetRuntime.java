@@ -53,7 +53,7 @@ public final class ShardSetRuntime implements AutoCloseable {
   private final ExecutionRuntime execution = new ExecutionRuntime();
   private final Topology topology = new Topology(execution);
   private final Dialects dialects = new Dialects();
-  private final OpenScans openScans = new OpenScans();
+  private final OpenScans openScans = new OpenScans(execution.scanServices());
   /** The dialects last read from each shard, for building schemas while a shard is down. */
   private final KnownValues<ShardKey, SqlDialect> knownDialects = new KnownValues<>();
   private final Cleaner cleaner = Cleaner.create();
