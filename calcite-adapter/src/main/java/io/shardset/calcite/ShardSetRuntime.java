@@ -178,8 +178,8 @@ public final class ShardSetRuntime implements AutoCloseable {
   }
 
   /**
-   * Closes every scan still open and every model's pools; their schemas fail from then on.
-   * More than once is fine.
+   * Closes every scan still open, every model's pools and the threads scans run on; their
+   * schemas fail from then on. More than once is fine.
    */
   @Override public void close() {
     if (closed.compareAndSet(false, true)) {
