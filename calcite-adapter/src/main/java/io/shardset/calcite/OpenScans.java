@@ -1,5 +1,7 @@
 package io.shardset.calcite;
 
+import io.shardset.execution.ScanServices;
+
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
@@ -15,6 +17,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -38,7 +41,8 @@ import java.util.function.Predicate;
  * hands to its executions in the DataContext. One registry serves a whole runtime
  * ({@link ShardSetRuntime#openScans()}), not a schema: Calcite gives a scan no object that
  * lives as long as its connection, so the scans are found by connection. The plan hands the
- * registry to its scans as a constant, from the table it scans ({@link ShardTable#openScans()}).
+ * registry to its scans as a constant, from the table it scans ({@link ShardTable#openScans()}),
+ * and the scans take from it the runtime's threads they run on ({@link #services()}).
  */
 public final class OpenScans implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OpenScans.class);
@@ -59,10 +63,18 @@ public final class OpenScans implements AutoCloseable {
         return thread;
       });
 
+  private final ScanServices services;
+
   /** Creates a registry with no scan, and starts its sweeper. */
-  OpenScans() {
+  OpenScans(ScanServices services) {
+    this.services = Objects.requireNonNull(services, "services");
     sweeper.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS,
         TimeUnit.MILLISECONDS);
+  }
+
+  /** The threads of the runtime that the tracked scans run on. */
+  public ScanServices services() {
+    return services;
   }
 
   /** Returns the scan, tracked as one of its statement's and connection's until it closes. */

@@ -53,7 +53,7 @@ public final class ShardSetRuntime implements AutoCloseable {
   private final ExecutionRuntime execution = new ExecutionRuntime();
   private final Topology topology = new Topology(execution);
   private final Dialects dialects = new Dialects();
-  private final OpenScans openScans = new OpenScans();
+  private final OpenScans openScans = new OpenScans(execution.scanServices());
   /** The dialects last read from each shard, for building schemas while a shard is down. */
   private final KnownValues<ShardKey, SqlDialect> knownDialects = new KnownValues<>();
   private final Cleaner cleaner = Cleaner.create();
@@ -178,8 +178,8 @@ public final class ShardSetRuntime implements AutoCloseable {
   }
 
   /**
-   * Closes every scan still open and every model's pools; their schemas fail from then on.
-   * More than once is fine.
+   * Closes every scan still open, every model's pools and the threads scans run on; their
+   * schemas fail from then on. More than once is fine.
    */
   @Override public void close() {
     if (closed.compareAndSet(false, true)) {

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * statements whose shard keeps them waiting past their time limit. Calcite cancels a statement
  * by setting a flag, and a thread that waits inside a JDBC driver can look neither at it nor
  * at the clock. The watch itself never waits for a shard: cancels and aborts run on
- * {@link ShardSignals} threads.
+ * {@link ShardSignals} threads. One watch serves a runtime's scans (see {@link ScanServices}).
  */
 final class CancelWatch {
   private static final Logger LOG = LoggerFactory.getLogger(CancelWatch.class);
@@ -29,38 +29,63 @@ final class CancelWatch {
     void check(long nowNanos);
   }
 
-  private static final Set<Watched> WATCHED = ConcurrentHashMap.newKeySet();
-  private static final ScheduledExecutorService TIMER =
+  private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "shardset-cancel-watch");
         thread.setDaemon(true);
         return thread;
       });
 
-  static {
-    TIMER.scheduleWithFixedDelay(CancelWatch::check, CHECK_MILLIS, CHECK_MILLIS,
-        TimeUnit.MILLISECONDS);
+  /** Guarded by this. */
+  private boolean started;
+  /** Guarded by this. */
+  private boolean closed;
+
+  /** Creates the watch; its thread starts with the first scan it looks after. */
+  CancelWatch() {
   }
 
-  private CancelWatch() {
+  void watch(Watched scan) {
+    // Started on first use, as a runtime that never scans needs no thread.
+    if (watched.add(scan)) {
+      startOnce();
+    }
   }
 
-  static void watch(Watched scan) {
-    WATCHED.add(scan);
+  void unwatch(Watched scan) {
+    watched.remove(scan);
   }
 
-  static void unwatch(Watched scan) {
-    WATCHED.remove(scan);
+  /** Stops the watch's thread; scans still running are no longer looked after. */
+  void close() {
+    synchronized (this) {
+      closed = true;
+    }
+    timer.shutdownNow();
   }
 
-  private static void check() {
+  /** Waits until {@code deadlineNanos} ({@link System#nanoTime()}) for the thread to end. */
+  boolean awaitTermination(long deadlineNanos) throws InterruptedException {
+    return timer.awaitTermination(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+  }
+
+  private synchronized void startOnce() {
+    if (!started && !closed) {
+      started = true;
+      timer.scheduleWithFixedDelay(this::check, CHECK_MILLIS, CHECK_MILLIS,
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void check() {
     long now = System.nanoTime();
-    for (Watched scan : WATCHED) {
+    for (Watched scan : watched) {
       try {
         scan.check(now);
       } catch (RuntimeException | Error e) {
         // The watch must outlive any one scan's failure: a scheduled task that throws is
-        // never run again, and every later cancel and time limit of the process would hang.
+        // never run again, and every later cancel and time limit of the runtime would hang.
         LOG.debug("canceling a shard statement failed", e);
       }
     }

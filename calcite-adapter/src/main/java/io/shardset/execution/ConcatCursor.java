@@ -26,7 +26,8 @@ final class ConcatCursor implements ScanCursor {
     ScanOptions options = control.options();
     this.buffer = new BoundedBuffer<>(options.bufferBatches());
     this.batches = new BatchCursor(buffer, control::cancelRequested);
-    this.workers = new ScanWorkers(options.parallelism());
+    this.workers = new ScanWorkers(options.services().scanThreads(),
+        options.parallelism());
     this.stream = new ShardStream(new Sink(), rowReader, options, control.deadlineNanos());
     this.pending = new AtomicInteger(this.requests.size());
     control.onStop(() -> {

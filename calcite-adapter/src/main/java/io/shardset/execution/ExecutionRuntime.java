@@ -7,20 +7,21 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The execution layer's part of a process's runtime: each open model's {@link ModelResources},
- * counted by the leases its connections hold and closed when the last is released, and the
- * housekeeping thread their pools share.
+ * counted by the leases its connections hold and closed when the last is released, the
+ * housekeeping thread their pools share, and the {@link ScanServices} (scan threads, cancel
+ * watch, signal threads) every scan of the runtime runs on.
  *
  * <p>Models are told apart by a key the caller chooses (the layer above knows what a model
- * is: a model file and schema, say). The threads that run and cancel shard statements
- * ({@code ScanThreads}, {@code ShardSignals}, {@code CancelWatch}) are still process-wide
- * statics that the scan code reaches directly; their executors are meant to move here.
+ * is: a model file and schema, say).
  */
 public final class ExecutionRuntime implements AutoCloseable {
   private final ScheduledExecutorService housekeeping = createHousekeeping();
+  private final ScanServices scanServices = new ScanServices();
   /** Open models by key; guarded by this. */
   private final Map<Object, Held> models = new HashMap<>();
   /** Guarded by this. */
@@ -94,6 +95,11 @@ public final class ExecutionRuntime implements AutoCloseable {
     return held == null ? null : held.resources;
   }
 
+  /** The threads this runtime's scans run on; closed with the runtime. */
+  public ScanServices scanServices() {
+    return scanServices;
+  }
+
   /** The number of models whose resources are open now. */
   public synchronized int openModels() {
     return models.size();
@@ -110,7 +116,11 @@ public final class ExecutionRuntime implements AutoCloseable {
     held.resources.close();
   }
 
-  /** Closes every model's resources and the housekeeping thread; leases become no-ops. */
+  /**
+   * Closes every model's resources, the housekeeping thread and the scan services; leases
+   * become no-ops. Does not wait for scans still running: they finish on their threads, which
+   * then end.
+   */
   @Override public void close() {
     final Map<Object, Held> open;
     synchronized (this) {
@@ -122,6 +132,17 @@ public final class ExecutionRuntime implements AutoCloseable {
       held.resources.close();
     }
     housekeeping.shutdownNow();
+    scanServices.close();
+  }
+
+  /**
+   * Waits at most {@code timeout} for this closed runtime's threads to end; true if they all
+   * did.
+   */
+  public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+    final long deadline = System.nanoTime() + unit.toNanos(timeout);
+    return housekeeping.awaitTermination(timeout, unit)
+        && scanServices.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
   }
 
   private static ScheduledExecutorService createHousekeeping() {

@@ -47,7 +47,8 @@ final class MergeCursor implements ScanCursor {
     Objects.requireNonNull(comparator, "comparator");
     this.control = control;
     ScanOptions options = control.options();
-    this.workers = new ScanWorkers(options.parallelism());
+    this.workers = new ScanWorkers(options.services().scanThreads(),
+        options.parallelism());
     this.unfinished = new AtomicInteger(requests.size());
     int share = shareRows(options, requests.size());
     ScanOptions shardOptions = shardOptions(options, share);
@@ -81,8 +82,9 @@ final class MergeCursor implements ScanCursor {
    */
   private static ScanOptions shardOptions(ScanOptions options, int share) {
     int fetchSize = options.fetchSize() == 0 ? 0 : Math.min(options.fetchSize(), share);
-    return new ScanOptions(options.parallelism(), Math.min(options.batchSize(), share), 1,
-        fetchSize, options.timeoutMillis(), options.cancelFlag(), options.fewRowsExpected());
+    return new ScanOptions(options.services(), options.parallelism(),
+        Math.min(options.batchSize(), share), 1, fetchSize, options.timeoutMillis(),
+        options.cancelFlag(), options.fewRowsExpected());
   }
 
   @Override public void start() {

@@ -37,8 +37,8 @@ import java.util.Objects;
  * It keeps a heap of each shard's current row and emits the smallest; it never sorts the whole
  * result.
  *
- * <p>Scan threads come from one process-wide pool of daemon threads ({@code shardset-scan-N},
- * see {@link ScanThreads}) that grows as needed. A fixed pool would bound the threads, but a
+ * <p>Scan threads come from the runtime's pool of daemon threads ({@code shardset-scan-N},
+ * see {@link ScanServices}) that grows as needed. A fixed pool would bound the threads, but a
  * concatenation's thread keeps it until the consumer reads its rows: a client that keeps one
  * ResultSet open while it runs another query on the same thread would then wait forever for
  * threads held by the unread one.

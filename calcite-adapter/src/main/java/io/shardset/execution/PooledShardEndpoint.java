@@ -16,6 +16,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Locale;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -218,10 +219,10 @@ final class PooledShardEndpoint implements ShardEndpoint {
    * Closes the connection's socket at once and takes it out of the pool, without waiting for
    * the shard: a thread blocked reading from it fails, and the pool opens a new one.
    */
-  @Override public void abandon(Connection connection) {
+  @Override public void abandon(Connection connection, Executor signals) {
     Connection pooled = Permitted.pooled(connection);
     try {
-      pooled.unwrap(Connection.class).abort(ShardSignals.executor());
+      pooled.unwrap(Connection.class).abort(signals);
     } catch (SQLException | RuntimeException e) {
       LOG.debug("aborting a connection of shard '{}' failed: {}", name,
           redact(String.valueOf(e.getMessage())));

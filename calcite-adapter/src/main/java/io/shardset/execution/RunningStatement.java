@@ -27,6 +27,7 @@ final class RunningStatement {
   static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final ShardEndpoint endpoint;
+  private final ShardSignals signals;
   private final Statement statement;
   private final Connection connection;
   /** {@link System#nanoTime()} after which the statement is overdue; unused without limit. */
@@ -46,9 +47,10 @@ final class RunningStatement {
    *
    * @param limitMillis the statement's time limit from now, 0 for none
    */
-  RunningStatement(ShardEndpoint endpoint, Statement statement, Connection connection,
-      long limitMillis) {
+  RunningStatement(ShardEndpoint endpoint, ShardSignals signals, Statement statement,
+      Connection connection, long limitMillis) {
     this.endpoint = endpoint;
+    this.signals = signals;
     this.statement = statement;
     this.connection = connection;
     this.limited = limitMillis > 0;
@@ -82,7 +84,7 @@ final class RunningStatement {
       }
       cancelsInFlight++;
     }
-    ShardSignals.cancel(endpoint, statement, () -> {
+    signals.cancel(endpoint, statement, () -> {
       synchronized (lock) {
         cancelsInFlight--;
         lock.notifyAll();
@@ -98,7 +100,7 @@ final class RunningStatement {
       }
       abandoned = true;
       LOG.debug("abandoning a connection of shard '{}' that does not answer", endpoint.name());
-      endpoint.abandon(connection);
+      endpoint.abandon(connection, signals.executor());
     }
   }
 

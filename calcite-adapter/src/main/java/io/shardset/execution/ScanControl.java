@@ -19,7 +19,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * cursor now ("readers"), and the first failure; on close, failure or cancel it cancels every
  * running statement, and {@link #close()} waits until no reader is left.
  *
- * <p>While a statement runs, {@link CancelWatch} looks after the scan: it stops the scan when
+ * <p>While a statement runs, the runtime's {@link CancelWatch} looks after the scan: it stops the scan when
  * the cancel flag is set, and abandons the connection of a statement its shard keeps waiting
  * past its time limit, so that the reading thread fails at once. No thread is ever
  * interrupted: that can corrupt JDBC connections and H2 file stores.
@@ -280,7 +280,7 @@ final class ScanControl implements ShardCursor.Registry, CancelWatch.Watched {
         return false;
       }
       if (runningStatements.isEmpty()) {
-        CancelWatch.watch(this);
+        options.services().cancelWatch().watch(this);
       }
       return runningStatements.add(statement);
     } finally {
@@ -292,7 +292,7 @@ final class ScanControl implements ShardCursor.Registry, CancelWatch.Watched {
     lock.lock();
     try {
       if (runningStatements.remove(statement) && runningStatements.isEmpty()) {
-        CancelWatch.unwatch(this);
+        options.services().cancelWatch().unwatch(this);
       }
     } finally {
       lock.unlock();

@@ -2,12 +2,15 @@ package io.shardset.execution;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Tuning of one scan: how many shard statements run at once, how rows are batched and buffered,
- * the JDBC fetch size, the time left for the query and the cancel flag.
+ * the JDBC fetch size, the time left for the query and the cancel flag; and the runtime's
+ * threads the scan runs on.
  *
+ * @param services the threads of the runtime that runs the scan
  * @param parallelism most shard statements a concatenating scan runs at once, and most scan
  *     threads a merge takes (it opens every shard's statement, see {@link ParallelScan#merge})
  * @param batchSize rows per batch handed from a shard to the consumer
@@ -22,8 +25,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     only inside a transaction is then first asked for at most {@code fetchSize + 1} rows
  *     without one (see {@link ShardEndpoint#streamsInTransactionOnly()})
  */
-public record ScanOptions(int parallelism, int batchSize, int bufferBatches, int fetchSize,
-    long timeoutMillis, @Nullable AtomicBoolean cancelFlag, boolean fewRowsExpected) {
+public record ScanOptions(ScanServices services, int parallelism, int batchSize,
+    int bufferBatches, int fetchSize, long timeoutMillis, @Nullable AtomicBoolean cancelFlag,
+    boolean fewRowsExpected) {
   /** Upper limit of {@link #defaults}' parallelism. */
   public static final int DEFAULT_MAX_PARALLELISM = 16;
   public static final int DEFAULT_BATCH_SIZE = 256;
@@ -31,6 +35,7 @@ public record ScanOptions(int parallelism, int batchSize, int bufferBatches, int
   public static final int DEFAULT_FETCH_SIZE = 1000;
 
   public ScanOptions {
+    Objects.requireNonNull(services, "services");
     requireAtLeast("parallelism", parallelism, 1);
     requireAtLeast("batchSize", batchSize, 1);
     requireAtLeast("bufferBatches", bufferBatches, 1);
@@ -38,36 +43,39 @@ public record ScanOptions(int parallelism, int batchSize, int bufferBatches, int
     requireAtLeast("timeoutMillis", timeoutMillis, 0);
   }
 
-  /** Returns the default options for a scan of this many shards, without timeout or cancel. */
-  public static ScanOptions defaults(int targetShards) {
+  /**
+   * Returns the default options for a scan of this many shards, without timeout or cancel, run
+   * on the threads of {@code services}.
+   */
+  public static ScanOptions defaults(int targetShards, ScanServices services) {
     int parallelism = Math.max(1, Math.min(targetShards, DEFAULT_MAX_PARALLELISM));
-    return new ScanOptions(parallelism, DEFAULT_BATCH_SIZE, DEFAULT_BUFFER_BATCHES,
+    return new ScanOptions(services, parallelism, DEFAULT_BATCH_SIZE, DEFAULT_BUFFER_BATCHES,
         DEFAULT_FETCH_SIZE, 0, null, false);
   }
 
   public ScanOptions withParallelism(int parallelism) {
-    return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
-        cancelFlag, fewRowsExpected);
+    return new ScanOptions(services, parallelism, batchSize, bufferBatches, fetchSize,
+        timeoutMillis, cancelFlag, fewRowsExpected);
   }
 
   public ScanOptions withBatching(int batchSize, int bufferBatches) {
-    return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
-        cancelFlag, fewRowsExpected);
+    return new ScanOptions(services, parallelism, batchSize, bufferBatches, fetchSize,
+        timeoutMillis, cancelFlag, fewRowsExpected);
   }
 
   public ScanOptions withTimeoutMillis(long timeoutMillis) {
-    return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
-        cancelFlag, fewRowsExpected);
+    return new ScanOptions(services, parallelism, batchSize, bufferBatches, fetchSize,
+        timeoutMillis, cancelFlag, fewRowsExpected);
   }
 
   public ScanOptions withCancelFlag(@Nullable AtomicBoolean cancelFlag) {
-    return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
-        cancelFlag, fewRowsExpected);
+    return new ScanOptions(services, parallelism, batchSize, bufferBatches, fetchSize,
+        timeoutMillis, cancelFlag, fewRowsExpected);
   }
 
   public ScanOptions withFewRowsExpected(boolean fewRowsExpected) {
-    return new ScanOptions(parallelism, batchSize, bufferBatches, fetchSize, timeoutMillis,
-        cancelFlag, fewRowsExpected);
+    return new ScanOptions(services, parallelism, batchSize, bufferBatches, fetchSize,
+        timeoutMillis, cancelFlag, fewRowsExpected);
   }
 
   /** Returns whether the cancel flag is set. */

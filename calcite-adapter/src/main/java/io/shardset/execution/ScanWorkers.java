@@ -4,12 +4,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The threads of one scan: at most {@code limit} of {@link ScanThreads}, started together, that
+ * The threads of one scan: at most {@code limit} threads of the runtime's scan pool
+ * ({@link ScanServices#scanThreads()}), started together, that
  * run the scan's shard tasks in the order they are submitted.
  *
  * <p>A concatenation submits one task per request and {@link #retire retires} the workers at
@@ -19,6 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * then its limit, however many shards it reads.
  */
 final class ScanWorkers {
+  private final Executor threads;
   private final int limit;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
@@ -29,11 +32,15 @@ final class ScanWorkers {
   private int peakRunningTasks;
   private int runningTasks;
 
-  /** Creates workers of at most {@code limit} threads; none runs before {@link #start}. */
-  ScanWorkers(int limit) {
+  /**
+   * Creates workers of at most {@code limit} threads of {@code threads}; none runs before
+   * {@link #start}.
+   */
+  ScanWorkers(Executor threads, int limit) {
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be at least 1, got " + limit);
     }
+    this.threads = threads;
     this.limit = limit;
   }
 
@@ -53,7 +60,7 @@ final class ScanWorkers {
     }
     for (int i = 0; i < workers; i++) {
       try {
-        ScanThreads.executor().execute(this::work);
+        threads.execute(this::work);
       } catch (RejectedExecutionException e) {
         stop();
         throw e;

@@ -166,7 +166,8 @@ final class ShardCursor implements AutoCloseable {
     try (PreparedStatement statement = prepare(request, connection)) {
       long started = System.nanoTime();
       long statementTimeout = request.endpoint().statementTimeoutMillis();
-      RunningStatement running = new RunningStatement(request.endpoint(), statement, connection,
+      RunningStatement running = new RunningStatement(request.endpoint(),
+          options.services().signals(), statement, connection,
           limitMillis(options, deadlineNanos, statementTimeout));
       if (!registry.register(running)) {
         return Outcome.CLOSED;
@@ -208,8 +209,8 @@ final class ShardCursor implements AutoCloseable {
     RunningStatement running = null;
     boolean registered = false;
     try {
-      running = new RunningStatement(request.endpoint(), statement, connection,
-          limitMillis(options, deadlineNanos, statementTimeout));
+      running = new RunningStatement(request.endpoint(), options.services().signals(),
+          statement, connection, limitMillis(options, deadlineNanos, statementTimeout));
       if (!registry.register(running)) {
         release(request.endpoint(), connection, endTransaction, running, null, null);
         return null;

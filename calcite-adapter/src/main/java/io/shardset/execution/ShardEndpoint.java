@@ -2,6 +2,7 @@ package io.shardset.execution;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 
 /** A shard that queries can be sent to. */
@@ -38,10 +39,12 @@ public interface ShardEndpoint {
    * Gives up a connection {@link #connect()} returned whose shard does not answer: closes its
    * socket without waiting for the shard, so that a thread blocked reading from it fails, and
    * keeps it from being used again. The thread that uses the connection still closes it.
+   *
+   * @param signals the executor the abort runs its work on, so that the caller never waits
    */
-  default void abandon(Connection connection) {
+  default void abandon(Connection connection, Executor signals) {
     try {
-      connection.abort(ShardSignals.executor());
+      connection.abort(signals);
     } catch (SQLException | RuntimeException e) {
       // Aborting is a last resort; the connection's own timeouts remain.
     }

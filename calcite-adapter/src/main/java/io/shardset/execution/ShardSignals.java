@@ -8,43 +8,57 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The process-wide daemon threads that cancel shard statements and abort shard connections, so
- * that the thread asking never waits for a shard: a cancel opens a new connection to the shard
- * (PostgreSQL, MariaDB), which blocks for as long as the shard does not answer.
+ * The daemon threads of a runtime's {@link ScanServices} that cancel shard statements and abort
+ * shard connections, so that the thread asking never waits for a shard: a cancel opens a new
+ * connection to the shard (PostgreSQL, MariaDB), which blocks for as long as the shard does not
+ * answer.
  */
 final class ShardSignals {
   private static final Logger LOG = LoggerFactory.getLogger(ShardSignals.class);
-  private static final AtomicInteger COUNTER = new AtomicInteger();
 
-  private static final ExecutorService EXECUTOR = Executors.newCachedThreadPool(runnable -> {
-    Thread thread = new Thread(runnable, "shardset-signal-" + COUNTER.incrementAndGet());
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ExecutorService executor;
 
-  private ShardSignals() {
+  ShardSignals(ExecutorService executor) {
+    this.executor = executor;
   }
 
   /** The executor that {@link Connection#abort} runs its work on. */
-  static Executor executor() {
-    return EXECUTOR;
+  Executor executor() {
+    return executor;
   }
 
   /** Cancels a statement on a signal thread; {@code done} runs afterwards, whatever happened. */
-  static void cancel(ShardEndpoint endpoint, Statement statement, Runnable done) {
-    EXECUTOR.execute(() -> {
-      try {
-        statement.cancel();
-      } catch (SQLException | RuntimeException e) {
-        LOG.debug("canceling a statement on shard '{}' failed: {}", endpoint.name(),
-            endpoint.redact(String.valueOf(e.getMessage())));
-      } finally {
-        done.run();
-      }
-    });
+  void cancel(ShardEndpoint endpoint, Statement statement, Runnable done) {
+    try {
+      executor.execute(() -> {
+        try {
+          statement.cancel();
+        } catch (SQLException | RuntimeException e) {
+          LOG.debug("canceling a statement on shard '{}' failed: {}", endpoint.name(),
+              endpoint.redact(String.valueOf(e.getMessage())));
+        } finally {
+          done.run();
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      // The runtime closed; the statement's own time limits and pool's closing remain.
+      LOG.debug("not canceling a statement on shard '{}': the runtime is closed",
+          endpoint.name());
+      done.run();
+    }
+  }
+
+  /** Takes no more signals; those on their way finish. */
+  void close() {
+    executor.shutdown();
+  }
+
+  /** Waits until {@code deadlineNanos} ({@link System#nanoTime()}) for the threads to end. */
+  boolean awaitTermination(long deadlineNanos) throws InterruptedException {
+    return executor.awaitTermination(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
   }
 }

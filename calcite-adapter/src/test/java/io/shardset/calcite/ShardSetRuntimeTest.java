@@ -6,6 +6,9 @@ import io.shardset.execution.ShardPools;
 import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.schema.SchemaPlus;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Test;
@@ -20,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -159,6 +163,25 @@ class ShardSetRuntimeTest {
       assertTrue(allClosed(endpoints));
       assertEquals(0, runtime.execution().openModels());
     }
+  }
+
+  @Test void closingARuntimeEndsTheThreadsItsScansRanOn() throws Exception {
+    final ShardSetRuntime runtime = new ShardSetRuntime();
+    final ShardSchema schema = runtime.connect("S", operands(operand("t", 3)));
+    try (Connection connection = DriverManager.getConnection("jdbc:calcite:")) {
+      final SchemaPlus root = connection.unwrap(CalciteConnection.class).getRootSchema();
+      root.add("S", schema);
+      try (Statement statement = connection.createStatement();
+           ResultSet rs = statement.executeQuery("SELECT COUNT(*) FROM S.T")) {
+        assertTrue(rs.next());
+        assertEquals(6, rs.getLong(1));
+      }
+    }
+    assertNotSame(ShardSetRuntime.get().execution().scanServices(),
+        runtime.execution().scanServices());
+    runtime.close();
+    assertTrue(runtime.execution().awaitTermination(1, TimeUnit.MINUTES));
+    assertFalse(ShardSetRuntime.get().isClosed());
   }
 
   @Test void runtimesKeepStateOfTheirOwnAndCloseIt() throws SQLException {

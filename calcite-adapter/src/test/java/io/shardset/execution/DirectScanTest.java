@@ -58,7 +58,7 @@ class DirectScanTest extends ShardScanTestBase {
   }
 
   private static Enumerator<Object[]> scan(String shard, String sql) {
-    return scan(ShardRequest.of(shards.endpoint(shard), sql), ID, ScanOptions.defaults(1));
+    return scan(ShardRequest.of(shards.endpoint(shard), sql), ID, TestPools.scanOptions(1));
   }
 
   private static List<Integer> ids(Enumerator<Object[]> scan) {
@@ -98,7 +98,7 @@ class DirectScanTest extends ShardScanTestBase {
       }
     };
     List<Integer> ids = ids(scan(ShardRequest.of(recording,
-        "select id from big where id <= 3000 order by id"), ID, ScanOptions.defaults(1)));
+        "select id from big where id <= 3000 order by id"), ID, TestPools.scanOptions(1)));
     assertEquals(3000, ids.size());
     assertEquals(1, ids.get(0));
     assertEquals(3000, ids.get(2999));
@@ -119,7 +119,7 @@ class DirectScanTest extends ShardScanTestBase {
     List<Object> parameters = Arrays.asList(9_995, 9_998);
     ShardRequest request = new ShardRequest(shards.endpoint("s2"),
         "select id from big where id >= ? and id <> ?", parameters);
-    List<Integer> ids = ids(scan(request, ID, ScanOptions.defaults(1).withTimeoutMillis(1_500)));
+    List<Integer> ids = ids(scan(request, ID, TestPools.scanOptions(1).withTimeoutMillis(1_500)));
 
     assertEquals(List.of(9_995, 9_996, 9_997, 9_999, 10_000), ids.stream().sorted().toList());
     // H2 streams in autocommit mode, so no transaction is opened; 1.5 s left rounds up to 2 s.
@@ -156,12 +156,12 @@ class DirectScanTest extends ShardScanTestBase {
     String sql = "select id from big where id <= 5";
     ShardRequest request = ShardRequest.of(down, sql)
         .withFallbacks(List.of(ShardRequest.of(shards.endpoint("s2"), sql)));
-    assertEquals(List.of(1, 2, 3, 4, 5), ids(scan(request, ID, ScanOptions.defaults(1))));
+    assertEquals(List.of(1, 2, 3, 4, 5), ids(scan(request, ID, TestPools.scanOptions(1))));
 
     ShardRequest nowhere = ShardRequest.of(down, sql)
         .withFallbacks(List.of(ShardRequest.of(down, sql)));
     ShardException e = assertThrows(ShardException.class,
-        () -> ids(scan(nowhere, ID, ScanOptions.defaults(1))));
+        () -> ids(scan(nowhere, ID, TestPools.scanOptions(1))));
     assertEquals("down", e.shardName());
     assertEquals(1, e.getSuppressed().length);
   }
@@ -169,7 +169,7 @@ class DirectScanTest extends ShardScanTestBase {
   @Test void cancelFlagCancelsTheRunningStatement() throws Exception {
     AtomicBoolean cancel = new AtomicBoolean();
     Enumerator<Object[]> scan = scan(ShardRequest.of(shards.endpoint("s0"), SLOW), COUNT,
-        ScanOptions.defaults(1).withCancelFlag(cancel));
+        TestPools.scanOptions(1).withCancelFlag(cancel));
     CompletableFuture<Boolean> consumer = CompletableFuture.supplyAsync(scan::moveNext);
     awaitExecuting();
     cancel.set(true);
@@ -183,7 +183,7 @@ class DirectScanTest extends ShardScanTestBase {
 
   @Test void closeFromAnotherThreadStopsARunningStatement() throws Exception {
     Enumerator<Object[]> scan = scan(ShardRequest.of(shards.endpoint("s0"), SLOW), COUNT,
-        ScanOptions.defaults(1));
+        TestPools.scanOptions(1));
     CompletableFuture<Boolean> consumer = CompletableFuture.supplyAsync(scan::moveNext);
     awaitExecuting();
     CompletableFuture.runAsync(scan::close).get(60, TimeUnit.SECONDS);

@@ -1,9 +1,19 @@
 package io.shardset.execution;
 
+import org.apache.calcite.linq4j.Enumerator;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -51,6 +61,38 @@ class ExecutionRuntimeTest {
       assertNotSame(endpoint, reopened);
       assertFalse(ShardPools.isClosed(reopened));
     }
+  }
+
+  @Test void closingTheRuntimeEndsItsScanThreadsCancelWatchAndSignalThreads()
+      throws Exception {
+    final ExecutionRuntime runtime = new ExecutionRuntime();
+    final ScanServices services = runtime.scanServices();
+    final ShardEndpoint endpoint = runtime.acquire("m").resources().endpoint(settings("r3"));
+    // A scan with a cancel flag starts a scan thread and the cancel watch ...
+    final ScanOptions options = ScanOptions.defaults(2, services)
+        .withCancelFlag(new AtomicBoolean());
+    final List<ShardRequest> requests = List.of(ShardRequest.of(endpoint, "select 1"),
+        ShardRequest.of(endpoint, "select 2"));
+    final List<Object> values = new ArrayList<>();
+    try (Enumerator<@Nullable Object[]> scan = ParallelScan.concat(requests,
+        RowReader.of(List.of(RowReader.ColumnKind.INTEGER)), options)) {
+      while (scan.moveNext()) {
+        values.add(scan.current()[0]);
+      }
+    }
+    assertEquals(List.of(1, 2), values.stream().sorted().toList());
+    // ... and a cancel a signal thread.
+    final CountDownLatch canceled = new CountDownLatch(1);
+    try (Connection connection = endpoint.connect();
+         Statement statement = connection.createStatement()) {
+      services.signals().cancel(endpoint, statement, canceled::countDown);
+      assertTrue(canceled.await(1, TimeUnit.MINUTES));
+    }
+
+    runtime.close();
+    assertTrue(runtime.awaitTermination(1, TimeUnit.MINUTES));
+    assertThrows(RejectedExecutionException.class,
+        () -> services.scanThreads().execute(() -> { }));
   }
 
   @Test void modelsHaveResourcesOfTheirOwn() {

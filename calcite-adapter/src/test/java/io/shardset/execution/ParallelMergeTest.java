@@ -2,6 +2,7 @@ package io.shardset.execution;
 
 import io.shardset.execution.RowReader.ColumnKind;
 import io.shardset.testing.CountingShards;
+import io.shardset.testing.TestPools;
 
 import org.apache.calcite.linq4j.Enumerator;
 
@@ -114,7 +115,7 @@ class ParallelMergeTest extends ShardScanTestBase {
   /** Runs a query on the unsharded database, in the order it returns. */
   private static List<List<@Nullable Object>> unsharded(String sql, RowReader reader) {
     return drain(ParallelScan.concat(List.of(ShardRequest.of(shards.endpoint(ALL), sql)),
-        reader, ScanOptions.defaults(1)));
+        reader, TestPools.scanOptions(1)));
   }
 
   /** Parses sort keys written as {@code field:asc|desc:first|last} separated by spaces. */
@@ -142,7 +143,7 @@ class ParallelMergeTest extends ShardScanTestBase {
   void mergeEqualsTheSortOfAllRows(String orderBy, String keys) {
     String sql = "select id, name, n from t order by " + orderBy;
     List<List<@Nullable Object>> merged = drain(merge(requests(sql), ID_NAME_N,
-        ScanOptions.defaults(4).withBatching(7, 2), comparator(keys)));
+        TestPools.scanOptions(4).withBatching(7, 2), comparator(keys)));
 
     List<List<@Nullable Object>> expected = unsharded(sql, ID_NAME_N);
     assertEquals(1200, expected.size());
@@ -153,7 +154,7 @@ class ParallelMergeTest extends ShardScanTestBase {
     String sql = "select id, name, n from t order by n desc nulls last, id fetch first 50 rows "
         + "only";
     List<List<@Nullable Object>> merged = drain(merge(requests(sql), ID_NAME_N,
-        ScanOptions.defaults(4), comparator("2:desc:last 0:asc:last")));
+        TestPools.scanOptions(4), comparator("2:desc:last 0:asc:last")));
 
     assertEquals(200, merged.size());
     assertEquals(unsharded(sql, ID_NAME_N), merged.subList(0, 50));
@@ -172,14 +173,14 @@ class ParallelMergeTest extends ShardScanTestBase {
     // One-row batches make the shards' rows arrive interleaved in ever new ways.
     for (int run = 0; run < 5; run++) {
       assertEquals(expected, drain(merge(requests("select k, shard from ties order by k"),
-          reader, ScanOptions.defaults(4).withBatching(1, 1), BY_ID)), "run " + run);
+          reader, TestPools.scanOptions(4).withBatching(1, 1), BY_ID)), "run " + run);
     }
     // Requests in another order: ties follow the requests, not the shard names.
     List<ShardRequest> reversed =
         new ArrayList<>(requests("select k, shard from ties order by k"));
     Collections.reverse(reversed);
     List<List<@Nullable Object>> rows =
-        drain(merge(reversed, reader, ScanOptions.defaults(4), BY_ID));
+        drain(merge(reversed, reader, TestPools.scanOptions(4), BY_ID));
     assertEquals(List.of(1, "s3"), rows.get(0));
     assertEquals(List.of(1, "s0"), rows.get(7));
     assertEquals(List.of(3, "s3"), rows.get(16));
@@ -189,7 +190,7 @@ class ParallelMergeTest extends ShardScanTestBase {
   @Test void mergesShardsOfUnevenSizesIncludingAnEmptyOne() {
     String sql = "select id, name, n from uneven order by id desc";
     List<List<@Nullable Object>> merged = drain(merge(requests(sql), ID_NAME_N,
-        ScanOptions.defaults(4).withBatching(4, 1), comparator("0:desc:last")));
+        TestPools.scanOptions(4).withBatching(4, 1), comparator("0:desc:last")));
 
     List<List<@Nullable Object>> expected = new ArrayList<>();
     expected.add(Arrays.asList(7, "x", 1));
@@ -203,7 +204,7 @@ class ParallelMergeTest extends ShardScanTestBase {
 
   @Test void mergeOfEmptyShardsIsEmpty() {
     ScanEnumerator<MergeCursor> merge = merge(requests("select id, name, n from empty order by id"),
-        ID_NAME_N, ScanOptions.defaults(4), BY_ID);
+        ID_NAME_N, TestPools.scanOptions(4), BY_ID);
     assertEquals(List.of(), drain(merge));
     assertFalse(merge.moveNext());
     assertEquals(4, shards.statementsExecuted());
@@ -213,13 +214,13 @@ class ParallelMergeTest extends ShardScanTestBase {
     List<ShardRequest> requests =
         List.of(ShardRequest.of(shards.endpoint("s1"), "select id, name, n from uneven"));
     assertEquals(List.of(Arrays.asList(7, "x", 1)),
-        drain(merge(requests, ID_NAME_N, ScanOptions.defaults(1), BY_ID)));
+        drain(merge(requests, ID_NAME_N, TestPools.scanOptions(1), BY_ID)));
   }
 
   @Test void zeroRequestsAreEmptyAndStartNoThread() {
-    ThreadPoolExecutor threads = (ThreadPoolExecutor) ScanThreads.executor();
+    ThreadPoolExecutor threads = (ThreadPoolExecutor) TestPools.services().scanThreads();
     long tasksBefore = threads.getTaskCount();
-    ScanEnumerator<MergeCursor> merge = merge(List.of(), ID, ScanOptions.defaults(1), BY_ID);
+    ScanEnumerator<MergeCursor> merge = merge(List.of(), ID, TestPools.scanOptions(1), BY_ID);
     assertFalse(merge.moveNext());
     assertFalse(merge.moveNext());
     merge.close();
@@ -228,7 +229,7 @@ class ParallelMergeTest extends ShardScanTestBase {
 
   @Test void sendsNothingBeforeTheFirstMoveNextNorAfterAnEarlyClose() {
     ScanEnumerator<MergeCursor> merge = merge(requests("select id from big order by id"), ID,
-        ScanOptions.defaults(4), BY_ID);
+        TestPools.scanOptions(4), BY_ID);
     assertEquals(0, shards.statementsExecuted());
     merge.close();
     assertFalse(merge.moveNext());
@@ -239,7 +240,7 @@ class ParallelMergeTest extends ShardScanTestBase {
   @Test void opensEveryShardOnParallelismThreads() throws InterruptedException {
     // One thread opens every shard's statement and fills its buffer, a shard after another.
     ScanEnumerator<MergeCursor> merge = merge(requests("select id from big order by id"), ID,
-        ScanOptions.defaults(4).withParallelism(1).withBatching(1, 1), BY_ID);
+        TestPools.scanOptions(4).withParallelism(1).withBatching(1, 1), BY_ID);
     try (merge) {
       assertTrue(merge.moveNext());
       assertEquals(1, merge.current()[0]);
@@ -252,7 +253,7 @@ class ParallelMergeTest extends ShardScanTestBase {
 
   @Test void buffersAtMostItsShareOfTheBudgetForASlowConsumer() {
     // The budget of a scan's buffer, 3 batches of 16 rows, shared by four shards.
-    ScanOptions options = ScanOptions.defaults(4).withBatching(16, 3);
+    ScanOptions options = TestPools.scanOptions(4).withBatching(16, 3);
     int share = MergeCursor.shareRows(options, SHARDS.size());
     assertEquals(12, share);
     ScanEnumerator<MergeCursor> merge =
@@ -287,16 +288,16 @@ class ParallelMergeTest extends ShardScanTestBase {
   }
 
   @Test void aShardBuffersAtLeastTheSmallestShareWhateverTheShards() {
-    ScanOptions options = ScanOptions.defaults(4).withBatching(1, 1);
+    ScanOptions options = TestPools.scanOptions(4).withBatching(1, 1);
     assertEquals(MergeCursor.MIN_SHARE_ROWS, MergeCursor.shareRows(options, 4));
     assertEquals(ScanOptions.DEFAULT_BATCH_SIZE * ScanOptions.DEFAULT_BUFFER_BATCHES / 512,
-        MergeCursor.shareRows(ScanOptions.defaults(512), 512));
+        MergeCursor.shareRows(TestPools.scanOptions(512), 512));
   }
 
   @Test void closeAfterFiveRowsReleasesEveryShard() {
     ScanEnumerator<MergeCursor> merge = merge(
         requests("select id from big where id <= 10000 order by id"), ID,
-        ScanOptions.defaults(4), BY_ID);
+        TestPools.scanOptions(4), BY_ID);
     List<Object> ids = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       assertTrue(merge.moveNext());
@@ -312,7 +313,7 @@ class ParallelMergeTest extends ShardScanTestBase {
 
   @Test void closeFromAnotherThreadEndsTheMerge() throws Exception {
     ScanEnumerator<MergeCursor> merge = merge(requests("select id from big order by id"), ID,
-        ScanOptions.defaults(4).withBatching(8, 1), BY_ID);
+        TestPools.scanOptions(4).withBatching(8, 1), BY_ID);
     assertTrue(merge.moveNext());
     CompletableFuture.runAsync(merge::close).get(60, TimeUnit.SECONDS);
     assertEquals(CountingShards.Open.NOTHING, shards.openNow());
@@ -322,7 +323,7 @@ class ParallelMergeTest extends ShardScanTestBase {
   @Test void failureMidStreamNamesTheShardAndClosesEverything() {
     shards.failAfterRows("s2", 100);
     ScanEnumerator<MergeCursor> merge = merge(requests("select id from big order by id"), ID,
-        ScanOptions.defaults(4).withBatching(10, 2), BY_ID);
+        TestPools.scanOptions(4).withBatching(10, 2), BY_ID);
     List<Integer> ids = new ArrayList<>();
     ShardException e = assertThrows(ShardException.class, () -> {
       while (merge.moveNext()) {
@@ -343,7 +344,7 @@ class ParallelMergeTest extends ShardScanTestBase {
   @Test void cancelFlagStopsTheMerge() {
     AtomicBoolean cancel = new AtomicBoolean();
     ScanEnumerator<MergeCursor> merge = merge(requests("select id from big order by id"), ID,
-        ScanOptions.defaults(4).withCancelFlag(cancel), BY_ID);
+        TestPools.scanOptions(4).withCancelFlag(cancel), BY_ID);
     assertTrue(merge.moveNext());
     cancel.set(true);
     CancellationException e = assertThrows(CancellationException.class, merge::moveNext);
@@ -354,7 +355,7 @@ class ParallelMergeTest extends ShardScanTestBase {
 
   @Test void everyShardStatementGetsTheTimeLeft() {
     String sql = "select id, name, n from uneven order by id";
-    drain(merge(requests(sql), ID_NAME_N, ScanOptions.defaults(4).withTimeoutMillis(1_500),
+    drain(merge(requests(sql), ID_NAME_N, TestPools.scanOptions(4).withTimeoutMillis(1_500),
         BY_ID));
     // 1.5 s left rounds up to 2 s.
     for (String shard : SHARDS) {
@@ -370,7 +371,7 @@ class ParallelMergeTest extends ShardScanTestBase {
     ScanEnumerator<MergeCursor> merge = merge(List.of(
             ShardRequest.of(shards.endpoint("s0"), "select 1"),
             ShardRequest.of(shards.endpoint("s1"), "select 2")),
-        ID, ScanOptions.defaults(2), broken);
+        ID, TestPools.scanOptions(2), broken);
     IllegalStateException e = assertThrows(IllegalStateException.class, merge::moveNext);
     assertEquals("rows of 1 field cannot be compared", e.getMessage());
     assertEquals(CountingShards.Open.NOTHING, shards.openNow());

@@ -101,7 +101,7 @@ class ParallelScanTest extends ShardScanTestBase {
   void returnsExactlyTheRowsOfAllShards(int shardCount, int parallelism, int batchSize,
       int bufferBatches) {
     ScanOptions options =
-        ScanOptions.defaults(shardCount).withParallelism(parallelism)
+        TestPools.scanOptions(shardCount).withParallelism(parallelism)
             .withBatching(batchSize, bufferBatches);
     List<Object[]> rows =
         drain(scan(requests(shardCount, "select id, name from small"), ID_NAME, options));
@@ -120,16 +120,16 @@ class ParallelScanTest extends ShardScanTestBase {
 
   @Test void returnsBigResultsCompletely() {
     List<Object[]> rows = drain(
-        scan(requests(5, "select id from big"), ID, ScanOptions.defaults(5)));
+        scan(requests(5, "select id from big"), ID, TestPools.scanOptions(5)));
     assertEquals(5 * BIG_ROWS, rows.size());
     assertEquals(BIG_ROWS * (BIG_ROWS + 1L) / 2 * 5,
         rows.stream().mapToLong(row -> (Integer) row[0]).sum());
   }
 
   @Test void zeroRequestsAreEmptyAndStartNoThread() {
-    ThreadPoolExecutor threads = (ThreadPoolExecutor) ScanThreads.executor();
+    ThreadPoolExecutor threads = (ThreadPoolExecutor) TestPools.services().scanThreads();
     long tasksBefore = threads.getTaskCount();
-    ScanEnumerator<ConcatCursor> scan = scan(List.of(), ID, ScanOptions.defaults(0));
+    ScanEnumerator<ConcatCursor> scan = scan(List.of(), ID, TestPools.scanOptions(0));
     assertFalse(scan.moveNext());
     assertFalse(scan.moveNext());
     scan.close();
@@ -138,7 +138,7 @@ class ParallelScanTest extends ShardScanTestBase {
 
   @Test void sendsNothingBeforeTheFirstMoveNext() {
     ScanEnumerator<ConcatCursor> scan = scan(requests(3, "select id, name from small"), ID_NAME,
-        ScanOptions.defaults(3));
+        TestPools.scanOptions(3));
     assertEquals(0, shards.statementsExecuted());
     assertTrue(scan.moveNext());
     scan.close();
@@ -147,7 +147,7 @@ class ParallelScanTest extends ShardScanTestBase {
 
   @Test void closeBeforeTheFirstMoveNextSendsNothing() {
     ScanEnumerator<ConcatCursor> scan =
-        scan(requests(3, "select id from big"), ID, ScanOptions.defaults(3));
+        scan(requests(3, "select id from big"), ID, TestPools.scanOptions(3));
     scan.close();
     assertFalse(scan.moveNext());
     assertEquals(0, scan.startedRequests());
@@ -159,7 +159,7 @@ class ParallelScanTest extends ShardScanTestBase {
     List<ShardRequest> requests = List.of(new ShardRequest(shards.endpoint("s2"),
         "select id, name from small where id >= ? and name <> ?", parameters));
     List<Object[]> rows = drain(scan(requests, ID_NAME,
-        ScanOptions.defaults(1).withTimeoutMillis(1_500)));
+        TestPools.scanOptions(1).withTimeoutMillis(1_500)));
 
     List<Integer> expected = new ArrayList<>(range(205, 20));
     expected.remove(Integer.valueOf(210));
@@ -172,7 +172,7 @@ class ParallelScanTest extends ShardScanTestBase {
   }
 
   @Test void restoresAutocommitOfTheConnection() throws SQLException {
-    drain(scan(requests(1, "select id from small"), ID, ScanOptions.defaults(1)));
+    drain(scan(requests(1, "select id from small"), ID, TestPools.scanOptions(1)));
     try (Connection connection = shards.pooledEndpoint("s0").connect()) {
       assertTrue(connection.getAutoCommit());
     }
@@ -181,7 +181,7 @@ class ParallelScanTest extends ShardScanTestBase {
   @Test void buffersAtMostBufferBatchesForASlowConsumer() {
     int bufferBatches = 4;
     ScanEnumerator<ConcatCursor> scan = scan(requests(4, "select id from big"), ID,
-        ScanOptions.defaults(4).withBatching(16, bufferBatches));
+        TestPools.scanOptions(4).withBatching(16, bufferBatches));
     int rows = 0;
     int maxSeen = 0;
     try (scan) {
@@ -201,7 +201,7 @@ class ParallelScanTest extends ShardScanTestBase {
     // One-row batches and a one-batch buffer: no shard can finish while the consumer waits,
     // so after one row both permitted statements are open and stay open.
     ScanEnumerator<ConcatCursor> scan = scan(requests(5, "select id from big"), ID,
-        ScanOptions.defaults(5).withParallelism(2).withBatching(1, 1));
+        TestPools.scanOptions(5).withParallelism(2).withBatching(1, 1));
     int rows = 0;
     try (scan) {
       assertTrue(scan.moveNext());
@@ -219,7 +219,7 @@ class ParallelScanTest extends ShardScanTestBase {
 
   @Test void closeAfterOneRowReleasesEveryShard() {
     ScanEnumerator<ConcatCursor> scan =
-        scan(requests(4, "select id from big"), ID, ScanOptions.defaults(4));
+        scan(requests(4, "select id from big"), ID, TestPools.scanOptions(4));
     assertTrue(scan.moveNext());
     scan.close();
     // Checked right away: close() returns only after every producer let go of its shard.
@@ -233,7 +233,7 @@ class ParallelScanTest extends ShardScanTestBase {
 
   @Test void closeNeverStartsPendingRequests() {
     ScanEnumerator<ConcatCursor> scan = scan(requests(4, "select id from big"), ID,
-        ScanOptions.defaults(4).withParallelism(1));
+        TestPools.scanOptions(4).withParallelism(1));
     assertTrue(scan.moveNext());
     scan.close();
     assertEquals(1, scan.startedRequests());
@@ -242,7 +242,7 @@ class ParallelScanTest extends ShardScanTestBase {
 
   @Test void closeFromAnotherThreadEndsTheScan() throws Exception {
     ScanEnumerator<ConcatCursor> scan = scan(requests(4, "select id from big"), ID,
-        ScanOptions.defaults(4).withBatching(8, 1));
+        TestPools.scanOptions(4).withBatching(8, 1));
     assertTrue(scan.moveNext());
     CompletableFuture.runAsync(scan::close).get(60, TimeUnit.SECONDS);
     assertEquals(CountingShards.Open.NOTHING, shards.openNow());
@@ -252,7 +252,7 @@ class ParallelScanTest extends ShardScanTestBase {
   @Test void failureMidScanNamesTheShardAndClosesEverything() {
     shards.failAfterRows("s2", 100);
     ScanEnumerator<ConcatCursor> scan = scan(requests(4, "select id from big"), ID,
-        ScanOptions.defaults(4).withBatching(10, 2));
+        TestPools.scanOptions(4).withBatching(10, 2));
     ShardException e = assertThrows(ShardException.class, () -> {
       while (scan.moveNext()) {
         scan.current();
@@ -266,7 +266,7 @@ class ParallelScanTest extends ShardScanTestBase {
   @Test void outOfMemoryOnAProducerIsNotAFailureOfItsShard() {
     shards.outOfMemoryAfterRows("s3", 100);
     ScanEnumerator<ConcatCursor> scan = scan(requests(4, "select id from big"), ID,
-        ScanOptions.defaults(4).withBatching(10, 2));
+        TestPools.scanOptions(4).withBatching(10, 2));
     OutOfMemoryError e = assertThrows(OutOfMemoryError.class, () -> drain(scan));
     assertEquals(CountingShards.injectedFailureMessage("s3", 100), e.getMessage());
     assertEquals(CountingShards.Open.NOTHING, shards.openNow());
@@ -277,7 +277,7 @@ class ParallelScanTest extends ShardScanTestBase {
     shards.failAfterRows("s1", 0);
     shards.failAfterRows("s3", 0);
     ScanEnumerator<ConcatCursor> scan =
-        scan(requests(4, "select id from big"), ID, ScanOptions.defaults(4));
+        scan(requests(4, "select id from big"), ID, TestPools.scanOptions(4));
     ShardException e = assertThrows(ShardException.class, () -> drain(scan));
     assertTrue(List.of("s1", "s3").contains(e.shardName()), e.getMessage());
     assertEquals("shard '" + e.shardName() + "' failed: "
@@ -291,7 +291,7 @@ class ParallelScanTest extends ShardScanTestBase {
         "jdbc:h2:mem:shardset_missing;IFEXISTS=TRUE", "sa", "", null));
     List<ShardRequest> requests = new ArrayList<>(requests(2, "select id from big"));
     requests.add(ShardRequest.of(down, "select id from big"));
-    ScanEnumerator<ConcatCursor> scan = scan(requests, ID, ScanOptions.defaults(3));
+    ScanEnumerator<ConcatCursor> scan = scan(requests, ID, TestPools.scanOptions(3));
     ShardException e = assertThrows(ShardException.class, () -> drain(scan));
     assertEquals("down", e.shardName());
     String expected = "shard 'down' failed: shardset-down - Connection is not available,"
@@ -317,7 +317,7 @@ class ParallelScanTest extends ShardScanTestBase {
       }
     };
     ScanEnumerator<ConcatCursor> scan = scan(List.of(ShardRequest.of(leaky, "select 1")), ID,
-        ScanOptions.defaults(1));
+        TestPools.scanOptions(1));
     ShardException e = assertThrows(ShardException.class, scan::moveNext);
     assertEquals("shard 'secret' failed: login with password **** refused", e.getMessage());
     assertEquals("login with password **** refused", e.getCause().getMessage());
@@ -327,7 +327,7 @@ class ParallelScanTest extends ShardScanTestBase {
   @Test void cancelFlagStopsTheScan() {
     AtomicBoolean cancel = new AtomicBoolean();
     ScanEnumerator<ConcatCursor> scan = scan(requests(4, "select id from big"), ID,
-        ScanOptions.defaults(4).withCancelFlag(cancel));
+        TestPools.scanOptions(4).withCancelFlag(cancel));
     assertTrue(scan.moveNext());
     cancel.set(true);
     CancellationException e = assertThrows(CancellationException.class, scan::moveNext);
@@ -338,7 +338,7 @@ class ParallelScanTest extends ShardScanTestBase {
 
   @Test void currentBeforeMoveNextAndResetAreRejected() {
     ScanEnumerator<ConcatCursor> scan =
-        scan(requests(1, "select id from small"), ID, ScanOptions.defaults(1));
+        scan(requests(1, "select id from small"), ID, TestPools.scanOptions(1));
     try (scan) {
       assertThrows(NoSuchElementException.class, scan::current);
       assertThrows(UnsupportedOperationException.class, scan::reset);

@@ -53,7 +53,7 @@ class PoolQueueTest {
     ShardEndpoint busy = endpoint("busy", 1, 300);
     try (Connection held = busy.connect()) {
       Enumerator<@Nullable Object[]> scan =
-          ParallelScan.concat(requests(busy), ID, ScanOptions.defaults(1));
+          ParallelScan.concat(requests(busy), ID, TestPools.scanOptions(1));
       ShardException e = assertThrows(ShardException.class, scan::moveNext);
       assertEquals("shard 'busy' is busy: all 1 connections in use for 300 ms (0 more"
           + " statements waiting); raise the shard's poolSize or acquireTimeout",
@@ -68,7 +68,7 @@ class PoolQueueTest {
     ShardEndpoint busy = endpoint("crowded", 1, 60_000);
     try (Connection held = busy.connect()) {
       Enumerator<@Nullable Object[]> scan =
-          ParallelScan.concat(requests(free, busy), ID, ScanOptions.defaults(2));
+          ParallelScan.concat(requests(free, busy), ID, TestPools.scanOptions(2));
       assertTrue(scan.moveNext());
       // The request to the crowded shard waits in its pool's queue for up to 60 s; closing
       // the scan must not wait for it.

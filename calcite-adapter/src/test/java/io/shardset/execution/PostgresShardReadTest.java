@@ -3,6 +3,7 @@ package io.shardset.execution;
 import io.shardset.execution.RowReader.ColumnKind;
 import io.shardset.testing.CountingShards;
 import io.shardset.testing.PostgresServer;
+import io.shardset.testing.TestPools;
 
 import org.apache.calcite.linq4j.Enumerator;
 
@@ -56,7 +57,7 @@ class PostgresShardReadTest {
         .map(name -> new ShardRequest(shards.endpoint(name), SQL, List.of(upTo))).toList();
     List<Long> ids = new ArrayList<>();
     try (Enumerator<Object[]> scan = ParallelScan.concat(requests, ID,
-        ScanOptions.defaults(requests.size()).withFewRowsExpected(fewRowsExpected))) {
+        TestPools.scanOptions(requests.size()).withFewRowsExpected(fewRowsExpected))) {
       while (scan.moveNext()) {
         ids.add((Long) scan.current()[0]);
       }

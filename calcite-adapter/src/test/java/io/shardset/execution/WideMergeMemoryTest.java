@@ -2,6 +2,7 @@ package io.shardset.execution;
 
 import io.shardset.execution.RowReader.ColumnKind;
 import io.shardset.testing.LongTest;
+import io.shardset.testing.TestPools;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -56,7 +57,7 @@ class WideMergeMemoryTest {
               + " || LPAD(CAST(X AS VARCHAR), 6, '0')"
               + " FROM SYSTEM_RANGE(0, " + (ROWS_PER_SHARD - 1) + ")"));
     }
-    ScanOptions options = ScanOptions.defaults(SHARDS);
+    ScanOptions options = TestPools.scanOptions(SHARDS);
     long threadsBefore = liveScanThreads();
     long expected = 0;
     long threadsHalfway = -1;

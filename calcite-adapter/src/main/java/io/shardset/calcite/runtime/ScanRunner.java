@@ -2,6 +2,7 @@ package io.shardset.calcite.runtime;
 
 import io.shardset.execution.ParallelScan;
 import io.shardset.execution.ScanOptions;
+import io.shardset.execution.ScanServices;
 import io.shardset.execution.ShardRequest;
 import io.shardset.routing.ShardRouter;
 
@@ -23,8 +24,9 @@ final class ScanRunner {
   private ScanRunner() {
   }
 
-  /** Starts the scan of the shards an execution reaches. */
-  static Enumerator<Object[]> run(PlannedScan plan, DataContext root, ShardReach reach) {
+  /** Starts the scan of the shards an execution reaches, on the threads of {@code services}. */
+  static Enumerator<Object[]> run(PlannedScan plan, DataContext root, ShardReach reach,
+      ScanServices services) {
     final IntFunction<@Nullable Object> bound = plan.bound(root);
     final KeyLists keyLists = plan.routing().keyLists();
     final ShardRouter router = reach.router();
@@ -48,8 +50,8 @@ final class ScanRunner {
       }
       requests.set(0, requests.get(0).withFallbacks(fallbacks));
     }
-    final ScanOptions defaults = ScanOptions.defaults(requests.size());
-    final ScanOptions options = new ScanOptions(
+    final ScanOptions defaults = ScanOptions.defaults(requests.size(), services);
+    final ScanOptions options = new ScanOptions(services,
         read.parallelism() == null ? defaults.parallelism()
             : Math.min(read.parallelism(), requests.size()),
         defaults.batchSize(), defaults.bufferBatches(), defaults.fetchSize(),

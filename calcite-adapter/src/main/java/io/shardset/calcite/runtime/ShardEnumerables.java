@@ -34,7 +34,7 @@ public final class ShardEnumerables {
       @Override public Enumerator<Object[]> enumerator() {
         // The scan belongs to the statement and connection running it, which close it when
         // they close, whatever happened above it.
-        return openScans.track(root, query.open(root));
+        return openScans.track(root, query.open(root, openScans.services()));
       }
     };
     switch (query.columnCount()) {

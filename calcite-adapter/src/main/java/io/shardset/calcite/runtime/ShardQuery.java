@@ -1,5 +1,6 @@
 package io.shardset.calcite.runtime;
 
+import io.shardset.execution.ScanServices;
 import io.shardset.topology.LiveModel;
 import io.shardset.topology.Placement;
 
@@ -47,18 +48,18 @@ public final class ShardQuery {
     return ShardReach.targets(plan, root);
   }
 
-  /** Starts this query's scan for one execution. */
-  Enumerator<Object[]> open(DataContext root) {
+  /** Starts this query's scan for one execution, on the threads of {@code services}. */
+  Enumerator<Object[]> open(DataContext root, ScanServices services) {
     if (live == null) {
-      return open(root, null);
+      return open(root, services, null);
     }
     // The execution runs under one version of the model from start to end, so that the
     // resharding tool can wait for it before a step it would not expect.
     final LiveModel.Ticket ticket = live.enter();
     try {
       final Placement placement = live.of(ticket.snapshot());
-      return new TicketEnumerator(open(root, placement.isAsPlanned() ? null : placement),
-          ticket);
+      return new TicketEnumerator(
+          open(root, services, placement.isAsPlanned() ? null : placement), ticket);
     } catch (RuntimeException | Error e) {
       ticket.close();
       throw e;
@@ -66,10 +67,10 @@ public final class ShardQuery {
   }
 
   /** Starts the scan, placed as the plan says or, when not null, as {@code placement} says. */
-  private Enumerator<Object[]> open(DataContext root,
+  private Enumerator<Object[]> open(DataContext root, ScanServices services,
       @Nullable Placement placement) {
     final ShardReach reach = ShardReach.of(plan, root, live, placement);
-    return reach == null ? Linq4j.emptyEnumerator() : ScanRunner.run(plan, root, reach);
+    return reach == null ? Linq4j.emptyEnumerator() : ScanRunner.run(plan, root, reach, services);
   }
 
   /** The number of columns of each row. */
