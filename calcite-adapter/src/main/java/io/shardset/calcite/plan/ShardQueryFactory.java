@@ -51,7 +51,9 @@ final class ShardQueryFactory {
     }
     final PlannedScan plan = new PlannedScan(
         new ScanShards(table.qualifiedName(), names, endpoints),
-        checked(spec.statements(), spec.sqls(), table),
+        subpartitions.isDynamic() || table.live() != null
+            ? checked(spec.statements(), spec.sqls(), table)
+            : ShardStatements.fixed(spec.sqls()),
         subpartitions.isDynamic()
             ? new SubpartitionChoice(subpartitions::select,
                 !aggregatesWithoutGroups(spec.pushed()))

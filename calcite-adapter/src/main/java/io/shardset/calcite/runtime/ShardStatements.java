@@ -87,6 +87,8 @@ public final class ShardStatements {
   private final List<Group> groups;
   private final @Nullable BitSet planned;
   private final ShardTexts plannedTexts;
+  /** Whether only the planned texts exist (see {@link #fixed}). */
+  private final boolean fixed;
   private final TextCache<Choice> kept = new TextCache<>(KEPT);
 
   /**
@@ -101,6 +103,24 @@ public final class ShardStatements {
     this.groups = List.copyOf(groups);
     this.planned = planned == null ? null : (BitSet) planned.clone();
     this.plannedTexts = fill(new Choice(this.planned, new BitSet(), new BitSet()));
+    this.fixed = false;
+  }
+
+  private ShardStatements(ShardTexts texts) {
+    this.shardCount = 0;
+    this.groups = List.of();
+    this.planned = null;
+    this.plannedTexts = texts;
+    this.fixed = true;
+  }
+
+  /**
+   * The statements of a scan whose every execution reads the tables the plan reads (its
+   * model cannot change and no query parameter selects subpartitions): the planned texts,
+   * without templates, which would only cost preparing time.
+   */
+  public static ShardStatements fixed(ShardTexts texts) {
+    return new ShardStatements(Objects.requireNonNull(texts, "texts"));
   }
 
   /** The groups of shards and their templates. */
@@ -127,6 +147,9 @@ public final class ShardStatements {
             : carried);
     if (choice.moveReaders().isEmpty() && Objects.equals(choice.chosen(), planned)) {
       return plannedTexts;
+    }
+    if (fixed) {
+      throw new IllegalStateException("the scan was prepared for the planned tables only");
     }
     return kept.get(choice, () -> fill(choice));
   }

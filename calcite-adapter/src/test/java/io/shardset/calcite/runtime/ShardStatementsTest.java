@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Tests that {@link ShardStatements} fills in the tables an execution chooses, keeps a
  * bounded number of choices' texts, and that {@link SubpartitionChoice} asks no shard only
@@ -51,6 +52,17 @@ class ShardStatementsTest {
 
   private static BitSet bits(long bits) {
     return BitSet.valueOf(new long[] {bits});
+  }
+
+  @Test void fixedStatementsGiveThePlannedTextsAndRefuseAnyOtherChoice() {
+    final ShardTexts planned = new ShardTexts(List.of(new ShardTexts.Text(bits(0b11),
+        "SELECT * FROM \"P0\" WHERE \"ID\" = ?", List.of(0))), 2);
+    final ShardStatements statements = ShardStatements.fixed(planned);
+    assertSame(planned, statements.planned());
+    assertSame(planned, statements.texts(null, new BitSet(), new BitSet()));
+    final IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> statements.texts(null, bits(0b01), bits(0b1)));
+    assertEquals("the scan was prepared for the planned tables only", e.getMessage());
   }
 
   @Test void fillsInTheChosenTablesAndKeepsTheText() throws Exception {
