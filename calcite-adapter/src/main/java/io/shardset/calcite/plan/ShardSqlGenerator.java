@@ -232,7 +232,8 @@ final class ShardSqlGenerator {
     final Set<String> earlier = new HashSet<>(); // names that scans met before can read
     for (int scan = 0; scan < scans.size(); scan++) {
       final List<PhysicalTable> all = scans.get(scan);
-      final List<PhysicalTable> read = scan == 0 && selects ? chosen(all, planned) : all;
+      final List<PhysicalTable> read =
+          scan == 0 && selects ? PhysicalTable.chosen(all, planned) : all;
       final Set<ScanShape> options = new LinkedHashSet<>();
       if (scan == 0 && selected) {
         for (int i = 0; i < all.size(); i++) { // any table can be the first chosen
@@ -308,19 +309,7 @@ final class ShardSqlGenerator {
     for (ShardSite physical : site.tables()) {
       all.add(new PhysicalTable(physical.qualifiedName(), physical.physicalColumns()));
     }
-    return site.subpartitions().isEmpty() ? all : chosen(all, chosen);
-  }
-
-  /** The chosen subpartition tables: all when {@code chosen} is null, the first when it is
-   * empty. */
-  private static List<PhysicalTable> chosen(List<PhysicalTable> all, @Nullable BitSet chosen) {
-    final List<PhysicalTable> result = new ArrayList<>();
-    for (int i = 0; i < all.size(); i++) {
-      if (chosen == null || chosen.get(i) || chosen.isEmpty() && i == 0) {
-        result.add(all.get(i));
-      }
-    }
-    return result;
+    return site.subpartitions().isEmpty() ? all : PhysicalTable.chosen(all, chosen);
   }
 
   /** The table of every scan of the pushed work, in the order the shuttle meets them (the

@@ -1,5 +1,9 @@
 package io.shardset.calcite.runtime;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -17,5 +21,19 @@ public record PhysicalTable(List<String> qualifiedName, List<String> columns) {
   /** The last part of the name, which SQL uses as the table's alias. */
   public String simpleName() {
     return qualifiedName.get(qualifiedName.size() - 1);
+  }
+
+  /**
+   * The subpartition tables a choice reads: all when {@code chosen} is null, the first when it
+   * is empty (the shards then read one table, whose rows the filters reject).
+   */
+  public static List<PhysicalTable> chosen(List<PhysicalTable> all, @Nullable BitSet chosen) {
+    final List<PhysicalTable> result = new ArrayList<>();
+    for (int i = 0; i < all.size(); i++) {
+      if (chosen == null || chosen.get(i) || chosen.isEmpty() && i == 0) {
+        result.add(all.get(i));
+      }
+    }
+    return result;
   }
 }

@@ -55,13 +55,8 @@ public final class ShardStatements {
       final List<List<PhysicalTable>> result = new ArrayList<>();
       for (int scan = 0; scan < scans.size(); scan++) {
         final List<PhysicalTable> all = scans.get(scan);
-        final List<PhysicalTable> read = new ArrayList<>();
-        for (int i = 0; i < all.size(); i++) {
-          if (scan > 0 || !selectsFirst || chosen == null || chosen.get(i)
-              || chosen.isEmpty() && i == 0) {
-            read.add(all.get(i));
-          }
-        }
+        final List<PhysicalTable> read =
+            scan > 0 || !selectsFirst ? all : PhysicalTable.chosen(all, chosen);
         result.add(carried.get(scan) ? withMoveTables(read) : read);
       }
       return result;
