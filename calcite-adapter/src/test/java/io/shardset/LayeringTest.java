@@ -81,6 +81,15 @@ class LayeringTest {
             "io.shardset.reshard.."));
   }
 
+  /** Transactions enlist endpoints and decide commits: they know no tables, no routing, no
+   * planner. */
+  @Test void transactionsImportOnlyExecutionAndModel() {
+    check(noClasses().that().resideInAPackage("io.shardset.transaction..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.shardset.routing..",
+            "io.shardset.topology..", "io.shardset.calcite..", "io.shardset.load..",
+            "io.shardset.reshard..", "org.apache.calcite.."));
+  }
+
   @Test void loadingAndReshardingImportNoPlanner() {
     check(noClasses().that().resideInAnyPackage("io.shardset.load..", "io.shardset.reshard..")
         .should().dependOnClassesThat().resideInAPackage("io.shardset.calcite.."));

@@ -5,6 +5,7 @@ import io.shardset.execution.ModelResources;
 import io.shardset.model.ShardSetModel;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.ShardedTableResolver;
+import io.shardset.transaction.TransactionCoordinator;
 
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
@@ -55,7 +56,8 @@ public final class ShardSchema extends AbstractSchema {
       ExecutionRuntime.@Nullable Lease lease) {
     try (ShardMetadata metadata = new JdbcShardMetadata(model, resources, runtime.dialects(),
         runtime.knownLayouts(), runtime.knownDialects())) {
-      return new ShardSchema(tables(model, live, metadata, runtime.openScans()), lease);
+      return new ShardSchema(tables(model, live, metadata, runtime.openScans(),
+          runtime.coordinator(resources)), lease);
     }
   }
 
@@ -67,18 +69,19 @@ public final class ShardSchema extends AbstractSchema {
    */
   static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
       ShardMetadata metadata, OpenScans openScans) {
-    return new ShardSchema(tables(model, live, metadata, openScans), null);
+    return new ShardSchema(tables(model, live, metadata, openScans,
+        new TransactionCoordinator()), null);
   }
 
   private static Map<String, Table> tables(ShardSetModel model, @Nullable LiveSource live,
-      ShardMetadata metadata, OpenScans openScans) {
+      ShardMetadata metadata, OpenScans openScans, TransactionCoordinator coordinator) {
     final Map<String, Table> tables = new LinkedHashMap<>();
     ShardedTableResolver.resolve(model, live, metadata).forEach((name, table) -> {
       final List<SqlDialect> dialects = new ArrayList<>();
       for (String shard : table.shardNames()) {
         dialects.add(metadata.dialect(model.shard(shard)));
       }
-      tables.put(name, new ShardTable(table, dialects, openScans));
+      tables.put(name, new ShardTable(table, dialects, openScans, coordinator));
     });
     return tables;
   }

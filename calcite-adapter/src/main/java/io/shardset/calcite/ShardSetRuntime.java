@@ -1,6 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.execution.ExecutionRuntime;
+import io.shardset.execution.ModelResources;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
@@ -11,6 +12,7 @@ import io.shardset.topology.LiveModels;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.ShardKey;
 import io.shardset.topology.Topology;
+import io.shardset.transaction.TransactionCoordinator;
 
 import org.apache.calcite.sql.SqlDialect;
 
@@ -20,6 +22,7 @@ import java.lang.ref.Cleaner;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -54,6 +57,10 @@ public final class ShardSetRuntime implements AutoCloseable {
   private final Topology topology = new Topology(execution);
   private final Dialects dialects = new Dialects();
   private final OpenScans openScans = new OpenScans(execution.scanServices());
+  private final ConnectionTransactions transactions = new ConnectionTransactions();
+  /** The transaction coordinator of each model, by the model's resources. */
+  private final Map<ModelResources, TransactionCoordinator> coordinators =
+      new ConcurrentHashMap<>();
   /** The dialects last read from each shard, for building schemas while a shard is down. */
   private final KnownValues<ShardKey, SqlDialect> knownDialects = new KnownValues<>();
   private final Cleaner cleaner = Cleaner.create();
@@ -168,6 +175,16 @@ public final class ShardSetRuntime implements AutoCloseable {
     return openScans;
   }
 
+  /** The transaction each JDBC connection has open. */
+  public ConnectionTransactions transactions() {
+    return transactions;
+  }
+
+  /** The transaction coordinator of the model whose shards these resources reach. */
+  TransactionCoordinator coordinator(ModelResources resources) {
+    return coordinators.computeIfAbsent(resources, r -> new TransactionCoordinator());
+  }
+
   Dialects dialects() {
     return dialects;
   }
@@ -185,6 +202,7 @@ public final class ShardSetRuntime implements AutoCloseable {
     if (closed.compareAndSet(false, true)) {
       try {
         openScans.close();
+        coordinators.values().forEach(TransactionCoordinator::close);
       } finally {
         execution.close();
       }

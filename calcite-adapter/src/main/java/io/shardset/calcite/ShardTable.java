@@ -10,6 +10,7 @@ import io.shardset.routing.ShardRouter;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.ShardSite;
 import io.shardset.topology.ShardedTable;
+import io.shardset.transaction.TransactionCoordinator;
 
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
@@ -38,6 +39,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final List<SqlDialect> dialects;
   private final SqlDialect.@Nullable DatabaseProduct product;
   private final OpenScans openScans;
+  private final TransactionCoordinator coordinator;
 
   /**
    * Creates the Calcite face of a table.
@@ -45,11 +47,14 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
    * @param dialects the SQL dialect of each of the table's shards, in its shard order
    * @param openScans where the table's scans are tracked until their statement or connection
    *     closes
+   * @param coordinator begins the transactions that write to the table's shards
    */
-  ShardTable(ShardedTable table, List<SqlDialect> dialects, OpenScans openScans) {
+  ShardTable(ShardedTable table, List<SqlDialect> dialects, OpenScans openScans,
+      TransactionCoordinator coordinator) {
     this.table = Objects.requireNonNull(table, "table");
     this.dialects = List.copyOf(dialects);
     this.openScans = Objects.requireNonNull(openScans, "openScans");
+    this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
     if (this.dialects.size() != table.shardCount()) {
       throw new IllegalArgumentException("table " + table.qualifiedName() + " has "
           + table.shardCount() + " shards, not " + this.dialects.size());
@@ -190,5 +195,10 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   /** Where the scans of this table are tracked until their statement or connection closes. */
   public OpenScans openScans() {
     return openScans;
+  }
+
+  /** Begins the transactions that write to the table's shards. */
+  public TransactionCoordinator coordinator() {
+    return coordinator;
   }
 }

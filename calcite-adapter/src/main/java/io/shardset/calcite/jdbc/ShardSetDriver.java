@@ -8,7 +8,13 @@ import io.shardset.calcite.ShardTypeSystem;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Handler;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalciteMetaColumnFactory;
+import org.apache.calcite.jdbc.CalciteMetaColumnFactoryImpl;
+import org.apache.calcite.jdbc.CalciteMetaTableFactory;
+import org.apache.calcite.jdbc.CalciteMetaTableFactoryImpl;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.Driver;
 import org.apache.calcite.schema.SchemaPlus;
@@ -86,6 +92,16 @@ public class ShardSetDriver extends Driver {
     return super.connect(url, properties);
   }
 
+  @Override public Meta createMeta(AvaticaConnection connection) {
+    final CalciteConnectionConfig config = (CalciteConnectionConfig) connection.config();
+    return new ShardSetMeta(connection,
+        config.metaTableFactory(CalciteMetaTableFactory.class,
+            CalciteMetaTableFactoryImpl.INSTANCE),
+        config.metaColumnFactory(CalciteMetaColumnFactory.class,
+            CalciteMetaColumnFactoryImpl.INSTANCE),
+        ShardSetRuntime.get().transactions());
+  }
+
   @Override public CalcitePrepare createPrepare() {
     return new PlanCachingPrepare(planCache);
   }
@@ -121,6 +137,7 @@ public class ShardSetDriver extends Driver {
         }
       } finally {
         try {
+          ShardSetRuntime.get().transactions().connectionClosed(connection);
           openScans().connectionClosed(connection);
         } finally {
           try {

@@ -1,0 +1,21 @@
+package org.apache.calcite.jdbc;
+
+import org.apache.calcite.avatica.AvaticaConnection;
+
+/**
+ * {@link CalciteMetaImpl} for subclasses outside Calcite's package: its constructor takes
+ * Calcite's connection class, which is not public, and Calcite's connection casts its metadata
+ * to {@code CalciteMetaImpl}, so a driver that changes the metadata must extend it. Lives in
+ * Calcite's package only to name that class.
+ */
+public abstract class AccessibleCalciteMeta extends CalciteMetaImpl {
+  /**
+   * Creates the metadata of a connection.
+   *
+   * @param connection a connection Calcite's driver (or a subclass of it) created
+   */
+  protected AccessibleCalciteMeta(AvaticaConnection connection,
+      CalciteMetaTableFactory tables, CalciteMetaColumnFactory columns) {
+    super((CalciteConnectionImpl) connection, tables, columns);
+  }
+}
