@@ -7,10 +7,13 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * One transaction over the shards it writes to. Each shard is enlisted on first use: the
@@ -22,6 +25,9 @@ public final class ShardTransaction implements AutoCloseable {
 
   private final TransactionCoordinator coordinator;
   private final Map<String, Enlisted> shards = new LinkedHashMap<>();
+  /** What the transaction's writers keep until it ends (tickets of the model version they
+   * routed under, say), by their key; closed when it ends, in reverse order. */
+  private final Map<Object, AutoCloseable> attachments = new LinkedHashMap<>();
   private State state = State.ACTIVE;
 
   /** Where a transaction is in its life. */
@@ -52,6 +58,24 @@ public final class ShardTransaction implements AutoCloseable {
     }
     shards.put(shard.name(), new Enlisted(shard, connection));
     return connection;
+  }
+
+  /**
+   * What the transaction keeps under {@code key} until it ends, created on first use: a
+   * writer keeps there what must last as long as the rows it wrote are uncommitted (the
+   * ticket that holds a resharding back, say). Closed when the transaction ends, after its
+   * shards commit or roll back.
+   */
+  public <T extends AutoCloseable> T attachment(Object key, Class<T> type,
+      Supplier<? extends T> create) {
+    checkActive();
+    final AutoCloseable known = attachments.get(key);
+    if (known != null) {
+      return type.cast(known);
+    }
+    final T created = Objects.requireNonNull(create.get(), "attachment");
+    attachments.put(key, created);
+    return created;
   }
 
   /** The names of the shards enlisted so far, in the order they were. */
@@ -120,6 +144,16 @@ public final class ShardTransaction implements AutoCloseable {
       closeQuietly(enlisted.connection);
     }
     shards.clear();
+    final List<AutoCloseable> ending = new ArrayList<>(attachments.values());
+    attachments.clear();
+    Collections.reverse(ending);
+    for (AutoCloseable attachment : ending) {
+      try {
+        attachment.close();
+      } catch (Exception e) {
+        LOG.warn("releasing what a transaction kept failed", e);
+      }
+    }
   }
 
   private void checkActive() {
