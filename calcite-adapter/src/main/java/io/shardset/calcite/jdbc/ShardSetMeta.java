@@ -15,9 +15,20 @@ import java.util.Objects;
  * transactions JDBC clients expect: autocommit on when the connection opens, and
  * {@code commit()} and {@code rollback()} ending the transaction the connection's writes
  * opened (see {@link ConnectionTransactions}). Turning autocommit on commits what is open, as
- * JDBC says.
+ * JDBC says. A read-only connection's writes are refused; read-only cannot change while a
+ * transaction is open. The isolation is {@link TransactionIsolation#IN_EFFECT}, the only one
+ * a connection can ask for.
+ *
+ * <p>Avatica's {@code Meta} declares no {@code SQLException}, but the connection methods that
+ * call it ({@code commit()}, {@code setAutoCommit}, {@code setReadOnly},
+ * {@code setTransactionIsolation}) do: this class throws its SQLExceptions through them
+ * unwrapped ({@link #raise}), so that a client gets the SQLException, and its SQLState, that
+ * JDBC promises rather than an unchecked exception.
  */
 final class ShardSetMeta extends AccessibleCalciteMeta {
+  /** SQLState of a change JDBC forbids inside a transaction (active SQL transaction). */
+  static final String ACTIVE_TRANSACTION_SQL_STATE = "25001";
+
   private final ConnectionTransactions transactions;
   private final AvaticaConnection connection;
 
@@ -27,18 +38,37 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
     this.connection = connection;
     this.transactions = Objects.requireNonNull(transactions, "transactions");
     connProps.setAutoCommit(true);
+    connProps.setTransactionIsolation(TransactionIsolation.IN_EFFECT);
     connProps.setDirty(false);
-    transactions.register(connection, this::isAutoCommit);
+    transactions.register(connection, this::isAutoCommit, this::isReadOnly);
   }
 
   private boolean isAutoCommit() {
     return !Boolean.FALSE.equals(connProps.isAutoCommit());
   }
 
+  private boolean isReadOnly() {
+    return Boolean.TRUE.equals(connProps.isReadOnly());
+  }
+
+  /** Checks every change before making any, so that a refused call changes nothing. */
   @Override public ConnectionProperties connectionSync(ConnectionHandle ch,
       ConnectionProperties properties) {
-    final boolean wasAutoCommit = isAutoCommit();
-    if (!wasAutoCommit && Boolean.TRUE.equals(properties.isAutoCommit())) {
+    final Integer isolation = properties.getTransactionIsolation();
+    if (isolation != null) {
+      try {
+        properties.setTransactionIsolation(TransactionIsolation.granted(isolation));
+      } catch (SQLException e) {
+        throw raise(e);
+      }
+    }
+    final Boolean readOnly = properties.isReadOnly();
+    if (readOnly != null && readOnly != isReadOnly() && transactions.hasOpen(connection)) {
+      throw raise(new SQLException("cannot make the connection " + (readOnly ? "read-only"
+          : "writable") + " while its transaction is open; commit or roll back first",
+          ACTIVE_TRANSACTION_SQL_STATE));
+    }
+    if (!isAutoCommit() && Boolean.TRUE.equals(properties.isAutoCommit())) {
       commit(ch);
     }
     return super.connectionSync(ch, properties);
@@ -48,12 +78,25 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
     try {
       transactions.commit(connection);
     } catch (SQLException e) {
-      // Avatica's Meta cannot throw SQLException; its connection passes this on to the caller.
-      throw new IllegalStateException(e.getMessage(), e);
+      throw raise(e);
     }
   }
 
   @Override public void rollback(ConnectionHandle ch) {
     transactions.rollback(connection);
+  }
+
+  /**
+   * Throws {@code e} although this class's methods declare no checked exception: only
+   * {@link AvaticaConnection}'s methods, which declare {@link SQLException}, call them.
+   * Declared to return an exception so that callers can write {@code throw raise(e)}.
+   */
+  static RuntimeException raise(SQLException e) {
+    throw ShardSetMeta.<RuntimeException>unchecked(e);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Exception> E unchecked(Exception e) throws E {
+    throw (E) e;
   }
 }
