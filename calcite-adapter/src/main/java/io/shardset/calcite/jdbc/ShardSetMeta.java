@@ -1,13 +1,19 @@
 package io.shardset.calcite.jdbc;
 
 import io.shardset.calcite.ConnectionTransactions;
+import io.shardset.calcite.runtime.WriteFailedException;
 
+import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.AccessibleCalciteMeta;
 import org.apache.calcite.jdbc.CalciteMetaColumnFactory;
 import org.apache.calcite.jdbc.CalciteMetaTableFactory;
 
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -98,5 +104,50 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
   @SuppressWarnings("unchecked")
   private static <E extends Exception> E unchecked(Exception e) throws E {
     throw (E) e;
+  }
+
+  @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
+      long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
+      throws NoSuchStatementException {
+    try {
+      return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+    } catch (RuntimeException e) {
+      throw withSqlState(e);
+    }
+  }
+
+  @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      int maxRowsInFirstFrame) throws NoSuchStatementException {
+    try {
+      return super.execute(h, parameterValues, maxRowsInFirstFrame);
+    } catch (RuntimeException e) {
+      throw withSqlState(e);
+    }
+  }
+
+  @Override public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h,
+      List<String> sqlCommands) throws NoSuchStatementException {
+    try {
+      return super.prepareAndExecuteBatch(h, sqlCommands);
+    } catch (RuntimeException e) {
+      throw withSqlState(e);
+    }
+  }
+
+  /**
+   * The exception to pass on for a failed execution: a write's failure keeps its SQLState
+   * (40001 for a row whose key range is moving, say), which Avatica's statement passes to the
+   * client only from this exception class; anything else as it is.
+   */
+  private static RuntimeException withSqlState(RuntimeException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof WriteFailedException write) {
+        final SQLException failure = write.failure();
+        return new AvaticaClientRuntimeException(failure.getMessage(),
+            failure.getErrorCode(), failure.getSQLState(), AvaticaSeverity.ERROR, List.of(),
+            null);
+      }
+    }
+    return e;
   }
 }
