@@ -58,16 +58,6 @@ public final class ConnectionTransactions {
   }
 
   /**
-   * Starts a statement's write as {@link #begin(DataContext, TransactionCoordinator, String)}
-   * does; a refusal on a read-only connection names no table, so writers that know their
-   * table call that one.
-   */
-  public StatementWrite begin(DataContext root, TransactionCoordinator coordinator)
-      throws SQLException {
-    return begin(root, coordinator, null);
-  }
-
-  /**
    * Starts a statement's write to {@code table}: in the transaction of its connection when that
    * connection has autocommit off, else in a transaction of its own that
    * {@link StatementWrite#complete} commits.
@@ -77,12 +67,12 @@ public final class ConnectionTransactions {
    *     or if the connection's transaction writes to another model's shards
    */
   public StatementWrite begin(DataContext root, TransactionCoordinator coordinator,
-      @Nullable String table) throws SQLException {
+      String table) throws SQLException {
     final Object connection = root.getQueryProvider();
     final Mode mode = connection == null ? null : managed.get(connection);
     if (mode != null && mode.readOnly.getAsBoolean()) {
       throw new SQLException("connection is read-only: cannot write to "
-          + (table == null ? "a table" : "table " + table), READ_ONLY_SQL_STATE);
+          + "table " + table, READ_ONLY_SQL_STATE);
     }
     if (mode == null || mode.autoCommit.getAsBoolean()) {
       return new StatementWrite(coordinator.begin(), null);
