@@ -21,14 +21,18 @@ final class TransactionIsolation {
 
   /**
    * The level a connection gets when it asks for {@code level}: READ COMMITTED for itself
-   * and for READ UNCOMMITTED, which JDBC lets a driver raise to a stricter level.
+   * and for READ UNCOMMITTED, which JDBC lets a driver raise to a stricter level, and for
+   * NONE, the one level Avatica's {@code DatabaseMetaData} (which a driver built on it
+   * cannot change) says connections support, so that clients that ask for what the metadata
+   * advertises, as sqlline does, are not refused.
    *
    * @throws SQLException for REPEATABLE READ and SERIALIZABLE, which ShardSet does not
    *     provide (promising them would let a client rely on an isolation it does not get),
-   *     and for NONE and other values, which name no level a connection can have
+   *     and for values that name no level
    */
   static int granted(int level) throws SQLException {
     switch (level) {
+    case Connection.TRANSACTION_NONE:
     case Connection.TRANSACTION_READ_UNCOMMITTED:
     case Connection.TRANSACTION_READ_COMMITTED:
       return IN_EFFECT;
