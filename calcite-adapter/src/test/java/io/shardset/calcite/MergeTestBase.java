@@ -56,7 +56,8 @@ abstract class MergeTestBase {
         "CREATE TABLE ORDERS (ID BIGINT PRIMARY KEY, CUSTOMER VARCHAR(40),"
             + " AMOUNT DECIMAL(12, 2), QTY INTEGER)",
         "CREATE TABLE BY_NAME (NAME VARCHAR(40) PRIMARY KEY, NOTE VARCHAR(40))",
-        "CREATE TABLE REGIONS (REGION VARCHAR(8) PRIMARY KEY, NAME VARCHAR(40))"));
+        "CREATE TABLE REGIONS (REGION VARCHAR(8) PRIMARY KEY, NAME VARCHAR(40))",
+        "CREATE TABLE NOTES (ID INTEGER, NOTE VARCHAR(40))"));
     for (String name : unsharded ? List.of("TICKETS") : List.of("TICKETS_LOW",
         "TICKETS_HIGH")) {
       ddl.add("CREATE TABLE " + name + " (TICKET_ID INTEGER PRIMARY KEY,"
@@ -72,6 +73,7 @@ abstract class MergeTestBase {
          "lists": [{"shard": "s0", "values": ["a", "b"]}, {"shard": "s1", "values": ["c"]},
                    {"shard": "s3", "default": true}]},
         {"name": "REGIONS", "method": "duplicated"},
+        {"name": "NOTES", "method": "duplicated"},
         {"name": "TICKETS", "method": "range", "shardKey": ["TICKET_ID"],
          "ranges": [{"shard": "s0", "to": 100}, {"shard": "s1", "from": 100, "to": 200},
                     {"shard": "s2", "from": 200, "to": 300}, {"shard": "s3", "from": 300,
@@ -103,7 +105,7 @@ abstract class MergeTestBase {
   @BeforeEach void empty() throws SQLException {
     for (String shard : fixture.shards().names()) {
       try (Connection c = plain(shard); Statement s = c.createStatement()) {
-        for (String table : List.of("ORDERS", "BY_NAME", "REGIONS", "TICKETS_LOW",
+        for (String table : List.of("ORDERS", "BY_NAME", "REGIONS", "NOTES", "TICKETS_LOW",
             "TICKETS_HIGH")) {
           s.execute("DELETE FROM " + table);
         }
@@ -441,6 +443,38 @@ abstract class MergeTestBase {
           () -> c.createStatement().executeUpdate(merge));
       assertEquals("table S.TICKETS: no shard accepts key TICKET_ID = 999",
           InsertTestBase.message(e));
+    }
+  }
+
+  @Test void updatedRoutingColumnMovesTheRowToItsNewShard() throws SQLException {
+    // NAME is the key and places the row: 'a' lives on s0, 'c' on s1, 'q' on s3.
+    final String merge = "MERGE INTO BY_NAME AS t USING (VALUES ('a', 'c'), ('q', 'b'),"
+        + " ('x', 'y')) AS s (N, M) ON t.NAME = s.N WHEN MATCHED THEN UPDATE SET NAME = s.M"
+        + " WHEN NOT MATCHED THEN INSERT VALUES (s.N, 'new')";
+    try (Connection c = Connector.SHARDSET.open(model)) {
+      both(c, "INSERT INTO BY_NAME VALUES ('a', 'from a'), ('q', 'from q')", 2);
+      final String plan = ShardFixture.rows(c, "EXPLAIN PLAN FOR " + merge).get(0);
+      assertTrue(plan.contains("rowWise=[it updates routing column NAME])"), plan);
+      fixture.shards().resetCounters();
+      both(c, merge, 3);
+      assertEquals(1, received("s0").stream().filter(sql -> sql.startsWith("DELETE")).count(),
+          received("s0").toString());
+      assertTrue(received("s1").stream().anyMatch(sql -> sql.startsWith("INSERT")),
+          received("s1").toString());
+      assertSameAsOracle(c);
+    }
+    audit();
+  }
+
+  @Test void tableWithoutPrimaryKeyIsRefused() throws SQLException {
+    try (Connection c = Connector.SHARDSET.open(model); Statement s = c.createStatement()) {
+      final SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate(
+          "MERGE INTO NOTES USING (VALUES (1, 'a')) AS s (I, N) ON NOTES.ID = s.I"
+              + " WHEN MATCHED THEN UPDATE SET NOTE = s.N"
+              + " WHEN NOT MATCHED THEN INSERT VALUES (s.I, s.N)"));
+      assertTrue(fullMessage(e).contains("MERGE into S.NOTES is not supported: the table has"
+          + " no primary key to address its rows by"), fullMessage(e));
+      assertEquals(0, rowsOnShards("NOTES"));
     }
   }
 
