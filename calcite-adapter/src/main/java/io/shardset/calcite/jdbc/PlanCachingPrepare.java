@@ -99,7 +99,8 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
   }
 
   /** The statement parsed as Calcite will parse it, or null if it is not a query (DDL and DML
-   * act at prepare time; EXPLAIN is left to Calcite) or does not parse (Calcite reports it). */
+   * act at prepare time; EXPLAIN is left to Calcite) or does not parse (Calcite reports it).
+   * UPSERT and some MERGE statements are refused here ({@link UnsupportedStatements}). */
   private @Nullable SqlNode parseQuery(Context context, String sql) {
     final CalciteConnectionConfig config = context.config();
     SqlParser.Config parserConfig = parserConfig()
@@ -119,6 +120,7 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
     } catch (SqlParseException e) {
       return null;
     }
+    UnsupportedStatements.check(node);
     return node.getKind().belongsTo(SqlKind.QUERY) ? node : null;
   }
 }

@@ -1,7 +1,5 @@
 package io.shardset.calcite.plan;
 
-import io.shardset.calcite.ConnectionTransactions;
-import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.ShardTable;
 import io.shardset.calcite.runtime.ShardWrites;
 import io.shardset.calcite.runtime.WriteTarget;
@@ -9,15 +7,6 @@ import io.shardset.calcite.runtime.WriteTarget;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
-import org.apache.calcite.adapter.enumerable.JavaRowFormat;
-import org.apache.calcite.adapter.enumerable.PhysType;
-import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
-import org.apache.calcite.linq4j.function.Function1;
-import org.apache.calcite.linq4j.tree.BlockBuilder;
-import org.apache.calcite.linq4j.tree.Expression;
-import org.apache.calcite.linq4j.tree.Expressions;
-import org.apache.calcite.linq4j.tree.ParameterExpression;
-import org.apache.calcite.linq4j.tree.Primitive;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;
@@ -26,11 +15,9 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.util.BuiltInMethod;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -81,27 +68,7 @@ public final class EnumerableShardTableModify extends TableModify implements Enu
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-    final BlockBuilder builder = new BlockBuilder();
-    final Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(),
-        Prefer.ARRAY);
-    final Expression child = builder.append("child", input.block);
-    final ParameterExpression row = Expressions.parameter(input.physType.getJavaRowType(),
-        "row");
-    final List<Expression> values = new ArrayList<>();
-    for (int i = 0; i < input.physType.getRowType().getFieldCount(); i++) {
-      final Expression value = input.physType.fieldReference(row, i);
-      values.add(Primitive.is(value.getType()) ? Expressions.box(value) : value);
-    }
-    final Expression rows = builder.append("rows", Expressions.call(child,
-        BuiltInMethod.SELECT.method, Expressions.lambda(Function1.class,
-            Expressions.newArrayInit(Object.class, values), row)));
-    final Expression target = implementor.stash(target(), WriteTarget.class);
-    final Expression transactions = implementor.stash(
-        ShardSetRuntime.get().transactions(), ConnectionTransactions.class);
-    builder.add(Expressions.return_(null, Expressions.call(ShardWrites.WRITE,
-        implementor.getRootExpression(), target, transactions, rows)));
-    final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
-        JavaRowFormat.SCALAR);
-    return implementor.result(physType, builder.toBlock());
+    return WriteCode.implement(this, (EnumerableRel) getInput(), implementor,
+        ShardWrites.WRITE, target(), WriteTarget.class);
   }
 }

@@ -84,6 +84,7 @@ public final class ShardRules {
     planner.removeRule(CoreRules.AGGREGATE_REDUCE_FUNCTIONS);
     planner.removeRule(EnumerableRules.ENUMERABLE_LIMIT_RULE);
     RULES.forEach(planner::addRule);
+    planner.addRule(ShardMergeRule.INSTANCE);
     LiteralPreservingExecutor.install(planner);
   }
 }

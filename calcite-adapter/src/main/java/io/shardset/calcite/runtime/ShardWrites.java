@@ -5,10 +5,8 @@ import io.shardset.write.RowInserter;
 import io.shardset.write.TableWrite;
 
 import org.apache.calcite.DataContext;
-import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
-import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.linq4j.tree.Types;
 
 import java.lang.reflect.Method;
@@ -43,16 +41,7 @@ public final class ShardWrites {
    */
   public static Enumerable<Long> write(DataContext root, WriteTarget target,
       ConnectionTransactions transactions, Enumerable<Object[]> rows) {
-    return new AbstractEnumerable<Long>() {
-      @Override public Enumerator<Long> enumerator() {
-        try {
-          return Linq4j.singletonEnumerable(run(root, target, transactions, rows))
-              .enumerator();
-        } catch (SQLException e) {
-          throw new WriteFailedException(e);
-        }
-      }
-    };
+    return DeferredCount.of(() -> run(root, target, transactions, rows));
   }
 
   private static long run(DataContext root, WriteTarget target,
