@@ -384,7 +384,10 @@ public final class ShardTransaction implements AutoCloseable {
   private void release() {
     for (Branch branch : shards.values()) {
       if (branch.broken || branch.phase != Phase.ENDED) {
-        // Left prepared or in an unknown state: never back into the pool.
+        // Left prepared or in an unknown state: never back into the pool. The driver's own
+        // connection closes first, as in a crash: the pool would roll back what it holds
+        // open on its way back, and H2 would then roll back a prepared branch too.
+        closePhysically(branch.connection);
         branch.shard.abandon(branch.connection, Runnable::run);
       } else {
         try {
@@ -412,6 +415,14 @@ public final class ShardTransaction implements AutoCloseable {
     if (state != State.ACTIVE) {
       throw new IllegalStateException("the transaction has " + (state == State.COMMITTED
           ? "committed" : state == State.ROLLED_BACK ? "rolled back" : "ended in doubt"));
+    }
+  }
+
+  private static void closePhysically(Connection connection) {
+    try {
+      connection.unwrap(Connection.class).close();
+    } catch (SQLException | RuntimeException e) {
+      // Broken already: the server ends its session.
     }
   }
 

@@ -126,7 +126,10 @@ public final class TransactionCoordinator implements AutoCloseable {
   public RecoveryReport recover() throws SQLException {
     final DecisionLog current;
     synchronized (lock) {
-      current = log;
+      final LogDatabase database = settings.log();
+      // Another process (or coordinator) may have created the log since this one started.
+      current = log != null || database == null || !database.exists() ? log
+          : openLog(false);
     }
     if (current == null) {
       return RecoveryReport.NOTHING;
