@@ -86,6 +86,8 @@ final class DecisionLog implements AutoCloseable {
       final boolean h2File = connection.getMetaData().getDatabaseProductName().equals("H2")
           && !database.url().startsWith("jdbc:h2:mem:");
       final DecisionLog log = new DecisionLog(database, logId(connection), h2File);
+      // The log's id names the transactions prepared from now on: it must outlive a crash.
+      log.sync(connection);
       log.instance();
       return log;
     }
