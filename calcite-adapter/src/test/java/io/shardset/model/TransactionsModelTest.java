@@ -4,10 +4,13 @@ import org.junit.jupiter.api.Test;
 
 import static io.shardset.model.TestOperands.assertFails;
 import static io.shardset.model.TestOperands.parse;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The {@code transactions} object of a model operand. */
 class TransactionsModelTest {
+  private static final String INVALID = "Invalid ShardSet model: schema 'SALES', field";
+
   private static String withTransactions(String transactions) {
     return """
         {"shards": [{"name": "s0", "jdbcUrl": "jdbc:h2:mem:s0"},
@@ -35,15 +38,15 @@ class TransactionsModelTest {
   }
 
   @Test void rejectsWhatItDoesNotKnow() {
-    assertFails(withTransactions("{\"bestEfort\": true}"), "Invalid ShardSet model: schema 'SALES', field"
+    assertFails(withTransactions("{\"bestEfort\": true}"), INVALID
         + " 'transactions.bestEfort': unknown key; did you mean 'bestEffort'?");
-    assertFails(withTransactions("{\"bestEffort\": \"yes\"}"), "Invalid ShardSet model: schema 'SALES', field"
+    assertFails(withTransactions("{\"bestEffort\": \"yes\"}"), INVALID
         + " 'transactions.bestEffort': expected true or false, got a string");
-    assertFails(withTransactions("{\"recoveryIntervalSeconds\": 0}"), "Invalid ShardSet model: schema 'SALES', field"
+    assertFails(withTransactions("{\"recoveryIntervalSeconds\": 0}"), INVALID
         + " 'transactions.recoveryIntervalSeconds': expected an integer from 1 to 86400, got 0");
-    assertFails(withTransactions("{\"log\": \"\"}"), "Invalid ShardSet model: schema 'SALES', field"
+    assertFails(withTransactions("{\"log\": \"\"}"), INVALID
         + " 'transactions.log': must not be empty");
-    assertFails(withTransactions("true"), "Invalid ShardSet model: schema 'SALES', field 'transactions': expected an"
-        + " object, got a boolean");
+    assertFails(withTransactions("true"), INVALID
+        + " 'transactions': expected an object, got a boolean");
   }
 }
