@@ -20,8 +20,8 @@ import java.util.Set;
  * Citus's {@code recover_prepared_transactions} does: a prepared branch whose transaction has
  * a commit record is committed; one without a record is rolled back, unless its transaction is
  * still in progress here or its coordinator instance is alive elsewhere (it may be about to
- * record the decision). Then the records of transactions no shard holds prepared any more are
- * deleted.
+ * record the decision). Then the records of transactions no shard holds prepared any more
+ * (in two passes running) are deleted.
  */
 final class Recovery {
   private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
@@ -78,9 +78,13 @@ final class Recovery {
           rolledBack++;
         }
       } catch (SQLException e) {
-        if (!f.backend().isUnknownBranch(e)) {
+        left.add(id.text());
+        if (f.backend().isUnknownBranch(e)) {
+          // Finished by someone else meanwhile, or (MariaDB) still attached to the session
+          // of a process that just died: the next pass knows which, the record stays.
+          skipped++;
+        } else {
           failed++;
-          left.add(id.text());
           LOG.warn("Recovery could not {} branch {} on shard {}: {}", commit ? "commit"
               : "roll back", f.branch().id(), f.shard().name(),
               f.shard().redact(e.getMessage()));
@@ -115,19 +119,30 @@ final class Recovery {
     return found;
   }
 
-  /** Deletes this schema's records that no listed shard holds a branch of any more. */
+  /**
+   * Deletes this schema's records that no listed shard held a branch of, in this pass and the
+   * one before: a MariaDB server lists no branch for a moment while it detaches it from the
+   * session of a process that just died, and a record deleted then would let the next pass
+   * roll that branch back.
+   */
   private int forget(Map<String, DecisionLog.Decision> recorded, Set<String> left,
       Map<String, ShardEndpoint> shards) throws SQLException {
+    final Set<String> unseen = new HashSet<>();
     int forgotten = 0;
     for (Map.Entry<String, DecisionLog.Decision> entry : recorded.entrySet()) {
       final DecisionLog.Decision decision = entry.getValue();
       if (decision.scope().equals(coordinator.settings().scope())
           && shards.keySet().containsAll(decision.participants())
           && !left.contains(entry.getKey())) {
-        log.forget(entry.getKey());
-        forgotten++;
+        if (coordinator.wasUnseen(entry.getKey())) {
+          log.forget(entry.getKey());
+          forgotten++;
+        } else {
+          unseen.add(entry.getKey());
+        }
       }
     }
+    coordinator.unseen(unseen);
     return forgotten;
   }
 }

@@ -47,6 +47,8 @@ public final class TransactionCoordinator implements AutoCloseable {
   /** The transactions between their first prepare and their end, in this process. */
   private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
   private final AtomicLong numbers = new AtomicLong();
+  /** The records the last recovery pass found no branch of; guarded by recovering. */
+  private Set<String> unseen = Set.of();
   /** The instance id of transactions begun while no decision log could be opened. */
   private final String unloggedInstance = Long.toString(RANDOM.nextLong() >>> 24,
       Character.MAX_RADIX);
@@ -243,6 +245,16 @@ public final class TransactionCoordinator implements AutoCloseable {
 
   void finished(GlobalId id) {
     inProgress.remove(id.text());
+  }
+
+  /** Whether the last recovery pass found no branch of this recorded transaction. */
+  boolean wasUnseen(String gid) {
+    return unseen.contains(gid);
+  }
+
+  /** The records this recovery pass found no branch of. */
+  void unseen(Set<String> gids) {
+    unseen = Set.copyOf(gids);
   }
 
   boolean isInProgress(GlobalId id) {

@@ -56,7 +56,12 @@ class KilledCoordinatorTest {
       final LogDatabase log = TxShards.log(folder, "log");
       runAndKill(log, "prepared", shards, more);
       assertEquals(Map.of(), TxShards.decisions(log));
-      assertEquals(new RecoveryReport(0, 4, 0, 0, 0, List.of()), recover(log, shards, more));
+      final RecoveryReport report = recover(log, shards, more);
+      // The MariaDB branch may be gone before recovery rolls it back: its server refused to
+      // finish it while still attached to the dying session (XAER_NOTA), and then no longer
+      // listed it. Every shard is checked below.
+      assertEquals(0, report.committed(), report.toString());
+      assertTrue(report.rolledBack() >= 3, report.toString());
       assertEquals(List.of(), h2Ids());
       assertEquals(List.of(List.of(), List.of()), shards.idsEverywhere());
       assertEquals(List.of(List.of()), more.idsEverywhere());
@@ -130,7 +135,16 @@ class KilledCoordinatorTest {
     endpoints.put("h0", TestPools.pools().endpoint(h2()));
     try (TransactionCoordinator coordinator = new TransactionCoordinator(
         TxShards.settings(log, false), endpoints, Steps.NONE, false)) {
-      final RecoveryReport report = coordinator.recover();
+      // Until a pass finds nothing to do and nothing to forget: a MariaDB server lists the
+      // killed process's branch only once it detached it from its session.
+      RecoveryReport report = TxShards.recoverAll(coordinator);
+      for (int pass = 0; pass < 1000; pass++) {
+        final RecoveryReport next = coordinator.recover();
+        if (next.isEmpty() && (report.committed() == 4 || report.committed() == 0)) {
+          break;
+        }
+        report = report.plus(next);
+      }
       assertTrue(report.unreachable().isEmpty(), report.toString());
       return report;
     }
