@@ -2,6 +2,7 @@ package io.shardset.calcite;
 
 import io.shardset.execution.ExecutionRuntime;
 import io.shardset.execution.ModelResources;
+import io.shardset.execution.ShardEndpoint;
 import io.shardset.model.ShardSetModel;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.ShardedTableResolver;
@@ -56,8 +57,11 @@ public final class ShardSchema extends AbstractSchema {
       ExecutionRuntime.@Nullable Lease lease) {
     try (ShardMetadata metadata = new JdbcShardMetadata(model, resources, runtime.dialects(),
         runtime.knownLayouts(), runtime.knownDialects())) {
+      final Map<String, ShardEndpoint> endpoints = new LinkedHashMap<>();
+      model.shards().forEach(shard -> endpoints.put(shard.name(), metadata.endpoint(shard)));
       return new ShardSchema(tables(model, live, metadata, runtime.openScans(),
-          runtime.coordinator(resources)), lease);
+          runtime.coordinator(resources, model, endpoints,
+              live == null ? null : live.model().file())), lease);
     }
   }
 

@@ -2,6 +2,7 @@ package io.shardset.calcite;
 
 import io.shardset.execution.ExecutionRuntime;
 import io.shardset.execution.ModelResources;
+import io.shardset.execution.ShardEndpoint;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
@@ -13,12 +14,14 @@ import io.shardset.topology.LiveSource;
 import io.shardset.topology.ShardKey;
 import io.shardset.topology.Topology;
 import io.shardset.transaction.TransactionCoordinator;
+import io.shardset.transaction.TransactionSettings;
 
 import org.apache.calcite.sql.SqlDialect;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.lang.ref.Cleaner;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -180,9 +183,25 @@ public final class ShardSetRuntime implements AutoCloseable {
     return transactions;
   }
 
-  /** The transaction coordinator of the model whose shards these resources reach. */
-  TransactionCoordinator coordinator(ModelResources resources) {
-    return coordinators.computeIfAbsent(resources, r -> new TransactionCoordinator());
+  /**
+   * The transaction coordinator of the model whose shards these resources reach, created
+   * with the first schema built on them (whose model's settings it keeps) and closed with
+   * them. Its decision log is the model's, by default next to the model file.
+   *
+   * @param endpoints the model's shard endpoints, by shard name
+   * @param modelFile the model file the schema follows, or null
+   */
+  TransactionCoordinator coordinator(ModelResources resources, ShardSetModel model,
+      Map<String, ShardEndpoint> endpoints, @Nullable Path modelFile) {
+    return coordinators.computeIfAbsent(resources, r -> {
+      final TransactionCoordinator coordinator = new TransactionCoordinator(
+          TransactionSettings.of(model.schema(), model.transactions(), modelFile), endpoints);
+      r.closeWith(() -> {
+        coordinators.remove(r);
+        coordinator.close();
+      });
+      return coordinator;
+    });
   }
 
   Dialects dialects() {

@@ -2,6 +2,8 @@ package io.shardset.execution;
 
 import com.google.common.base.Ticker;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -16,6 +18,8 @@ public final class ModelResources implements AutoCloseable {
   private final ShardPools pools;
   private final ConcurrentMap<JdbcDirectory.Settings, JdbcDirectory> directories =
       new ConcurrentHashMap<>();
+  /** What closes with the resources, before the pools; guarded by itself. */
+  private final List<AutoCloseable> companions = new ArrayList<>();
 
   /**
    * Creates a model's resources, opening nothing until asked.
@@ -48,8 +52,33 @@ public final class ModelResources implements AutoCloseable {
     return pools.isClosed();
   }
 
-  /** Closes the pools; the directories' caches go with this object. */
+  /**
+   * Closes {@code companion} when these resources close, before their pools: what uses the
+   * pools for as long as the model is open (its transaction coordinator, say).
+   */
+  public void closeWith(AutoCloseable companion) {
+    synchronized (companions) {
+      companions.add(Objects.requireNonNull(companion, "companion"));
+    }
+  }
+
+  /**
+   * Closes what closes with these resources, then the pools; the directories' caches go
+   * with this object.
+   */
   @Override public void close() {
+    final List<AutoCloseable> closing;
+    synchronized (companions) {
+      closing = new ArrayList<>(companions);
+      companions.clear();
+    }
+    for (AutoCloseable companion : closing) {
+      try {
+        companion.close();
+      } catch (Exception e) {
+        // The pools close regardless.
+      }
+    }
     pools.close();
   }
 }

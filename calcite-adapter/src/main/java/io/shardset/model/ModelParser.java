@@ -21,6 +21,8 @@ import java.util.function.UnaryOperator;
  *   <li>{@code reshard}: a resharding in progress, written by the resharding tool (see
  *       {@link ReshardSpec});</li>
  *   <li>a table's {@code shardspace}: the shardspace holding the table;</li>
+ *   <li>{@code transactions}: how writes across shards commit (see
+ *       {@link TransactionsSpec});</li>
  *   <li>{@code ${modelDir}} in any string value: the absolute path of the folder holding the
  *       model file (the {@code baseDirectory} Calcite adds to the operand), so that a model can
  *       point at H2 database files next to it, as in
@@ -33,7 +35,7 @@ import java.util.function.UnaryOperator;
  */
 public final class ModelParser {
   private static final List<String> KEYS = List.of("shards", "chunks", "chunkMap", "parallelism",
-      "tables", "reshard");
+      "tables", "reshard", "transactions");
   /** Keys Calcite's model handler adds to the operand of every custom schema. */
   private static final Set<String> CALCITE_KEYS = Set.of("baseDirectory", "modelUri");
 
@@ -62,9 +64,10 @@ public final class ModelParser {
     Integer parallelism = root.positiveInt("parallelism");
     List<TableSpec> tables = new TableParser(shards).parse(tableEntries(root));
     ReshardSpec reshard = ReshardParser.parse(root, shards, chunkMap);
+    TransactionsSpec transactions = TransactionsParser.parse(root);
     ShardSetModel model =
         new ShardSetModel(schema, shards, chunks == null ? null : chunks.intValue(), chunkMap,
-            parallelism, tables, reshard);
+            parallelism, tables, reshard, transactions);
     checkDefaultChunks(root, model);
     checkChunkMapPlacesHashTables(root, model);
     return model;

@@ -13,10 +13,11 @@ import java.util.Objects;
  * @param parallelism how many shards one query may read at once, or null for the default
  * @param tables the tables in model order
  * @param reshard the resharding in progress, or null
+ * @param transactions how transactions across shards commit
  */
 public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
     List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
-    ReshardSpec reshard) {
+    ReshardSpec reshard, TransactionsSpec transactions) {
   /** Chunks per shard of a shardspace when the model does not set {@code chunks}. */
   public static final int DEFAULT_CHUNKS_PER_SHARD = 120;
 
@@ -25,6 +26,15 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
     shards = List.copyOf(shards);
     chunkMap = List.copyOf(chunkMap);
     tables = List.copyOf(tables);
+    Objects.requireNonNull(transactions, "transactions");
+  }
+
+  /** A model whose transactions have the default settings. */
+  public ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
+      List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
+      ReshardSpec reshard) {
+    this(schema, shards, chunks, chunkMap, parallelism, tables, reshard,
+        TransactionsSpec.DEFAULT);
   }
 
   /** A model with no resharding in progress. */

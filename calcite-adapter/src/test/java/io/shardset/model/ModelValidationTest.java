@@ -276,7 +276,7 @@ class ModelValidationTest {
             {"shards": [{"name": "s0", "jdbcUrl": "jdbc:h2:mem:s0"}], "replicas": 2}""",
         "Invalid ShardSet model: schema 'SALES', field 'replicas':"
             + " unknown key; expected one of shards, chunks, chunkMap, parallelism, tables,"
-            + " reshard");
+            + " reshard, transactions");
   }
 
   @Test void stringWhereANumberIsExpected() {

@@ -1,0 +1,259 @@
+package io.shardset.transaction;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How one kind of database takes part in a transaction: its own statements for two-phase
+ * commit (PostgreSQL's prepared transactions, MariaDB's XA, H2's in-doubt transactions) and
+ * for listing what it holds prepared.
+ *
+ * <p>Every statement names a transaction branch by a branch id that {@link GlobalId} makes of
+ * letters, digits and underscores only, so it needs no escaping in a string literal or a
+ * quoted identifier.
+ */
+enum CommitProtocol {
+  /** PREPARE TRANSACTION, COMMIT PREPARED, ROLLBACK PREPARED; pg_prepared_xacts. */
+  POSTGRESQL("PostgreSQL") {
+    @Override void prepare(Connection connection, String branch, String shard)
+        throws SQLException {
+      try {
+        execute(connection, "PREPARE TRANSACTION '" + branch + "'");
+      } catch (SQLException e) {
+        throw disabledPreparedTransactions(e, shard);
+      }
+    }
+
+    @Override void commitPrepared(Connection connection, String branch) throws SQLException {
+      // Not inside a transaction block: the driver would open one with autocommit off.
+      connection.setAutoCommit(true);
+      execute(connection, "COMMIT PREPARED '" + branch + "'");
+    }
+
+    @Override void rollbackPrepared(Connection connection, String branch) throws SQLException {
+      connection.setAutoCommit(true);
+      execute(connection, "ROLLBACK PREPARED '" + branch + "'");
+    }
+
+    @Override List<String> prepared(Connection connection) throws SQLException {
+      return strings(connection, "SELECT gid FROM pg_prepared_xacts"
+          + " WHERE database = current_database()");
+    }
+
+    @Override boolean isUnknownBranch(SQLException e) {
+      // undefined_object: "prepared transaction with identifier ... does not exist"
+      return "42704".equals(e.getSQLState());
+    }
+  },
+
+  /**
+   * XA: the branch starts before the first statement ({@code XA START} when the shard is
+   * enlisted) and ends with {@code XA END} before it prepares or commits; a transaction of
+   * one shard commits with {@code XA COMMIT ... ONE PHASE}.
+   */
+  MARIADB("MariaDB") {
+    @Override void enlist(Connection connection, String branch) throws SQLException {
+      execute(connection, "XA START '" + branch + "'");
+    }
+
+    @Override void commitOnePhase(Connection connection, String branch) throws SQLException {
+      execute(connection, "XA END '" + branch + "'");
+      execute(connection, "XA COMMIT '" + branch + "' ONE PHASE");
+    }
+
+    @Override void rollback(Connection connection, String branch) throws SQLException {
+      try {
+        execute(connection, "XA END '" + branch + "'");
+      } catch (SQLException e) {
+        // Ended already (a failed prepare ends it first); the rollback below decides.
+      }
+      execute(connection, "XA ROLLBACK '" + branch + "'");
+    }
+
+    @Override void prepare(Connection connection, String branch, String shard)
+        throws SQLException {
+      execute(connection, "XA END '" + branch + "'");
+      execute(connection, "XA PREPARE '" + branch + "'");
+    }
+
+    @Override void commitPrepared(Connection connection, String branch) throws SQLException {
+      execute(connection, "XA COMMIT '" + branch + "'");
+    }
+
+    @Override void rollbackPrepared(Connection connection, String branch) throws SQLException {
+      execute(connection, "XA ROLLBACK '" + branch + "'");
+    }
+
+    @Override List<String> prepared(Connection connection) throws SQLException {
+      // Server-wide, every database's: the caller keeps the ids it made.
+      final List<String> branches = new ArrayList<>();
+      try (Statement statement = connection.createStatement();
+           ResultSet rows = statement.executeQuery("XA RECOVER")) {
+        while (rows.next()) {
+          if (rows.getInt("bqual_length") == 0) {
+            branches.add(rows.getString("data"));
+          }
+        }
+      }
+      return branches;
+    }
+
+    @Override boolean isUnknownBranch(SQLException e) {
+      // XAER_NOTA: unknown XID
+      return e.getErrorCode() == 1397;
+    }
+  },
+
+  /** PREPARE COMMIT, COMMIT TRANSACTION, ROLLBACK TRANSACTION; INFORMATION_SCHEMA.IN_DOUBT. */
+  H2("H2") {
+    @Override void prepare(Connection connection, String branch, String shard)
+        throws SQLException {
+      execute(connection, "PREPARE COMMIT \"" + branch + "\"");
+    }
+
+    @Override void commitPrepared(Connection connection, String branch) throws SQLException {
+      execute(connection, "COMMIT TRANSACTION \"" + branch + "\"");
+    }
+
+    @Override void rollbackPrepared(Connection connection, String branch) throws SQLException {
+      execute(connection, "ROLLBACK TRANSACTION \"" + branch + "\"");
+    }
+
+    @Override List<String> prepared(Connection connection) throws SQLException {
+      return strings(connection,
+          "SELECT TRANSACTION_NAME FROM INFORMATION_SCHEMA.IN_DOUBT");
+    }
+
+    @Override boolean isUnknownBranch(SQLException e) {
+      // TRANSACTION_NOT_FOUND_1
+      return e.getErrorCode() == 90129;
+    }
+  },
+
+  /** A database ShardSet knows no two-phase commit of: local commits only. */
+  OTHER(null) {
+    @Override boolean hasTwoPhaseCommit() {
+      return false;
+    }
+  };
+
+  /** What PostgreSQL says when max_prepared_transactions is 0. */
+  static final String PG_DISABLED = "prepared transactions are disabled";
+
+  /** The product name the JDBC driver reports; null for {@link #OTHER}. */
+  private final String product;
+
+  CommitProtocol(String product) {
+    this.product = product;
+  }
+
+  /** The backend of a connection, by the product name its driver reports. */
+  static CommitProtocol of(Connection connection) throws SQLException {
+    return of(connection.getMetaData().getDatabaseProductName());
+  }
+
+  /** The backend of a product name; {@link #OTHER} for one ShardSet does not know. */
+  static CommitProtocol of(String productName) {
+    final String name = productName == null ? "" : productName.trim();
+    if (name.equalsIgnoreCase("MySQL")) {
+      // The same XA statements; MariaDB's driver reports MySQL servers so.
+      return MARIADB;
+    }
+    for (CommitProtocol backend : values()) {
+      if (backend.product != null && backend.product.equalsIgnoreCase(name)) {
+        return backend;
+      }
+    }
+    return OTHER;
+  }
+
+  /** Whether the backend can prepare a transaction and commit it later. */
+  boolean hasTwoPhaseCommit() {
+    return true;
+  }
+
+  /** Starts the branch on a connection just enlisted, before any statement runs on it. */
+  void enlist(Connection connection, String branch) throws SQLException {
+  }
+
+  /** Commits the branch of a transaction that wrote to this shard only. */
+  void commitOnePhase(Connection connection, String branch) throws SQLException {
+    connection.commit();
+  }
+
+  /** Undoes a branch that is not prepared. */
+  void rollback(Connection connection, String branch) throws SQLException {
+    connection.rollback();
+  }
+
+  /**
+   * Prepares the branch: from now on the shard keeps it, through a crash, until it is
+   * committed or rolled back by id.
+   *
+   * @param shard the shard's name, for messages
+   */
+  void prepare(Connection connection, String branch, String shard) throws SQLException {
+    throw new SQLException("no two-phase commit", "0A000");
+  }
+
+  /** Commits a prepared branch, from its own connection or any other. */
+  void commitPrepared(Connection connection, String branch) throws SQLException {
+    throw new SQLException("no two-phase commit", "0A000");
+  }
+
+  /** Rolls back a prepared branch, from its own connection or any other. */
+  void rollbackPrepared(Connection connection, String branch) throws SQLException {
+    throw new SQLException("no two-phase commit", "0A000");
+  }
+
+  /** The ids of the branches the shard holds prepared, of anyone. */
+  List<String> prepared(Connection connection) throws SQLException {
+    return List.of();
+  }
+
+  /** Whether the error says the shard holds no prepared branch of that id (any more). */
+  boolean isUnknownBranch(SQLException e) {
+    return false;
+  }
+
+  /** The product's name, for messages. */
+  String productName() {
+    return product == null ? "unknown" : product;
+  }
+
+  /**
+   * PostgreSQL's refusal to prepare when {@code max_prepared_transactions} is 0, as an error
+   * that says what to change; any other error as it is.
+   */
+  static SQLException disabledPreparedTransactions(SQLException e, String shard) {
+    final String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+    if ("55000".equals(e.getSQLState()) && message.contains(PG_DISABLED)) {
+      return new SQLException("PostgreSQL shard '" + shard + "' has max_prepared_transactions"
+          + " = 0; two-phase commit across shards needs it above 0 (see docs/writing.md)",
+          e.getSQLState(), e);
+    }
+    return e;
+  }
+
+  private static void execute(Connection connection, String sql) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  private static List<String> strings(Connection connection, String sql) throws SQLException {
+    final List<String> values = new ArrayList<>();
+    try (Statement statement = connection.createStatement();
+         ResultSet rows = statement.executeQuery(sql)) {
+      while (rows.next()) {
+        values.add(rows.getString(1));
+      }
+    }
+    return values;
+  }
+}

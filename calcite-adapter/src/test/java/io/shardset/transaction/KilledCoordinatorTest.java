@@ -1,0 +1,152 @@
+package io.shardset.transaction;
+
+import io.shardset.execution.ShardConnectionSettings;
+import io.shardset.testing.Backend;
+import io.shardset.testing.TestPools;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The coordinator's process killed in the middle of a two-phase commit across PostgreSQL,
+ * MariaDB and H2 file shards: a fresh coordinator's recovery commits the transaction when the
+ * process had recorded its decision (in an H2 file that the killed process had open), and
+ * rolls it back when it had not. The H2 shard, which only the killed process had open, keeps
+ * its prepared transaction through the crash.
+ */
+class KilledCoordinatorTest {
+  @TempDir Path folder;
+
+  @Test void killedAfterTheDecisionIsCommitted() throws Exception {
+    try (TxShards shards = TxShards.create(Backend.POSTGRES, 2);
+         TxShards more = TxShards.create(Backend.MARIADB, 1)) {
+      final LogDatabase log = TxShards.log(folder, "log");
+      final String gid = runAndKill(log, "decided", shards, more);
+      final Map<String, DecisionLog.Decision> decisions = TxShards.decisions(log);
+      assertEquals(List.of(gid), List.copyOf(decisions.keySet()));
+      assertEquals(List.of("s0", "s1", "m0", "h0"), decisions.get(gid).participants());
+      assertEquals(new RecoveryReport(4, 0, 0, 0, 1, List.of()), recover(log, shards, more));
+      assertEquals(List.of(1), h2Ids());
+      assertEquals(List.of(List.of(1), List.of(1)), shards.idsEverywhere());
+      assertEquals(List.of(List.of(1)), more.idsEverywhere());
+      assertEquals(Map.of(), TxShards.decisions(log));
+    }
+  }
+
+  @Test void killedBeforeTheDecisionIsRolledBack() throws Exception {
+    try (TxShards shards = TxShards.create(Backend.POSTGRES, 2);
+         TxShards more = TxShards.create(Backend.MARIADB, 1)) {
+      final LogDatabase log = TxShards.log(folder, "log");
+      runAndKill(log, "prepared", shards, more);
+      assertEquals(Map.of(), TxShards.decisions(log));
+      final RecoveryReport report = recover(log, shards, more);
+      // The MariaDB branch may be gone before recovery rolls it back: its server refused to
+      // finish it while still attached to the dying session (XAER_NOTA), and then no longer
+      // listed it. Every shard is checked below.
+      assertEquals(0, report.committed(), report.toString());
+      assertTrue(report.rolledBack() >= 3, report.toString());
+      assertEquals(List.of(), h2Ids());
+      assertEquals(List.of(List.of(), List.of()), shards.idsEverywhere());
+      assertEquals(List.of(List.of()), more.idsEverywhere());
+      assertEquals(List.of(), shards.preparedEverywhere(TxShards.prefix(log)));
+    }
+  }
+
+  /** The H2 file shard: only the processes that use it have it open. */
+  private ShardConnectionSettings h2() {
+    return new ShardConnectionSettings("h0", "jdbc:h2:file:" + folder.resolve("h0")
+        + ";AUTO_SERVER=TRUE", "sa", "", null, 2);
+  }
+
+  private List<Integer> h2Ids() throws SQLException {
+    final List<Integer> ids = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(h2().jdbcUrl(), "sa", "");
+         Statement s = c.createStatement();
+         ResultSet rows = s.executeQuery("select id from t order by id")) {
+      while (rows.next()) {
+        ids.add(rows.getInt(1));
+      }
+    }
+    return ids;
+  }
+
+  /** Runs the coordinator process until it stops at the step, kills it, returns the gid. */
+  private String runAndKill(LogDatabase log, String step, TxShards postgres,
+      TxShards mariaDb) throws IOException, InterruptedException, SQLException {
+    try (Connection c = DriverManager.getConnection(h2().jdbcUrl(), "sa", "");
+         Statement s = c.createStatement()) {
+      s.execute("create table t(id int primary key)");
+    }
+    final List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), CoordinatorProcess.class.getName(),
+        log.h2File().toString(), step));
+    for (int i = 0; i < postgres.count(); i++) {
+      command.add(argument("s" + i, postgres.settings(i)));
+    }
+    command.add(argument("m0", mariaDb.settings(0)));
+    command.add(argument("h0", h2()));
+    final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    final List<String> output = new ArrayList<>();
+    try (BufferedReader lines = new BufferedReader(
+        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = lines.readLine()) != null) {
+        output.add(line);
+        if (line.startsWith(CoordinatorProcess.STOPPED)) {
+          process.destroyForcibly();
+          process.waitFor();
+          return line.substring(CoordinatorProcess.STOPPED.length());
+        }
+      }
+    } finally {
+      process.destroyForcibly();
+    }
+    process.waitFor();
+    throw new AssertionError("the coordinator process ended without stopping: " + output);
+  }
+
+  private static String argument(String name, ShardConnectionSettings settings) {
+    return name + "|" + settings.jdbcUrl() + "|" + settings.user();
+  }
+
+  private RecoveryReport recover(LogDatabase log, TxShards postgres, TxShards mariaDb)
+      throws SQLException {
+    final Map<String, io.shardset.execution.ShardEndpoint> endpoints =
+        new java.util.LinkedHashMap<>(postgres.endpoints());
+    endpoints.put("m0", mariaDb.endpoint(0));
+    endpoints.put("h0", TestPools.pools().endpoint(h2()));
+    try (TransactionCoordinator coordinator = new TransactionCoordinator(
+        TxShards.settings(log, false), endpoints, Steps.NONE, false)) {
+      // Until a pass finds nothing to do and nothing to forget: a MariaDB server lists the
+      // killed process's branch only once it detached it from its session.
+      RecoveryReport report = TxShards.recoverAll(coordinator);
+      for (int pass = 0; pass < 1000; pass++) {
+        final RecoveryReport next = coordinator.recover();
+        if (next.isEmpty() && (report.committed() == 4 || report.committed() == 0)) {
+          break;
+        }
+        report = report.plus(next);
+      }
+      assertTrue(report.unreachable().isEmpty(), report.toString());
+      return report;
+    }
+  }
+}
