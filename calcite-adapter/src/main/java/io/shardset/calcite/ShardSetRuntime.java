@@ -21,10 +21,12 @@ import org.apache.calcite.sql.SqlDialect;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.lang.ref.Cleaner;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -195,13 +197,31 @@ public final class ShardSetRuntime implements AutoCloseable {
       Map<String, ShardEndpoint> endpoints, @Nullable Path modelFile) {
     return coordinators.computeIfAbsent(resources, r -> {
       final TransactionCoordinator coordinator = new TransactionCoordinator(
-          TransactionSettings.of(model.schema(), model.transactions(), modelFile), endpoints);
+          TransactionSettings.of(model.schema(), model.transactions(), modelFile,
+              inlineLogFolder(model)), endpoints);
       r.closeWith(() -> {
         coordinators.remove(r);
         coordinator.close();
       });
       return coordinator;
     });
+  }
+
+  /**
+   * Where the decision log of a model read from no file lives: a folder of the user's home
+   * named after the model's shards (their names and JDBC URLs), so that every process using
+   * these shards finds the same log, and no other shards share it (a log's records name
+   * shards only by name, and its recovery would otherwise forget another model's decisions).
+   */
+  static Path inlineLogFolder(ShardSetModel model) {
+    final StringBuilder shards = new StringBuilder();
+    model.shards().stream()
+        .map(shard -> shard.name() + "\u0000" + shard.jdbcUrl() + "\u0000")
+        .sorted()
+        .forEach(shards::append);
+    final UUID id = UUID.nameUUIDFromBytes(shards.toString().getBytes(StandardCharsets.UTF_8));
+    return Path.of(System.getProperty("user.home"), ".shardset", "transactions",
+        id.toString());
   }
 
   Dialects dialects() {

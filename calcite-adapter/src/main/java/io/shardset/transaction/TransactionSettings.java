@@ -53,6 +53,19 @@ public record TransactionSettings(String scope, @Nullable LogDatabase log,
    */
   public static TransactionSettings of(String schema, TransactionsSpec spec,
       @Nullable Path modelFile) {
+    return of(schema, spec, modelFile, null);
+  }
+
+  /**
+   * A schema's settings as its model says, as {@link #of(String, TransactionsSpec, Path)}
+   * gives them, except that a model read from no file and naming no log keeps its log in
+   * {@code inlineFolder}: the folder must be the same for every process that uses the same
+   * shards, and for no other shards, since a log's records name shards only by name.
+   *
+   * @param inlineFolder where a model without a file keeps its log; null for no log
+   */
+  public static TransactionSettings of(String schema, TransactionsSpec spec,
+      @Nullable Path modelFile, @Nullable Path inlineFolder) {
     final Duration interval = Duration.ofSeconds(spec.recoveryIntervalSeconds());
     final Path folder = modelFile == null ? null
         : modelFile.toAbsolutePath().normalize().getParent();
@@ -67,6 +80,8 @@ public record TransactionSettings(String scope, @Nullable LogDatabase log,
       log = LogDatabase.h2File(folder.resolve(
           EXTENSION.matcher(modelFile.getFileName().toString()).replaceFirst("") + "."
               + fileName(schema)));
+    } else if (inlineFolder != null) {
+      log = LogDatabase.h2File(inlineFolder.resolve(fileName(schema)));
     } else {
       log = null;
       noLog = "schema '" + schema + "' was not read from a model file, so it has no default"
