@@ -99,6 +99,8 @@ public final class EnumerableShardPushedModify extends AbstractRelNode
         : spec.selection().describe(table));
     pw.itemIf("subpartitions", spec.subpartitions().describe(),
         spec.subpartitions().isSubpartitioned());
+    // The subpartition tables the plan fixes; null when all, or chosen at execution.
+    final BitSet planned = spec.subpartitions().planned();
     final Map<String, BitSet> texts = new LinkedHashMap<>();
     final BitSet reached = table.isDuplicated() || spec.selection().isDynamic() ? null
         : spec.selection().staticShards();
@@ -107,7 +109,12 @@ public final class EnumerableShardPushedModify extends AbstractRelNode
         continue;
       }
       final List<String> sqls = new ArrayList<>();
-      statements.get(shard).forEach(s -> sqls.add(s.sql()));
+      final List<SqlTemplate.Rendered> tables = statements.get(shard);
+      for (int t = 0; t < tables.size(); t++) {
+        if (planned == null || planned.get(t)) {
+          sqls.add(tables.get(t).sql());
+        }
+      }
       texts.computeIfAbsent(String.join("; ", sqls), k -> new BitSet()).set(shard);
     }
     if (texts.size() == 1) {
