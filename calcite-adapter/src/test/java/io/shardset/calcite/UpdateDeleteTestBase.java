@@ -84,6 +84,7 @@ abstract class UpdateDeleteTestBase extends WriteTestBase {
         "DELETE FROM BY_NAME WHERE NAME = 'b'",
         "UPDATE REGIONS SET NAME = 'Europa' WHERE REGION = 'EU'",
         "UPDATE REGIONS SET NAME = NAME || '!'",
+        "UPDATE REGIONS SET NAME = TRIM(NAME) || '?' WHERE REGION = 'EU'",
         "DELETE FROM REGIONS WHERE REGION = 'US'",
         "UPDATE TICKETS SET TITLE = 'urgent' WHERE PRIORITY = 4",
         "UPDATE TICKETS SET TITLE = 'low' WHERE PRIORITY < 3 AND TICKET_ID >= 200",
