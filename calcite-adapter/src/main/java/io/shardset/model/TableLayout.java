@@ -9,11 +9,25 @@ import java.util.stream.IntStream;
  *
  * @param columns the logical columns, in order
  * @param shards the physical table on each shard, in the table's shard order
+ * @param primaryKey the logical names of the primary key's columns, in key order, when every
+ *     shard declares the same one; else empty. Writes that find rows by key need it.
  */
-public record TableLayout(List<ColumnInfo> columns, List<PhysicalTable> shards) {
+public record TableLayout(List<ColumnInfo> columns, List<PhysicalTable> shards,
+    List<String> primaryKey) {
   public TableLayout {
     columns = List.copyOf(columns);
     shards = List.copyOf(shards);
+    primaryKey = List.copyOf(primaryKey);
+  }
+
+  /** A layout whose primary key is not known. */
+  public TableLayout(List<ColumnInfo> columns, List<PhysicalTable> shards) {
+    this(columns, shards, List.of());
+  }
+
+  /** The position of each primary key column, in key order; empty without primary key. */
+  public List<Integer> primaryKeyColumns() {
+    return primaryKey.stream().map(this::columnIndex).toList();
   }
 
   /**

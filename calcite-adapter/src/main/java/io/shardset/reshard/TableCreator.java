@@ -5,6 +5,7 @@ import io.shardset.model.PhysicalTable;
 import io.shardset.model.ShardColumns;
 import io.shardset.model.ShardSpec;
 import io.shardset.model.TableSpec;
+import io.shardset.topology.PrimaryKeys;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -13,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
 
 /**
  * Creates a physical table on a new shard as it is on a source shard of the same database
@@ -88,14 +88,8 @@ final class TableCreator {
 
   /** The source table's primary key columns, in key order; empty if it has none. */
   private List<String> primaryKey(PhysicalTable table) throws SQLException {
-    final TreeMap<Short, String> columns = new TreeMap<>();
-    try (ResultSet rs = sourceConnection.getMetaData()
-        .getPrimaryKeys(table.catalog(), table.schema(), table.table())) {
-      while (rs.next()) {
-        columns.put(rs.getShort("KEY_SEQ"), rs.getString("COLUMN_NAME"));
-      }
-    }
-    return List.copyOf(columns.values());
+    return PrimaryKeys.read(sourceConnection.getMetaData(), table.catalog(), table.schema(),
+        table.table());
   }
 
   /**

@@ -68,10 +68,16 @@ final class ShardTableReader {
     TableName name = find(metaData, connection);
     List<Column> columns = columns(metaData, name);
     checkUniqueNames(columns);
+    List<String> primaryKey = new ArrayList<>();
+    for (String physical : PrimaryKeys.read(metaData, name.catalog(), name.schema(),
+        name.name())) {
+      columns.stream().filter(c -> c.physicalName().equals(physical)).findFirst()
+          .ifPresent(c -> primaryKey.add(c.info().name()));
+    }
     return new ShardColumns(
         new PhysicalTable(shard.name(), name.catalog(), name.schema(), name.name(),
             columns.stream().map(Column::physicalName).toList()),
-        columns.stream().map(Column::info).toList());
+        columns.stream().map(Column::info).toList(), primaryKey);
   }
 
   /** The physical table named exactly as the model says, else the one matching ignoring case. */

@@ -144,9 +144,15 @@ public final class TableLayoutReader {
       List<ShardColumns> shards) {
     String schema = model.schema();
     TableLayout layout = new TableLayout(merge(schema, table, shards),
-        shards.stream().map(ShardColumns::table).toList());
+        shards.stream().map(ShardColumns::table).toList(), primaryKey(shards));
     checkShardKey(schema, table, layout);
     return layout;
+  }
+
+  /** The primary key every shard declares; none when a shard declares another (or none). */
+  private static List<String> primaryKey(List<ShardColumns> shards) {
+    List<String> first = shards.get(0).primaryKey();
+    return shards.stream().allMatch(s -> s.primaryKey().equals(first)) ? first : List.of();
   }
 
   private static List<ColumnInfo> merge(String schema, TableSpec table,

@@ -364,6 +364,7 @@ class MoveReadTest {
           check(scenario, "announced", queries, prepared, all);
           checkLoadRefusesMovingKeys(scenario, calcite);
           checkInsertRefusesMovingKeys(scenario, shardset);
+          checkUpdateRefusesMovingRanges(scenario, shardset);
           mover.detach(copy);
           check(scenario, "(a) detached", queries, prepared, withNew(scenario, all));
           if (!everyState) {
@@ -468,6 +469,51 @@ class MoveReadTest {
     }
     scenario.insertIntoOracle("ORDERS", List.<Object[]>of(
         new Object[] {100_005, scenario.stayingKey, "S", "OPEN", BigDecimal.valueOf(2)}));
+  }
+
+  /**
+   * An UPDATE or DELETE that may change rows of a moving range is refused as retryable
+   * (SQLState 40001) and changes nothing: one reaching every shard, one fixed to a moving key,
+   * and one that would move a row of a moving range; one fixed to a staying key runs.
+   */
+  private static void checkUpdateRefusesMovingRanges(Scenario scenario, Connection connection)
+      throws SQLException {
+    final ReshardSpec.MoveSpec first = scenario.moves.get(0);
+    final ReshardSpec.MoveSpec range = scenario.moves.stream()
+        .filter(m -> m.contains(MoveByHand.hash(scenario.movingKey))).findFirst()
+        .orElseThrow();
+    final List<String> before = scenario.oracleRows("SELECT * FROM ORDERS");
+    try (Statement s = connection.createStatement()) {
+      final SQLException all = assertThrows(SQLException.class, () -> s.executeUpdate(
+          "UPDATE ORDERS SET STATUS = 'HELD' WHERE STATUS <> 'HELD'"));
+      assertEquals("40001", all.getSQLState());
+      assertTrue(all.getMessage().endsWith("table S.ORDERS: the UPDATE may change rows in"
+          + " hash range [" + first.from() + ", " + first.to() + ") of shardspace 'default',"
+          + " which is moving from " + first.source() + " to s3; retry after the move"),
+          all.getMessage());
+      final SQLException point = assertThrows(SQLException.class, () -> s.executeUpdate(
+          "DELETE FROM ORDERS WHERE CUSTOMER_ID = " + scenario.movingKey));
+      assertEquals("40001", point.getSQLState());
+      assertTrue(point.getMessage().endsWith("table S.ORDERS: the DELETE may change rows in"
+          + " hash range [" + range.from() + ", " + range.to() + ") of shardspace 'default',"
+          + " which is moving from " + range.source() + " to s3; retry after the move"),
+          point.getMessage());
+      final SQLException move = assertThrows(SQLException.class, () -> s.executeUpdate(
+          "UPDATE ORDERS SET CUSTOMER_ID = " + scenario.stayingKey + " WHERE CUSTOMER_ID = "
+              + scenario.movingKey));
+      assertEquals("40001", move.getSQLState());
+      assertTrue(move.getMessage().endsWith("table S.ORDERS: key CUSTOMER_ID = "
+          + scenario.movingKey + " lies in hash range [" + range.from() + ", " + range.to()
+          + ") of shardspace 'default', which is moving from " + range.source()
+          + " to s3; retry after the move"), move.getMessage());
+      assertEquals(ShardFixture.sorted(before), ShardFixture.sorted(
+          ShardFixture.rows(connection, "SELECT * FROM ORDERS")));
+      final String staying = "UPDATE ORDERS SET STATUS = 'HELD' WHERE CUSTOMER_ID = "
+          + scenario.stayingKey;
+      try (Statement oracle = scenario.oracle.createStatement()) {
+        assertEquals(oracle.executeUpdate(staying), s.executeUpdate(staying));
+      }
+    }
   }
 
   @Test void readsStayRightThroughEveryStateOfAMove() throws Exception {

@@ -23,7 +23,10 @@ import java.util.List;
 /**
  * Executable twin of {@link ShardTableModify}: its input's rows, as arrays, go to
  * {@link ShardWrites}, which places each on its shard and physical table and writes it in the
- * statement's transaction; the result is the row count.
+ * statement's transaction; the result is the row count. For an UPDATE or DELETE the input is
+ * the read of the rows to change (the table's columns and, for an UPDATE, each new value),
+ * changed row by row by primary key: the way a write goes when the shards cannot run it
+ * themselves ({@link EnumerableShardPushedModify}), or when it changes where rows live.
  *
  * <p>Code generation only stashes one {@link WriteTarget} and the connections' transactions,
  * and calls {@link ShardWrites#write}; everything else is plain Java.
@@ -64,7 +67,17 @@ public final class EnumerableShardTableModify extends TableModify implements Enu
   /** What the runtime needs to write: no planner object. */
   public WriteTarget target() {
     return WriteTarget.of(shardTable.sharded(), shardTable.coordinator(),
-        ShardWrites.Operation.valueOf(getOperation().name()));
+        ShardWrites.Operation.valueOf(getOperation().name()), updatedColumns(this));
+  }
+
+  /** The position of each column an UPDATE sets, in the order of its new values. */
+  static List<Integer> updatedColumns(TableModify modify) {
+    final List<String> names = modify.getUpdateColumnList();
+    if (names == null || modify.getOperation() != Operation.UPDATE) {
+      return List.of();
+    }
+    final List<String> fields = modify.getTable().getRowType().getFieldNames();
+    return names.stream().map(fields::indexOf).toList();
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {

@@ -1,8 +1,14 @@
 package io.shardset.calcite.plan;
 
+import io.shardset.calcite.ShardTable;
+
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
+import org.apache.calcite.adapter.enumerable.EnumerableTableModifyRule;
+import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.rel.logical.LogicalTableModify;
 import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
 import org.apache.calcite.rel.rules.CoreRules;
 
@@ -66,23 +72,44 @@ public final class ShardRules {
   public static final ShardTableModifyRule MODIFY = ShardTableModifyRule.DEFAULT_CONFIG.toRule(
       ShardTableModifyRule.class);
 
+  /** Makes the UPDATE, DELETE or MERGE of a sharded table a {@link ShardTableModify}. */
+  public static final ShardModifyRule MODIFY_TABLE = ShardModifyRule.DEFAULT_CONFIG.toRule(
+      ShardModifyRule.class);
+
+  /** Calcite's implementation of a change of a table, for tables not sharded: a sharded
+   * table's change must never run as a change of its (empty) modifiable collection. */
+  public static final RelOptRule OTHER_TABLE_MODIFY = EnumerableTableModifyRule.DEFAULT_CONFIG
+      .withConversion(LogicalTableModify.class,
+          (LogicalTableModify m) -> m.getTable().unwrap(ShardTable.class) == null,
+          Convention.NONE, EnumerableConvention.INSTANCE, "NonShardTableModifyRule")
+      .toRule();
+
+  /** Lets the shards run an UPDATE or DELETE themselves when they can compute it exactly;
+   * a {@link ShardTableModify} registers it. */
+  public static final ShardModifyPushRule MODIFY_PUSH = ShardModifyPushRule.DEFAULT_CONFIG
+      .toRule(ShardModifyPushRule.class);
+
   /** All the rules a shard scan registers, with Calcite's transitive-predicate rule:
    * {@code c.ID = o.ID AND c.ID = 42} then also prunes {@code o}'s shards to those of 42. */
   public static final List<RelOptRule> RULES = List.of(TABLE_SCAN, FILTER, PROJECT,
       AGGREGATE, JOIN, SORT, TO_ENUMERABLE, CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES,
-      VARIANCE_IN_DOUBLE, REDUCE_FUNCTIONS, ROW_LIMIT, IN_LIST);
+      VARIANCE_IN_DOUBLE, REDUCE_FUNCTIONS, ROW_LIMIT, IN_LIST, MODIFY_TABLE,
+      OTHER_TABLE_MODIFY);
 
   /**
-   * Adds the rules to a planner, in place of two of Calcite's: its reduction of aggregate
+   * Adds the rules to a planner, in place of three of Calcite's: its reduction of aggregate
    * functions, which would compute a variance in the column's type before
-   * {@link #VARIANCE_IN_DOUBLE} could move it to DOUBLE, and its limit rule, whose limit casts
-   * a {@code LIMIT ?} value to Integer. Scans call it as the planner registers them, before
-   * any node above them is registered and matched. Constants are reduced through
-   * {@link LiteralPreservingExecutor}.
+   * {@link #VARIANCE_IN_DOUBLE} could move it to DOUBLE; its limit rule, whose limit casts
+   * a {@code LIMIT ?} value to Integer; and its table modification rule, which would make a
+   * sharded table's UPDATE or DELETE a change of the table's modifiable collection
+   * ({@link #OTHER_TABLE_MODIFY} keeps it for other tables). Scans call it as the planner
+   * registers them, before any node above them is registered and matched. Constants are
+   * reduced through {@link LiteralPreservingExecutor}.
    */
   public static void register(RelOptPlanner planner) {
     planner.removeRule(CoreRules.AGGREGATE_REDUCE_FUNCTIONS);
     planner.removeRule(EnumerableRules.ENUMERABLE_LIMIT_RULE);
+    planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
     RULES.forEach(planner::addRule);
     planner.addRule(ShardMergeRule.INSTANCE);
     LiteralPreservingExecutor.install(planner);

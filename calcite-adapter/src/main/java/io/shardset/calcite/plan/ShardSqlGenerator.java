@@ -329,6 +329,13 @@ final class ShardSqlGenerator {
     return tables;
   }
 
+  /** Row-wise work over one table, as the SELECT the dialect's SQL writer makes of it over
+   * one physical table, its conditions shaped: what an UPDATE or DELETE of that table takes
+   * its WHERE clause and SET expressions from. */
+  static SqlNode select(RelNode pushed, PhysicalTable table, SqlDialect dialect) {
+    return statement(pushed, List.of(List.of(table)), dialect);
+  }
+
   /** The pushed work over these physical tables, as the statement the dialect's SQL writer
    * makes of it, its conditions shaped. */
   private static SqlNode statement(RelNode pushed, List<List<PhysicalTable>> tables,

@@ -59,5 +59,6 @@ public final class ShardTableModify extends TableModify {
   @Override public void register(RelOptPlanner planner) {
     ShardRules.register(planner);
     planner.addRule(ShardRules.MODIFY);
+    planner.addRule(ShardRules.MODIFY_PUSH);
   }
 }

@@ -10,8 +10,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Makes a {@link ShardTableModify} executable as an {@link EnumerableShardTableModify}, for
- * the operations the write path implements (INSERT so far); others stay unconverted, and the
- * planner says it cannot implement them.
+ * the operations the write path implements (INSERT, and UPDATE and DELETE row by row; see
+ * {@link ShardModifyPushRule} for those the shards run themselves); MERGE stays unconverted,
+ * and the planner says it cannot implement it.
  */
 public final class ShardTableModifyRule extends ConverterRule {
   /** The rule's configuration. */
@@ -27,7 +28,7 @@ public final class ShardTableModifyRule extends ConverterRule {
 
   @Override public @Nullable RelNode convert(RelNode rel) {
     final ShardTableModify modify = (ShardTableModify) rel;
-    if (modify.getOperation() != TableModify.Operation.INSERT) {
+    if (modify.getOperation() == TableModify.Operation.MERGE) {
       return null;
     }
     final RelNode input = convert(modify.getInput(),

@@ -24,6 +24,10 @@ public final class ShardWrites {
   public static final Method WRITE = Types.lookupMethod(ShardWrites.class, "write",
       DataContext.class, WriteTarget.class, ConnectionTransactions.class, Enumerable.class);
 
+  /** {@link #pushed}, for generated code. */
+  public static final Method PUSHED = Types.lookupMethod(ShardWrites.class, "pushed",
+      DataContext.class, PushedWrite.class, ConnectionTransactions.class);
+
   /** Rows sent to a physical table per JDBC batch. */
   static final int BATCH_SIZE = 500;
 
@@ -44,16 +48,40 @@ public final class ShardWrites {
     return DeferredCount.of(() -> run(root, target, transactions, rows));
   }
 
+  /**
+   * The row count of an UPDATE or DELETE that the target shards run themselves, as one
+   * BIGINT row; the write runs when it is first enumerated.
+   *
+   * @throws WriteFailedException carrying the SQLException, when the write fails
+   */
+  public static Enumerable<Long> pushed(DataContext root, PushedWrite pushed,
+      ConnectionTransactions transactions) {
+    return DeferredCount.of(() -> {
+      final WriteTarget target = pushed.target();
+      try (ConnectionTransactions.StatementWrite statement = transactions.begin(root,
+          target.coordinator(), target.table().qualifiedName())) {
+        final long count = PushedWrites.run(TableWrite.open(target.table(),
+            statement.transaction()), pushed, root);
+        statement.complete();
+        return count;
+      }
+    });
+  }
+
   private static long run(DataContext root, WriteTarget target,
       ConnectionTransactions transactions, Enumerable<Object[]> rows) throws SQLException {
-    if (target.operation() != Operation.INSERT) {
+    if (target.operation() == Operation.MERGE) {
       throw new SQLException(target.operation() + " of table "
           + target.table().qualifiedName() + " is not supported", "0A000");
     }
+    if (target.operation() != Operation.INSERT) {
+      RowChanges.checkKey(target);
+    }
     try (ConnectionTransactions.StatementWrite statement =
         transactions.begin(root, target.coordinator(), target.table().qualifiedName())) {
-      final long count = insert(target, TableWrite.open(target.table(),
-          statement.transaction()), rows);
+      final TableWrite write = TableWrite.open(target.table(), statement.transaction());
+      final long count = target.operation() == Operation.INSERT ? insert(target, write, rows)
+          : RowChanges.change(target, write, rows);
       statement.complete();
       return count;
     }

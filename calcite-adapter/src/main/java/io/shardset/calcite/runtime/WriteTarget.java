@@ -4,6 +4,8 @@ import io.shardset.model.ColumnInfo;
 import io.shardset.topology.ShardedTable;
 import io.shardset.transaction.TransactionCoordinator;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -13,19 +15,38 @@ import java.util.Objects;
  * @param table the logical table written
  * @param coordinator begins the transactions on the table's shards
  * @param operation what the statement does to the table
+ * @param updated the columns an UPDATE sets, in the order its input row gives their new
+ *     values after the table's columns; empty for other operations
  */
 public record WriteTarget(ShardedTable table, TransactionCoordinator coordinator,
-    ShardWrites.Operation operation) {
+    ShardWrites.Operation operation, List<Integer> updated) {
   public WriteTarget {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(coordinator, "coordinator");
     Objects.requireNonNull(operation, "operation");
+    updated = List.copyOf(updated);
   }
 
-  /** The target of a write. */
+  /** The target of a write that sets no columns (INSERT, DELETE). */
   public static WriteTarget of(ShardedTable table, TransactionCoordinator coordinator,
       ShardWrites.Operation operation) {
-    return new WriteTarget(table, coordinator, operation);
+    return new WriteTarget(table, coordinator, operation, List.of());
+  }
+
+  /** The target of an UPDATE of these columns. */
+  public static WriteTarget of(ShardedTable table, TransactionCoordinator coordinator,
+      ShardWrites.Operation operation, List<Integer> updated) {
+    return new WriteTarget(table, coordinator, operation, updated);
+  }
+
+  /** The columns that decide where a row lives: the routing key (a composite table's
+   * partition column and shard key, a lookup table's key) and the subpartition column. */
+  public List<Integer> routingColumns() {
+    final List<Integer> columns = new ArrayList<>(table.keyColumns());
+    if (table.subpartitioning() != null) {
+      columns.add(table.subpartitioning().column());
+    }
+    return columns;
   }
 
   /** The JDBC type ({@link java.sql.Types}) of each of the table's columns. */

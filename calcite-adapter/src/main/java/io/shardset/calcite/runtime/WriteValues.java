@@ -33,6 +33,11 @@ final class WriteValues {
     return values;
   }
 
+  /** A value of column {@code column}, converted to its JDBC value. */
+  Object toJdbc(int column, Object value) {
+    return convert(jdbcTypes[column], value);
+  }
+
   private static Object convert(int jdbcType, Object value) {
     if (value == null) {
       return null;
