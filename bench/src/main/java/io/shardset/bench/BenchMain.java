@@ -4,6 +4,7 @@ import io.shardset.calcite.ShardSetRuntime;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,9 @@ import java.util.Map;
  * shows).
  */
 public final class BenchMain {
+  /** w13's batches per system in a round. */
+  private static final int BATCHES_PER_ROUND = 10;
+
   private BenchMain() {
   }
 
@@ -50,6 +54,8 @@ public final class BenchMain {
     final Duration skipAbove = Duration.ofSeconds(30);
     final Harness point = new Harness(3 * scale, 10 * scale, 200).limited(budget, skipAbove);
     final Harness scatter = new Harness(2, 5 * scale, 2).limited(budget, skipAbove);
+    final Harness batches = new Harness(2, 5 * scale, BATCHES_PER_ROUND)
+        .limited(budget, skipAbove);
     final Harness planning = new Harness(2, 5 * scale, 4);
 
     final Report report = new Report();
@@ -71,11 +77,20 @@ public final class BenchMain {
     report.setting("statements are prepared once, outside the measured time, except w9 (a"
         + " plain Statement with a literal key) and w8 (prepares a new point query text each"
         + " time, jdbc:calcite: without the plan cache, on tiny in-memory H2 shards)");
-    report.setting("rounds: w1, w2, w9 " + describe(3 * scale, 10 * scale, 200)
-        + "; w3, w4, w6, w7 " + describe(2, 5 * scale, 2) + "; w8 " + describe(2, 5 * scale, 4)
+    report.setting("rounds: w1, w2, w9, w11, w12, w14 " + describe(3 * scale, 10 * scale, 200)
+        + "; w3, w4, w6, w7 " + describe(2, 5 * scale, 2) + "; w13 "
+        + describe(2, 5 * scale, BATCHES_PER_ROUND) + "; w8 " + describe(2, 5 * scale, 4)
         + "; systems take turns within each round; no round starts after " + budget.toSeconds()
         + " s of measuring once " + Harness.MIN_ROUNDS + " are done, and a system whose first"
         + " run takes over " + skipAbove.toSeconds() + " s is skipped");
+    report.setting("writes (w11 to w14) go to " + WriteTable.NAME + ", a copy of ORDERS' columns"
+        + " sharded the same way, created anew on every shard each run and emptied after each"
+        + " write workload; every connection in auto-commit mode; each INSERT has new keys;"
+        + " the checksum is the number of rows written. D writes straight to the shard"
+        + " ShardSet's router names; w13 D sends each shard its rows as one batch, the shards"
+        + " one after the other; w14 X commits the four shards by two-phase commit, S in its"
+        + " default LOCAL transaction mode (each shard on its own, not atomic), D one row at a"
+        + " time (four local commits)");
     report.setting("a system that throws or answers differently from the first system is not"
         + " measured, and its row says why");
     report.setting("w5 streams every ORDERS row once per system in a child JVM with "
@@ -114,6 +129,12 @@ public final class BenchMain {
         run(report, "w6 join duplicated table" + on, scatter, workloads.productJoin());
         run(report, "w7 co-located join" + on, scatter, workloads.colocatedJoin());
         run(report, "w9 literal point select" + on, point, workloads.literalPoint());
+        final WriteWorkloads writes = new WriteWorkloads(systems, data);
+        runWrite(report, "w11 insert one row" + on, point, writes::singleInsert, writes);
+        runWrite(report, "w12 update one row by key" + on, point, writes::updateByKey, writes);
+        runWrite(report, "w13 batch insert of " + WriteWorkloads.BATCH_ROWS + " rows" + on,
+            batches, writes::batchInsert, writes);
+        runWrite(report, "w14 insert on 4 shards" + on, point, writes::fourShardInsert, writes);
       }
     }
     try (PlanningBench plans = PlanningBench.open(List.of(4, 16, 64, 256, 1024))) {
@@ -175,6 +196,29 @@ public final class BenchMain {
       }
     });
     report.add(workload, outcomes);
+  }
+
+  /**
+   * Runs a write workload and empties the write table after it, whatever happened; a table
+   * that cannot be emptied is reported and the run goes on (later workloads write new keys).
+   */
+  private static void runWrite(Report report, String workload, Harness harness,
+      WriteSetup setup, WriteWorkloads writes) throws Exception {
+    try {
+      run(report, workload, harness, setup.operations());
+    } finally {
+      try {
+        writes.clear();
+      } catch (SQLException e) {
+        System.out.println("*** after " + workload + ": " + e.getMessage() + " ***");
+      }
+    }
+  }
+
+  /** Prepares a write workload's operations. */
+  @FunctionalInterface
+  private interface WriteSetup {
+    Map<String, Operation> operations() throws SQLException;
   }
 
   private static String describe(int warmup, int rounds, int ops) {
