@@ -130,8 +130,12 @@ public final class BenchMain {
         run(report, "w7 co-located join" + on, scatter, workloads.colocatedJoin());
         run(report, "w9 literal point select" + on, point, workloads.literalPoint());
         final WriteWorkloads writes = new WriteWorkloads(systems, data);
-        runWrite(report, "w11 insert one row" + on, point, writes::singleInsert, writes);
-        runWrite(report, "w12 update one row by key" + on, point, writes::updateByKey, writes);
+        final String w11 = "w11 insert one row" + on;
+        report.addTarget(WriteTarget.check(w11,
+            runWrite(report, w11, point, writes::singleInsert, writes)));
+        final String w12 = "w12 update one row by key" + on;
+        report.addTarget(WriteTarget.check(w12,
+            runWrite(report, w12, point, writes::updateByKey, writes)));
         runWrite(report, "w13 batch insert of " + WriteWorkloads.BATCH_ROWS + " rows" + on,
             batches, writes::batchInsert, writes);
         runWrite(report, "w14 insert on 4 shards" + on, point, writes::fourShardInsert, writes);
@@ -186,7 +190,7 @@ public final class BenchMain {
     return backends;
   }
 
-  private static void run(Report report, String workload, Harness harness,
+  private static Map<String, Outcome> run(Report report, String workload, Harness harness,
       Map<String, Operation> systems) throws Exception {
     System.out.println("Running " + workload + " on " + String.join(", ", systems.keySet()));
     final Map<String, Outcome> outcomes = harness.measure(workload, systems);
@@ -196,16 +200,17 @@ public final class BenchMain {
       }
     });
     report.add(workload, outcomes);
+    return outcomes;
   }
 
   /**
    * Runs a write workload and empties the write table after it, whatever happened; a table
    * that cannot be emptied is reported and the run goes on (later workloads write new keys).
    */
-  private static void runWrite(Report report, String workload, Harness harness,
+  private static Map<String, Outcome> runWrite(Report report, String workload, Harness harness,
       WriteSetup setup, WriteWorkloads writes) throws Exception {
     try {
-      run(report, workload, harness, setup.operations());
+      return run(report, workload, harness, setup.operations());
     } finally {
       try {
         writes.clear();
