@@ -19,7 +19,7 @@ import java.util.Map;
  * {@code --dir FOLDER} (default {@code bench/target}), {@code --backend h2|postgres|both}
  * (default both; without a PostgreSQL server at 127.0.0.1:5432, H2 only), {@code --publish}
  * (also copy results.md and the charts into {@code bench/results/}, which docs/benchmarks.md
- * shows).
+ * shows), {@code --writes-only} (only the write workloads w11 to w14, to try them quickly).
  */
 public final class BenchMain {
   /** w13's batches per system in a round. */
@@ -33,6 +33,7 @@ public final class BenchMain {
     Long orders = null;
     Path dir = Path.of("bench", "target");
     boolean publish = false;
+    boolean writesOnly = false;
     String backendArg = "both";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -41,10 +42,14 @@ public final class BenchMain {
       case "--dir" -> dir = Path.of(value(args, ++i, "--dir"));
       case "--backend" -> backendArg = value(args, ++i, "--backend");
       case "--publish" -> publish = true;
+      case "--writes-only" -> writesOnly = true;
       default -> throw new IllegalArgumentException("unknown argument " + args[i]
           + "; expected --quick, --orders N, --dir FOLDER, --backend h2|postgres|both"
-          + " or --publish");
+          + ", --publish or --writes-only");
       }
+    }
+    if (writesOnly && publish) {
+      throw new IllegalArgumentException("--publish publishes a whole run; not with --writes-only");
     }
     final List<String> backends = backends(backendArg);
     final BenchData data = new BenchData(orders != null ? orders : quick ? 100_000 : 1_000_000);
@@ -62,6 +67,9 @@ public final class BenchMain {
     if (quick) {
       report.setting("a quick run (--quick): fewer orders and rounds, to try the benchmark out;"
           + " its numbers are indicative only");
+    }
+    if (writesOnly) {
+      report.setting("only the write workloads (--writes-only): w11 to w14");
     }
     report.setting(String.format(Locale.ROOT,
         "data: %,d ORDERS, %,d customers, about %,d ORDER_LINES"
@@ -115,20 +123,24 @@ public final class BenchMain {
       ShardSetRuntime.get().close();
       final String w5 = "w5 full scan, streamed" + on;
       final List<String> streamers = List.of("L", "D", "N", "X", "S");
-      System.out.println("Running " + w5 + " on " + String.join(", ", streamers));
-      final Map<String, Outcome> streamed =
-          new StreamingWorkload(backend, dbFolder, data, Duration.ofMinutes(10))
-              .measure(streamers);
+      Map<String, Outcome> streamed = Map.of();
+      if (!writesOnly) {
+        System.out.println("Running " + w5 + " on " + String.join(", ", streamers));
+        streamed = new StreamingWorkload(backend, dbFolder, data, Duration.ofMinutes(10))
+            .measure(streamers);
+      }
       try (BenchSystems systems = BenchSystems.open(db)) {
-        final Workloads workloads = new Workloads(systems, data);
-        run(report, "w1 point select" + on, point, workloads.pointSelect());
-        run(report, "w2 IN-list of 10 keys" + on, point, workloads.inList());
-        run(report, "w3 scatter aggregate" + on, scatter, workloads.scatterAggregate());
-        run(report, "w4 order by limit 100" + on, scatter, workloads.orderByLimit());
-        report.add(w5, streamed);
-        run(report, "w6 join duplicated table" + on, scatter, workloads.productJoin());
-        run(report, "w7 co-located join" + on, scatter, workloads.colocatedJoin());
-        run(report, "w9 literal point select" + on, point, workloads.literalPoint());
+        if (!writesOnly) {
+          final Workloads workloads = new Workloads(systems, data);
+          run(report, "w1 point select" + on, point, workloads.pointSelect());
+          run(report, "w2 IN-list of 10 keys" + on, point, workloads.inList());
+          run(report, "w3 scatter aggregate" + on, scatter, workloads.scatterAggregate());
+          run(report, "w4 order by limit 100" + on, scatter, workloads.orderByLimit());
+          report.add(w5, streamed);
+          run(report, "w6 join duplicated table" + on, scatter, workloads.productJoin());
+          run(report, "w7 co-located join" + on, scatter, workloads.colocatedJoin());
+          run(report, "w9 literal point select" + on, point, workloads.literalPoint());
+        }
         final WriteWorkloads writes = new WriteWorkloads(systems, data);
         final String w11 = "w11 insert one row" + on;
         report.addTarget(WriteTarget.check(w11,
@@ -141,19 +153,9 @@ public final class BenchMain {
         runWrite(report, "w14 insert on 4 shards" + on, point, writes::fourShardInsert, writes);
       }
     }
-    try (PlanningBench plans = PlanningBench.open(List.of(4, 16, 64, 256, 1024))) {
-      System.out.println("Running w8 plan point query on X at 4 to 1024 shards");
-      report.addPlanning(plans.points(planning.measure("w8", plans.operations())));
+    if (!writesOnly) {
+      planningAndStartup(report, planning, scale);
     }
-    for (int shards : List.of(4, 16)) {
-      System.out.println("Running w8 plan point query on N at " + shards + " shards");
-      report.addPlanning(List.of(UnionAllPlanning.measure(shards, 1, 2 * scale + 1,
-          Duration.ofSeconds(30))));
-    }
-
-    System.out.println("Running w10 sqlline start to first row");
-    report.addStartup("w10 sqlline start to first row",
-        Stats.of(new LauncherBench(Path.of("").toAbsolutePath()).measure(3 * scale + 2)));
 
     System.out.println();
     Report.environment().forEach(System.out::println);
@@ -167,6 +169,24 @@ public final class BenchMain {
       Publication.copy(dir, Publication.FOLDER);
       System.out.println("Published to " + Publication.FOLDER.toAbsolutePath());
     }
+  }
+
+  /** w8 (planning by shard count) and w10 (sqlline start to first row). */
+  private static void planningAndStartup(Report report, Harness planning, int scale)
+      throws Exception {
+    try (PlanningBench plans = PlanningBench.open(List.of(4, 16, 64, 256, 1024))) {
+      System.out.println("Running w8 plan point query on X at 4 to 1024 shards");
+      report.addPlanning(plans.points(planning.measure("w8", plans.operations())));
+    }
+    for (int shards : List.of(4, 16)) {
+      System.out.println("Running w8 plan point query on N at " + shards + " shards");
+      report.addPlanning(List.of(UnionAllPlanning.measure(shards, 1, 2 * scale + 1,
+          Duration.ofSeconds(30))));
+    }
+
+    System.out.println("Running w10 sqlline start to first row");
+    report.addStartup("w10 sqlline start to first row",
+        Stats.of(new LauncherBench(Path.of("").toAbsolutePath()).measure(3 * scale + 2)));
   }
 
   /** The backends to run: both unless told otherwise, and PostgreSQL only if it answers. */

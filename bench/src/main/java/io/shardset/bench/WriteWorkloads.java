@@ -147,15 +147,22 @@ public final class WriteWorkloads {
   /**
    * The number of rows a batch wrote, from {@link Statement#executeBatch}'s counts: a driver
    * that rewrites a batch into multi-row INSERTs (PgJDBC with reWriteBatchedInserts) answers
-   * {@link Statement#SUCCESS_NO_INFO} for each row, which counts as one row.
+   * {@link Statement#SUCCESS_NO_INFO} for each row, which counts as one row. A failed row, or
+   * a count JDBC does not define, fails the operation.
    */
   static long rowsWritten(int[] counts) throws SQLException {
     long rows = 0;
     for (int count : counts) {
-      if (count == Statement.EXECUTE_FAILED) {
+      if (count == Statement.SUCCESS_NO_INFO) {
+        rows++;
+      } else if (count == Statement.EXECUTE_FAILED) {
         throw new SQLException("a row of the batch failed (EXECUTE_FAILED)");
+      } else if (count < 0) {
+        throw new SQLException("the batch gave a row the update count " + count
+            + ", which JDBC does not define");
+      } else {
+        rows += count;
       }
-      rows += count == Statement.SUCCESS_NO_INFO ? 1 : count;
     }
     return rows;
   }
@@ -217,11 +224,24 @@ public final class WriteWorkloads {
     try {
       statement = connection.prepareStatement(sql);
     } catch (SQLException e) {
+      // Calcite's message names only the statement; the reason is at the end of the causes.
+      final SQLException failure = new SQLException("cannot prepare: " + rootCause(e), e);
       return iteration -> {
-        throw e;
+        throw failure;
       };
     }
     return build.operation(statement);
+  }
+
+  /** The message of the last cause of {@code e} that has one, or its class name. */
+  static String rootCause(Throwable e) {
+    String message = e.getClass().getName();
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t.getMessage() != null) {
+        message = t.getMessage();
+      }
+    }
+    return message;
   }
 
   /** Binds the rows, one after the other, to the statement's placeholders and runs it. */

@@ -95,6 +95,18 @@ class WriteWorkloadsTest {
     final SQLException e = assertThrows(SQLException.class,
         () -> WriteWorkloads.rowsWritten(new int[] {1, Statement.EXECUTE_FAILED}));
     assertEquals("a row of the batch failed (EXECUTE_FAILED)", e.getMessage());
+    assertEquals("the batch gave a row the update count -1, which JDBC does not define",
+        assertThrows(SQLException.class,
+            () -> WriteWorkloads.rowsWritten(new int[] {1, -1})).getMessage());
+  }
+
+  @Test void aFailureToPrepareIsReportedByItsDeepestReason() {
+    final SQLException wrapped = new SQLException("Error while preparing statement [INSERT ...]",
+        new RuntimeException("outer", new IllegalStateException("Table 'ORDERS_W' is not"
+            + " modifiable")));
+    assertEquals("Table 'ORDERS_W' is not modifiable", WriteWorkloads.rootCause(wrapped));
+    assertEquals("java.lang.IllegalStateException",
+        WriteWorkloads.rootCause(new IllegalStateException()));
   }
 
   /**
