@@ -148,7 +148,7 @@ public final class BenchMain {
         final String w12 = "w12 update one row by key" + on;
         report.addTarget(WriteTarget.check(w12,
             runWrite(report, w12, point, writes::updateByKey, writes)));
-        runWrite(report, "w13 batch insert of " + WriteWorkloads.BATCH_ROWS + " rows" + on,
+        runWrite(report, "w13 batch of " + WriteWorkloads.BATCH_ROWS + " inserts" + on,
             batches, writes::batchInsert, writes);
         runWrite(report, "w14 insert on 4 shards" + on, point, writes::fourShardInsert, writes);
       }

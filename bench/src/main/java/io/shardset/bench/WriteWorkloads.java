@@ -29,6 +29,8 @@ public final class WriteWorkloads {
       + " SET STATUS = ?, TOTAL = ? WHERE CUSTOMER_ID = ? AND ORDER_ID = ?";
   /** w12: the rows in place before it, which its operations update in turn. */
   static final int UPDATED_ROWS = 10_000;
+  /** The most characters of a reason a failure to prepare is reported with. */
+  static final int REASON_LENGTH = 160;
   /** w13: the rows of one batch. */
   static final int BATCH_ROWS = 1_000;
 
@@ -233,15 +235,20 @@ public final class WriteWorkloads {
     return build.operation(statement);
   }
 
-  /** The message of the last cause of {@code e} that has one, or its class name. */
+  /**
+   * The first line of the message of the last cause of {@code e} that has one (or its class
+   * name), at most {@value #REASON_LENGTH} characters: a planner's message goes on with its
+   * whole search space, which has no place in a table row.
+   */
   static String rootCause(Throwable e) {
     String message = e.getClass().getName();
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t.getMessage() != null) {
-        message = t.getMessage();
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        message = t.getMessage().strip();
       }
     }
-    return message;
+    final String line = message.lines().findFirst().orElse(message);
+    return line.length() <= REASON_LENGTH ? line : line.substring(0, REASON_LENGTH) + "...";
   }
 
   /** Binds the rows, one after the other, to the statement's placeholders and runs it. */

@@ -16,6 +16,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Tests {@link WriteWorkloads} over in-memory H2 shards: every row D and S write lands on the
@@ -107,6 +108,12 @@ class WriteWorkloadsTest {
     assertEquals("Table 'ORDERS_W' is not modifiable", WriteWorkloads.rootCause(wrapped));
     assertEquals("java.lang.IllegalStateException",
         WriteWorkloads.rootCause(new IllegalStateException()));
+    // A planner's message: its first line, cut short.
+    final String reason = WriteWorkloads.rootCause(new SQLException("Error while preparing",
+        new RuntimeException("There are not enough rules" + " x".repeat(100) + "\nSets: ...")));
+    assertEquals(WriteWorkloads.REASON_LENGTH + 3, reason.length());
+    assertTrue(reason.startsWith("There are not enough rules x x") && reason.endsWith("..."),
+        reason);
   }
 
   /**
