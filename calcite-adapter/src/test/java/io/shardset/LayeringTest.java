@@ -90,6 +90,15 @@ class LayeringTest {
             "io.shardset.reshard..", "org.apache.calcite.."));
   }
 
+  /** Writes place rows with the topology and write them in transactions: they may use
+   * routing, model, topology, execution and transactions, but know no planner, no loader and
+   * no resharding (the Calcite runtime converts its values before handing rows over). */
+  @Test void writesImportNoPlannerLoaderOrResharding() {
+    check(noClasses().that().resideInAPackage("io.shardset.write..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.shardset.calcite..",
+            "io.shardset.load..", "io.shardset.reshard..", "org.apache.calcite.."));
+  }
+
   @Test void loadingAndReshardingImportNoPlanner() {
     check(noClasses().that().resideInAnyPackage("io.shardset.load..", "io.shardset.reshard..")
         .should().dependOnClassesThat().resideInAPackage("io.shardset.calcite.."));

@@ -17,8 +17,9 @@ import java.util.function.BooleanSupplier;
  * The transaction each JDBC connection has open, for the statements that write.
  *
  * <p>A {@code jdbc:shardset:} connection registers itself ({@link #register}) and says whether
- * it is in autocommit mode; with autocommit off, its writes join one transaction that its
- * {@code commit()} or {@code rollback()} ends. Every other connection (Calcite's own
+ * it is in autocommit mode and whether it is read-only; with autocommit off, its writes join one
+ * transaction that its {@code commit()} or {@code rollback()} ends; a read-only connection's
+ * writes are refused before they touch a shard. Every other connection (Calcite's own
  * {@code jdbc:calcite:}, which refuses commit and rollback) writes in autocommit mode: each
  * statement commits its own transaction, all or nothing.
  *
@@ -26,34 +27,54 @@ import java.util.function.BooleanSupplier;
  * {@link OpenScans}.
  */
 public final class ConnectionTransactions {
-  private final Map<Object, BooleanSupplier> managed = new ConcurrentHashMap<>();
+  /** SQLState of a write refused on a read-only connection (read-only SQL transaction). */
+  public static final String READ_ONLY_SQL_STATE = "25006";
+
+  private final Map<Object, Mode> managed = new ConcurrentHashMap<>();
   private final Map<Object, ShardTransaction> open = new ConcurrentHashMap<>();
 
   ConnectionTransactions() {
   }
 
   /**
-   * Takes charge of a connection's transactions.
+   * Takes charge of a connection's transactions; the connection may write.
    *
    * @param autoCommit whether the connection is in autocommit mode now
    */
   public void register(Object connection, BooleanSupplier autoCommit) {
-    managed.put(Objects.requireNonNull(connection, "connection"),
-        Objects.requireNonNull(autoCommit, "autoCommit"));
+    register(connection, autoCommit, () -> false);
   }
 
   /**
-   * Starts a statement's write: in the transaction of its connection when that connection has
-   * autocommit off, else in a transaction of its own that {@link StatementWrite#complete}
-   * commits.
+   * Takes charge of a connection's transactions.
    *
-   * @throws SQLException if the connection's transaction writes to another model's shards
+   * @param autoCommit whether the connection is in autocommit mode now
+   * @param readOnly whether the connection is read-only now: its writes are then refused
    */
-  public StatementWrite begin(DataContext root, TransactionCoordinator coordinator)
-      throws SQLException {
+  public void register(Object connection, BooleanSupplier autoCommit, BooleanSupplier readOnly) {
+    managed.put(Objects.requireNonNull(connection, "connection"), new Mode(
+        Objects.requireNonNull(autoCommit, "autoCommit"),
+        Objects.requireNonNull(readOnly, "readOnly")));
+  }
+
+  /**
+   * Starts a statement's write to {@code table}: in the transaction of its connection when that
+   * connection has autocommit off, else in a transaction of its own that
+   * {@link StatementWrite#complete} commits.
+   *
+   * @param table the table written to, as the refusal of a read-only connection names it
+   * @throws SQLException if the connection is read-only (SQLState {@value #READ_ONLY_SQL_STATE}),
+   *     or if the connection's transaction writes to another model's shards
+   */
+  public StatementWrite begin(DataContext root, TransactionCoordinator coordinator,
+      String table) throws SQLException {
     final Object connection = root.getQueryProvider();
-    final BooleanSupplier autoCommit = connection == null ? null : managed.get(connection);
-    if (autoCommit == null || autoCommit.getAsBoolean()) {
+    final Mode mode = connection == null ? null : managed.get(connection);
+    if (mode != null && mode.readOnly.getAsBoolean()) {
+      throw new SQLException("connection is read-only: cannot write to "
+          + "table " + table, READ_ONLY_SQL_STATE);
+    }
+    if (mode == null || mode.autoCommit.getAsBoolean()) {
       return new StatementWrite(coordinator.begin(), null);
     }
     final ShardTransaction transaction =
@@ -97,6 +118,10 @@ public final class ConnectionTransactions {
   /** Whether the connection has a transaction open (it wrote since its last commit). */
   public boolean hasOpen(Object connection) {
     return open.containsKey(connection);
+  }
+
+  /** How a registered connection says whether it is in autocommit mode and read-only. */
+  private record Mode(BooleanSupplier autoCommit, BooleanSupplier readOnly) {
   }
 
   /** One statement's hold on the transaction it writes in. */

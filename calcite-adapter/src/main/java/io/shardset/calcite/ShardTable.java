@@ -1,5 +1,6 @@
 package io.shardset.calcite;
 
+import io.shardset.calcite.plan.ShardTableModify;
 import io.shardset.calcite.plan.ShardTableScan;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.Subpartitioning;
@@ -12,17 +13,29 @@ import io.shardset.topology.ShardSite;
 import io.shardset.topology.ShardedTable;
 import io.shardset.transaction.TransactionCoordinator;
 
+import org.apache.calcite.linq4j.QueryProvider;
+import org.apache.calcite.linq4j.Queryable;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.ModifiableTable;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Schemas;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.SqlDialect;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import java.lang.reflect.Type;
 import java.util.BitSet;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -34,7 +47,8 @@ import java.util.Set;
  * shards. What the table is ({@link ShardedTable}) and the SQL dialect of each of its shards
  * are what the planner reads.
  */
-public final class ShardTable extends AbstractTable implements TranslatableTable {
+public final class ShardTable extends AbstractTable implements TranslatableTable,
+    ModifiableTable {
   private final ShardedTable table;
   private final List<SqlDialect> dialects;
   private final SqlDialect.@Nullable DatabaseProduct product;
@@ -68,6 +82,39 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
 
   @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
     return ShardTableScan.create(context.getCluster(), relOptTable, this);
+  }
+
+  /**
+   * The change of this table a DML statement makes: a {@link ShardTableModify}, which the
+   * planner turns into a write routed row by row to the shards.
+   */
+  @Override public TableModify toModificationRel(RelOptCluster cluster, RelOptTable relOptTable,
+      Prepare.CatalogReader catalogReader, RelNode child, TableModify.Operation operation,
+      @Nullable List<String> updateColumnList, @Nullable List<RexNode> sourceExpressionList,
+      boolean flattened) {
+    return ShardTableModify.create(relOptTable, catalogReader, child, operation,
+        updateColumnList, sourceExpressionList, flattened, this);
+  }
+
+  /** Not used: writes go through {@link #toModificationRel}, never to a collection. */
+  @Override public @Nullable Collection<?> getModifiableCollection() {
+    return null;
+  }
+
+  /** Not used: the table is read through {@link #toRel}, never as a Queryable. */
+  @Override public <T> Queryable<T> asQueryable(QueryProvider queryProvider, SchemaPlus schema,
+      String tableName) {
+    throw new UnsupportedOperationException("table " + table.qualifiedName()
+        + " is read through its shards' scans");
+  }
+
+  @Override public Type getElementType() {
+    return Object[].class;
+  }
+
+  @Override public Expression getExpression(SchemaPlus schema, String tableName,
+      Class clazz) {
+    return Schemas.tableExpression(schema, getElementType(), tableName, clazz);
   }
 
   /** The resolved table behind this one: what loading and resharding work with. */

@@ -1,14 +1,14 @@
 package io.shardset.load;
 
 import io.shardset.execution.ShardException;
-import io.shardset.model.ReshardSpec;
-import io.shardset.model.Subpartitioning;
-import io.shardset.routing.ShardRouter;
 import io.shardset.topology.LiveModel;
 import io.shardset.topology.Placement;
+import io.shardset.topology.PlacementException;
+import io.shardset.topology.RowSite;
 import io.shardset.topology.ShardSite;
 import io.shardset.topology.ShardedTable;
 import io.shardset.topology.TablePlacement;
+import io.shardset.write.InsertSql;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -18,9 +18,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.OptionalInt;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * Writes rows of a logical table to the shards the table's routing assigns them to, in
@@ -184,77 +182,23 @@ public final class ShardedInserter implements AutoCloseable {
   }
 
   private void route(Object[] row) {
-    if (table.isDuplicated()) {
-      for (int shard = 0; shard < table.shardCount(); shard++) {
-        write(shard, 0, row);
+    final List<RowSite> sites;
+    try {
+      sites = placements.place(placement, row);
+    } catch (PlacementException e) {
+      if (e.reason() == PlacementException.Reason.MOVING) {
+        throw new IllegalArgumentException(e.getMessage() + "; load it after the move", e);
       }
-      return;
+      throw e;
     }
-    final int subpartition = subpartitionOf(row);
-    write(shardOf(row), subpartition, row);
+    for (RowSite site : sites) {
+      write(site.shard(), site.table(), row);
+    }
   }
 
   /** The number of physical tables on each shard: one, or one per subpartition. */
   private int tablesPerShard() {
-    final Subpartitioning sub = table.subpartitioning();
-    return sub == null ? 1 : sub.count();
-  }
-
-  /** The subpartition a row of this table belongs to; 0 for a table without any. */
-  private int subpartitionOf(Object[] row) {
-    final Subpartitioning sub = table.subpartitioning();
-    if (sub == null) {
-      return 0;
-    }
-    final OptionalInt subpartition = sub.subpartitionOf(row);
-    if (subpartition.isEmpty()) {
-      throw new IllegalArgumentException("table " + table.qualifiedName()
-          + ": no subpartition accepts " + table.layout().columns().get(sub.column()).name()
-          + " = " + row[sub.column()]);
-    }
-    return subpartition.getAsInt();
-  }
-
-  /** The shard a row of this table belongs to. */
-  private int shardOf(Object[] row) {
-    final ShardRouter router = Objects.requireNonNull(placement.routerOr(table.router()),
-        "router");
-    final List<Object> key = new ArrayList<>();
-    for (int column : table.keyColumns()) {
-      key.add(row[column]);
-    }
-    final OptionalInt shard = router.shardOf(key);
-    if (shard.isEmpty()) {
-      throw new IllegalArgumentException("table " + table.qualifiedName()
-          + ": no shard accepts key " + describeKey(key));
-    }
-    checkNotMoving(row, key, shard.getAsInt());
-    return shard.getAsInt();
-  }
-
-  /**
-   * Refuses a row that a resharding in progress moves: its rows sit in move tables that the
-   * resharding tool fills and empties, and a row written beside them would be lost or read
-   * twice.
-   *
-   * @param shard the table's shard its routing puts the row on
-   */
-  private void checkNotMoving(Object[] row, List<Object> key, int shard) {
-    final ReshardSpec.MoveSpec move = placements.movingRangeOf(placement, row, shard);
-    if (move != null) {
-      throw new IllegalArgumentException("table " + table.qualifiedName() + ": key "
-          + describeKey(key) + " lies in hash range [" + move.from() + ", " + move.to()
-          + ") of shardspace '" + placement.reshard().shardspace() + "', which is moving from "
-          + move.source() + " to " + move.target() + "; load it after the move");
-    }
-  }
-
-  private String describeKey(List<Object> key) {
-    final List<String> parts = new ArrayList<>();
-    for (int i = 0; i < key.size(); i++) {
-      parts.add(table.spec().routingKey().get(i) + " = " + key.get(i));
-    }
-    return String.join(", ", parts);
+    return placements.tablesPerShard();
   }
 
   private void write(int shard, int subpartition, Object[] row) {
@@ -397,11 +341,6 @@ public final class ShardedInserter implements AutoCloseable {
 
   /** The plain INSERT of every column of the table on a shard, quoted as the shard quotes names. */
   public static String insertSql(ShardSite site) {
-    final String table = site.quotedName();
-    final String columns = site.physicalColumns().stream().map(site.quoting()::quote)
-        .collect(Collectors.joining(", "));
-    final String marks = site.physicalColumns().stream().map(c -> "?")
-        .collect(Collectors.joining(", "));
-    return "INSERT INTO " + table + " (" + columns + ") VALUES (" + marks + ")";
+    return InsertSql.of(site);
   }
 }

@@ -4,6 +4,7 @@ import io.shardset.model.ReshardSpec;
 import io.shardset.model.RouterFactory;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
+import io.shardset.model.Subpartitioning;
 import io.shardset.model.TableSpec;
 import io.shardset.routing.KeyHasher;
 import io.shardset.routing.KeyType;
@@ -18,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -147,6 +149,104 @@ public final class TablePlacement {
     final String name = table.shardName(shard);
     return move != null && (move.source().equals(name) || move.target().equals(name))
         ? move : null;
+  }
+
+  /**
+   * The physical tables a row of the table goes to under a placement: one for a sharded
+   * table (its shard's, or its subpartition's table there), one on every shard for a
+   * duplicated table. The row's values are in the table's column order, as JDBC values or
+   * Calcite's internal ones (days for a DATE, milliseconds for a TIMESTAMP): both route alike.
+   *
+   * @param placement from {@link #asBuilt()} or {@link #forWriting}
+   * @throws PlacementException if no shard accepts the row's key (or a NULL in it), no
+   *     subpartition accepts its subpartition column, or its key lies in a range a resharding
+   *     in progress moves (retryable; the message says which range, and the caller says
+   *     when to write it again)
+   * @throws IllegalStateException if the placement carries an error (the model no longer
+   *     places the table where this process can write)
+   */
+  public List<RowSite> place(Placement placement, Object[] row) {
+    if (table.isDuplicated()) {
+      final List<RowSite> sites = new ArrayList<>(table.shardCount());
+      for (int shard = 0; shard < table.shardCount(); shard++) {
+        sites.add(new RowSite(shard, 0));
+      }
+      return sites;
+    }
+    final int subpartition = subpartitionOf(row);
+    return List.of(new RowSite(shardOf(placement, row), subpartition));
+  }
+
+  /** The number of physical tables on each of the table's shards: one, or one per
+   * subpartition. */
+  public int tablesPerShard() {
+    final Subpartitioning sub = table.subpartitioning();
+    return sub == null ? 1 : sub.count();
+  }
+
+  private int subpartitionOf(Object[] row) {
+    final Subpartitioning sub = table.subpartitioning();
+    if (sub == null) {
+      return 0;
+    }
+    final OptionalInt subpartition;
+    try {
+      subpartition = sub.subpartitionOf(row);
+    } catch (IllegalArgumentException e) {
+      throw unplaceable(PlacementException.Reason.NO_SUBPARTITION, "no subpartition accepts "
+          + table.layout().columns().get(sub.column()).name() + " = " + row[sub.column()]
+          + ": " + e.getMessage());
+    }
+    if (subpartition.isEmpty()) {
+      throw unplaceable(PlacementException.Reason.NO_SUBPARTITION, "no subpartition accepts "
+          + table.layout().columns().get(sub.column()).name() + " = " + row[sub.column()]);
+    }
+    return subpartition.getAsInt();
+  }
+
+  private int shardOf(Placement placement, Object[] row) {
+    final ShardRouter router = Objects.requireNonNull(placement.routerOr(table.router()),
+        "router");
+    final List<Object> key = new ArrayList<>();
+    for (int column : table.keyColumns()) {
+      key.add(row[column]);
+    }
+    final OptionalInt shard;
+    try {
+      shard = router.shardOf(key);
+    } catch (IllegalArgumentException e) {
+      throw unplaceable(PlacementException.Reason.NO_SHARD, "no shard accepts key "
+          + describeKey(key) + ": " + e.getMessage());
+    }
+    if (shard.isEmpty()) {
+      if (key.contains(null)) {
+        throw unplaceable(PlacementException.Reason.NULL_KEY, "no shard accepts key "
+            + describeKey(key) + " (a key column is NULL)");
+      }
+      throw unplaceable(PlacementException.Reason.NO_SHARD, "no shard accepts key "
+          + describeKey(key));
+    }
+    final ReshardSpec.MoveSpec move = movingRangeOf(placement, row, shard.getAsInt());
+    if (move != null) {
+      throw unplaceable(PlacementException.Reason.MOVING, "key " + describeKey(key)
+          + " lies in hash range [" + move.from() + ", " + move.to() + ") of shardspace '"
+          + placement.reshard().shardspace() + "', which is moving from " + move.source()
+          + " to " + move.target());
+    }
+    return shard.getAsInt();
+  }
+
+  private String describeKey(List<Object> key) {
+    final List<String> parts = new ArrayList<>();
+    for (int i = 0; i < key.size(); i++) {
+      parts.add(table.spec().routingKey().get(i) + " = " + key.get(i));
+    }
+    return String.join(", ", parts);
+  }
+
+  private PlacementException unplaceable(PlacementException.Reason reason, String what) {
+    return new PlacementException(reason, table.qualifiedName(), "table "
+        + table.qualifiedName() + ": " + what);
   }
 
   /**

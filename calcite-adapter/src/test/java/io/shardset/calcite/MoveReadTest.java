@@ -38,6 +38,7 @@ import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Reads while ranges of a table family move to another shard, the move done by hand from
@@ -362,6 +363,7 @@ class MoveReadTest {
           scenario.publish(four, scenario.before, ReshardSpec.Phase.COPY);
           check(scenario, "announced", queries, prepared, all);
           checkLoadRefusesMovingKeys(scenario, calcite);
+          checkInsertRefusesMovingKeys(scenario, shardset);
           mover.detach(copy);
           check(scenario, "(a) detached", queries, prepared, withNew(scenario, all));
           if (!everyState) {
@@ -441,6 +443,31 @@ class MoveReadTest {
       inserter.insert(staying);
       scenario.insertIntoOracle("ORDERS", List.<Object[]>of(staying));
     }
+  }
+
+  /**
+   * An INSERT of a row of a moving range is refused as retryable (SQLState 40001) and writes
+   * nothing, the other rows of its statement included; one of a staying range is written.
+   */
+  private static void checkInsertRefusesMovingKeys(Scenario scenario, Connection connection)
+      throws SQLException {
+    final ReshardSpec.MoveSpec range = scenario.moves.stream()
+        .filter(m -> m.contains(MoveByHand.hash(scenario.movingKey))).findFirst()
+        .orElseThrow();
+    try (Statement s = connection.createStatement()) {
+      final SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate(
+          "INSERT INTO ORDERS VALUES (100003, " + scenario.stayingKey + ", 'S', 'OPEN', 1),"
+              + " (100004, " + scenario.movingKey + ", 'N', 'OPEN', 1)"));
+      assertEquals("40001", e.getSQLState());
+      assertTrue(e.getMessage().endsWith("table S.ORDERS: key CUSTOMER_ID = "
+          + scenario.movingKey + " lies in hash range [" + range.from() + ", " + range.to()
+          + ") of shardspace 'default', which is moving from " + range.source()
+          + " to s3; retry after the move"), e.getMessage());
+      assertEquals(1, s.executeUpdate("INSERT INTO ORDERS VALUES (100005, "
+          + scenario.stayingKey + ", 'S', 'OPEN', 2)"));
+    }
+    scenario.insertIntoOracle("ORDERS", List.<Object[]>of(
+        new Object[] {100_005, scenario.stayingKey, "S", "OPEN", BigDecimal.valueOf(2)}));
   }
 
   @Test void readsStayRightThroughEveryStateOfAMove() throws Exception {

@@ -2,6 +2,7 @@ package io.shardset.cli;
 
 import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
+import io.shardset.cli.server.WriteAccess;
 
 import org.apache.calcite.avatica.remote.Driver;
 
@@ -24,7 +25,9 @@ import java.util.concurrent.Callable;
             + " Avatica remote driver, sqlline, BI tools. Stops on SIGTERM or Ctrl-C.",
         "Clients connect with jdbc:avatica:remote:url=http://HOST:PORT;serialization=protobuf"
             + " (and ;authentication=BASIC;avatica_user=NAME;avatica_password=PASSWORD with"
-            + " --users)."},
+            + " --users).",
+        "With --users only users with the role 'write' may write; with --read-only nobody"
+            + " may."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:stopped",
@@ -51,12 +54,20 @@ public final class ServerCommand implements Callable<Integer> {
 
   @Option(names = "--users", paramLabel = "FILE",
       description = "Require HTTP BASIC authentication by the users of this Jetty realm"
-          + " properties file, one 'name: password,role' line each.")
+          + " properties file, one 'name: password,role...' line each. A user writes"
+          + " (INSERT, UPDATE, DELETE) only with the role '" + WriteAccess.WRITE_ROLE
+          + "' and without the role '" + WriteAccess.READ_ROLE + "'; every other user only"
+          + " queries. Without --users (loopback only) every client may write.")
   private Path users;
 
   @Option(names = "--role", paramLabel = "ROLE", defaultValue = "users", split = ",",
-      description = "The roles of which a user needs one (default: ${DEFAULT-VALUE}).")
+      description = "The roles of which a user needs one to connect"
+          + " (default: ${DEFAULT-VALUE}).")
   private List<String> roles = new ArrayList<>();
+
+  @Option(names = "--read-only",
+      description = "Nobody writes, whatever their roles: every connection is read-only.")
+  private boolean readOnly;
 
   @Option(names = "--idle-timeout", defaultValue = "300", paramLabel = "SECONDS",
       description = "Close a client's connection or statement unused for this long, releasing"
@@ -79,7 +90,8 @@ public final class ServerCommand implements Callable<Integer> {
     }
     Runtime.getRuntime().addShutdownHook(
         new Thread(server::shutdown, "shardset-server-shutdown"));
-    out.println("Serving " + model + " at " + server.jdbcUrl());
+    out.println("Serving " + model + " at " + server.jdbcUrl()
+        + (readOnly ? " (read-only)" : ""));
     out.flush();
     server.join();
     return 0;
@@ -87,7 +99,8 @@ public final class ServerCommand implements Callable<Integer> {
 
   private ServerSettings settings() {
     final ServerSettings plain = ServerSettings.loopback(model, port, serialization)
-        .withBind(bind).withIdleTimeout(Duration.ofSeconds(idleTimeoutSeconds));
+        .withBind(bind).withIdleTimeout(Duration.ofSeconds(idleTimeoutSeconds))
+        .withReadOnly(readOnly);
     return users == null ? plain : plain.withUsers(users, roles);
   }
 

@@ -131,6 +131,29 @@ class ShardSetServerTest {
     }
   }
 
+  /** INSERTs through the server write each row to its shard, with exact counts; a failed
+   * one writes nothing and says why. */
+  @Test void remoteInsertsWriteThroughTheShards() throws Exception {
+    server = ShardSetServer.start(loopback(Driver.Serialization.PROTOBUF));
+    try (Connection remote = remote(); Statement s = remote.createStatement()) {
+      assertEquals(2, s.executeUpdate("INSERT INTO CUSTOMERS VALUES (41, 'New 41', 'EU'),"
+          + " (42, 'New 42', NULL)"));
+      try (PreparedStatement p = remote.prepareStatement(
+          "INSERT INTO CUSTOMERS VALUES (?, ?, ?)")) {
+        p.setLong(1, 43);
+        p.setString(2, "New 43");
+        p.setString(3, "US");
+        assertEquals(1, p.executeUpdate());
+      }
+      final SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate(
+          "INSERT INTO CUSTOMERS VALUES (44, 'New 44', 'EU'), (41, 'Again 41', 'EU')"));
+      assertTrue(e.getMessage().contains("table S.CUSTOMERS: shard '"), e.getMessage());
+      assertEquals(List.of("43"), query(remote, "SELECT COUNT(*) FROM CUSTOMERS"));
+      assertEquals(List.of("41|New 41|EU", "42|New 42|null", "43|New 43|US"), query(remote,
+          "SELECT ID, NAME, REGION FROM CUSTOMERS WHERE ID > 40 ORDER BY ID"));
+    }
+  }
+
   @Test void metadataShowsTheLogicalTablesAndTheirColumns() throws Exception {
     server = ShardSetServer.start(loopback(Driver.Serialization.PROTOBUF));
     try (Connection remote = remote()) {

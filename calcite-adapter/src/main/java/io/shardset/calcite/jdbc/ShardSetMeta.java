@@ -1,13 +1,19 @@
 package io.shardset.calcite.jdbc;
 
 import io.shardset.calcite.ConnectionTransactions;
+import io.shardset.calcite.runtime.WriteFailedException;
 
+import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.AccessibleCalciteMeta;
 import org.apache.calcite.jdbc.CalciteMetaColumnFactory;
 import org.apache.calcite.jdbc.CalciteMetaTableFactory;
 
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -15,9 +21,20 @@ import java.util.Objects;
  * transactions JDBC clients expect: autocommit on when the connection opens, and
  * {@code commit()} and {@code rollback()} ending the transaction the connection's writes
  * opened (see {@link ConnectionTransactions}). Turning autocommit on commits what is open, as
- * JDBC says.
+ * JDBC says. A read-only connection's writes are refused; read-only cannot change while a
+ * transaction is open. The isolation is {@link TransactionIsolation#IN_EFFECT}, the only one
+ * a connection can ask for.
+ *
+ * <p>Avatica's {@code Meta} declares no {@code SQLException}, but the connection methods that
+ * call it ({@code commit()}, {@code setAutoCommit}, {@code setReadOnly},
+ * {@code setTransactionIsolation}) do: this class throws its SQLExceptions through them
+ * unwrapped ({@link #raise}), so that a client gets the SQLException, and its SQLState, that
+ * JDBC promises rather than an unchecked exception.
  */
 final class ShardSetMeta extends AccessibleCalciteMeta {
+  /** SQLState of a change JDBC forbids inside a transaction (active SQL transaction). */
+  static final String ACTIVE_TRANSACTION_SQL_STATE = "25001";
+
   private final ConnectionTransactions transactions;
   private final AvaticaConnection connection;
 
@@ -27,18 +44,37 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
     this.connection = connection;
     this.transactions = Objects.requireNonNull(transactions, "transactions");
     connProps.setAutoCommit(true);
+    connProps.setTransactionIsolation(TransactionIsolation.IN_EFFECT);
     connProps.setDirty(false);
-    transactions.register(connection, this::isAutoCommit);
+    transactions.register(connection, this::isAutoCommit, this::isReadOnly);
   }
 
   private boolean isAutoCommit() {
     return !Boolean.FALSE.equals(connProps.isAutoCommit());
   }
 
+  private boolean isReadOnly() {
+    return Boolean.TRUE.equals(connProps.isReadOnly());
+  }
+
+  /** Checks every change before making any, so that a refused call changes nothing. */
   @Override public ConnectionProperties connectionSync(ConnectionHandle ch,
       ConnectionProperties properties) {
-    final boolean wasAutoCommit = isAutoCommit();
-    if (!wasAutoCommit && Boolean.TRUE.equals(properties.isAutoCommit())) {
+    final Integer isolation = properties.getTransactionIsolation();
+    if (isolation != null) {
+      try {
+        properties.setTransactionIsolation(TransactionIsolation.granted(isolation));
+      } catch (SQLException e) {
+        throw raise(e);
+      }
+    }
+    final Boolean readOnly = properties.isReadOnly();
+    if (readOnly != null && readOnly != isReadOnly() && transactions.hasOpen(connection)) {
+      throw raise(new SQLException("cannot make the connection " + (readOnly ? "read-only"
+          : "writable") + " while its transaction is open; commit or roll back first",
+          ACTIVE_TRANSACTION_SQL_STATE));
+    }
+    if (!isAutoCommit() && Boolean.TRUE.equals(properties.isAutoCommit())) {
       commit(ch);
     }
     return super.connectionSync(ch, properties);
@@ -48,12 +84,70 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
     try {
       transactions.commit(connection);
     } catch (SQLException e) {
-      // Avatica's Meta cannot throw SQLException; its connection passes this on to the caller.
-      throw new IllegalStateException(e.getMessage(), e);
+      throw raise(e);
     }
   }
 
   @Override public void rollback(ConnectionHandle ch) {
     transactions.rollback(connection);
+  }
+
+  /**
+   * Throws {@code e} although this class's methods declare no checked exception: only
+   * {@link AvaticaConnection}'s methods, which declare {@link SQLException}, call them.
+   * Declared to return an exception so that callers can write {@code throw raise(e)}.
+   */
+  static RuntimeException raise(SQLException e) {
+    throw ShardSetMeta.<RuntimeException>unchecked(e);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Exception> E unchecked(Exception e) throws E {
+    throw (E) e;
+  }
+
+  @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
+      long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
+      throws NoSuchStatementException {
+    try {
+      return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+    } catch (RuntimeException e) {
+      throw withSqlState(e);
+    }
+  }
+
+  @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      int maxRowsInFirstFrame) throws NoSuchStatementException {
+    try {
+      return super.execute(h, parameterValues, maxRowsInFirstFrame);
+    } catch (RuntimeException e) {
+      throw withSqlState(e);
+    }
+  }
+
+  @Override public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h,
+      List<String> sqlCommands) throws NoSuchStatementException {
+    try {
+      return super.prepareAndExecuteBatch(h, sqlCommands);
+    } catch (RuntimeException e) {
+      throw withSqlState(e);
+    }
+  }
+
+  /**
+   * The exception to pass on for a failed execution: a write's failure keeps its SQLState
+   * (40001 for a row whose key range is moving, say), which Avatica's statement passes to the
+   * client only from this exception class; anything else as it is.
+   */
+  private static RuntimeException withSqlState(RuntimeException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof WriteFailedException write) {
+        final SQLException failure = write.failure();
+        return new AvaticaClientRuntimeException(failure.getMessage(),
+            failure.getErrorCode(), failure.getSQLState(), AvaticaSeverity.ERROR, List.of(),
+            null);
+      }
+    }
+    return e;
   }
 }

@@ -61,6 +61,11 @@ public final class ShardRules {
   public static final InListToSearchRule IN_LIST = InListToSearchRule.DEFAULT_CONFIG.toRule(
       InListToSearchRule.class);
 
+  /** Makes the INSERT into a sharded table executable; a {@link ShardTableModify} registers
+   * it. */
+  public static final ShardTableModifyRule MODIFY = ShardTableModifyRule.DEFAULT_CONFIG.toRule(
+      ShardTableModifyRule.class);
+
   /** All the rules a shard scan registers, with Calcite's transitive-predicate rule:
    * {@code c.ID = o.ID AND c.ID = 42} then also prunes {@code o}'s shards to those of 42. */
   public static final List<RelOptRule> RULES = List.of(TABLE_SCAN, FILTER, PROJECT,

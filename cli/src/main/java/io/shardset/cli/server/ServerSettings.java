@@ -11,7 +11,8 @@ import java.util.Objects;
 
 /**
  * How a {@link ShardSetServer} serves a model: the model file, the address and port it listens
- * on, the wire serialization, and the realm file and roles of its users when it authenticates.
+ * on, the wire serialization, the realm file and roles of its users when it authenticates, and
+ * whether anyone may write (see {@link WriteAccess}).
  *
  * @param model the model file
  * @param bind the host name or address to listen on
@@ -23,10 +24,11 @@ import java.util.Objects;
  * @param idleTimeout how long a remote connection, or a statement, may go unused before the
  *     server closes it and releases its shard connections: a client that vanished (crashed,
  *     cut off) never says goodbye
+ * @param readOnly whether nobody may write, whatever their roles
  */
 public record ServerSettings(Path model, String bind, int port,
     Driver.Serialization serialization, @Nullable Path users, List<String> roles,
-    Duration idleTimeout) {
+    Duration idleTimeout, boolean readOnly) {
   /** The port Avatica servers listen on by default. */
   public static final int DEFAULT_PORT = 8765;
   /** {@link #idleTimeout} unless set otherwise. */
@@ -53,21 +55,30 @@ public record ServerSettings(Path model, String bind, int port,
   public static ServerSettings loopback(Path model, int port,
       Driver.Serialization serialization) {
     return new ServerSettings(model, "127.0.0.1", port, serialization, null, List.of(),
-        DEFAULT_IDLE_TIMEOUT);
+        DEFAULT_IDLE_TIMEOUT, false);
   }
 
   /** The same settings with authentication by the users of a realm file. */
   public ServerSettings withUsers(Path realm, List<String> userRoles) {
-    return new ServerSettings(model, bind, port, serialization, realm, userRoles, idleTimeout);
+    return new ServerSettings(model, bind, port, serialization, realm, userRoles, idleTimeout,
+        readOnly);
   }
 
   /** The same settings on another address. */
   public ServerSettings withBind(String address) {
-    return new ServerSettings(model, address, port, serialization, users, roles, idleTimeout);
+    return new ServerSettings(model, address, port, serialization, users, roles, idleTimeout,
+        readOnly);
   }
 
   /** The same settings with another idle timeout. */
   public ServerSettings withIdleTimeout(Duration timeout) {
-    return new ServerSettings(model, bind, port, serialization, users, roles, timeout);
+    return new ServerSettings(model, bind, port, serialization, users, roles, timeout,
+        readOnly);
+  }
+
+  /** The same settings where nobody writes ({@code true}) or {@link WriteAccess} decides. */
+  public ServerSettings withReadOnly(boolean nobodyWrites) {
+    return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
+        nobodyWrites);
   }
 }

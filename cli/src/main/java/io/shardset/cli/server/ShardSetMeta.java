@@ -25,19 +25,30 @@ import java.util.concurrent.TimeUnit;
  * closes connections and statements a client left unused for the idle timeout (a client that
  * vanished never closes them, and they hold shard connections), and logs each statement a
  * client prepares or runs at debug level.
+ *
+ * <p>A user who may not write ({@link Caller}) gets a read-only connection, whose writes
+ * ShardSet refuses, and cannot make it writable: {@code setReadOnly(false)} leaves it
+ * read-only, as {@code isReadOnly()} then says. The server does not refuse the call with an
+ * error because Avatica's client sends it late, with its next call of any kind, and sends it
+ * again with every call after: a refusal would fail the client's next query, and every one
+ * after, rather than the call that asked; and pools that reset read-only on every borrow
+ * could not serve the user at all.
  */
 final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShardSetMeta.class);
 
   private final Properties server;
+  private final Caller.Current callers;
   /** Evicts what expired: Avatica's caches only evict when they are used. */
   private final ScheduledExecutorService cleaner;
   /** Statements running a call now, which are in use however long the call takes. */
   private final Map<InUse, Integer> running = new ConcurrentHashMap<>();
 
-  ShardSetMeta(String url, Properties server, Duration idleTimeout) throws SQLException {
+  ShardSetMeta(String url, Properties server, Duration idleTimeout, Caller.Current callers)
+      throws SQLException {
     super(url, withExpiry(server, idleTimeout));
     this.server = copy(server);
+    this.callers = callers;
     this.cleaner = Executors.newSingleThreadScheduledExecutor(runnable -> {
       final Thread thread = new Thread(runnable, "shardset-server-idle-cleaner");
       thread.setDaemon(true);
@@ -83,14 +94,60 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     }
   }
 
+  /** Opens the connection, read-only when the user who opens it may not write. */
   @Override protected Connection createConnection(String url, Properties info)
       throws SQLException {
-    return super.createConnection(url, ClientProperties.restrict(server, info));
+    final Connection connection =
+        super.createConnection(url, ClientProperties.restrict(server, info));
+    if (!callers.get().mayWrite()) {
+      try {
+        connection.setReadOnly(true);
+      } catch (SQLException | RuntimeException e) {
+        connection.close();
+        throw e;
+      }
+    }
+    return connection;
+  }
+
+  /** Keeps the connection of a user who may not write read-only. */
+  @Override public ConnectionProperties connectionSync(ConnectionHandle ch,
+      ConnectionProperties properties) {
+    final Caller caller = callers.get();
+    if (Boolean.FALSE.equals(properties.isReadOnly()) && !caller.mayWrite()) {
+      LOG.debug("connection {} stays read-only: {}", ch.id, caller.whyNot());
+      properties.setReadOnly(true);
+    }
+    try {
+      return super.connectionSync(ch, properties);
+    } catch (RuntimeException e) {
+      throw RemoteErrors.withSqlState(e);
+    }
+  }
+
+  @Override public void commit(ConnectionHandle ch) {
+    try {
+      super.commit(ch);
+    } catch (RuntimeException e) {
+      throw RemoteErrors.withSqlState(e);
+    }
+  }
+
+  @Override public void rollback(ConnectionHandle ch) {
+    try {
+      super.rollback(ch);
+    } catch (RuntimeException e) {
+      throw RemoteErrors.withSqlState(e);
+    }
   }
 
   @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
     LOG.debug("connection {} prepares: {}", ch.id, sql);
-    return super.prepare(ch, sql, maxRowCount);
+    try {
+      return super.prepare(ch, sql, maxRowCount);
+    } catch (RuntimeException e) {
+      throw RemoteErrors.withSqlState(e);
+    }
   }
 
   @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
@@ -100,6 +157,8 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     begin(h);
     try {
       return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+    } catch (RuntimeException e) {
+      throw RemoteErrors.withSqlState(e);
     } finally {
       end(h);
     }
@@ -110,6 +169,8 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     begin(h);
     try {
       return super.execute(h, parameterValues, maxRowsInFirstFrame);
+    } catch (RuntimeException e) {
+      throw RemoteErrors.withSqlState(e);
     } finally {
       end(h);
     }

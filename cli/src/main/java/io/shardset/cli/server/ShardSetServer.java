@@ -3,6 +3,7 @@ package io.shardset.cli.server;
 import io.shardset.calcite.ShardSetRuntime;
 
 import org.apache.calcite.avatica.remote.LocalService;
+import org.apache.calcite.avatica.server.HandlerFactory;
 import org.apache.calcite.avatica.server.HttpServer;
 import org.apache.calcite.avatica.server.ServerCustomizer;
 
@@ -23,7 +24,8 @@ import java.util.Properties;
 
 /**
  * An Avatica HTTP server in this process that gives remote JDBC clients (the Avatica remote
- * driver, sqlline, BI tools) connections to one ShardSet model.
+ * driver, sqlline, BI tools) connections to one ShardSet model: read-only ones to the users
+ * who may not write (see {@link WriteAccess}).
  */
 public final class ShardSetServer implements AutoCloseable {
   /** The model goes in the properties, which a client cannot override (see ShardSetMeta). */
@@ -72,9 +74,14 @@ public final class ShardSetServer implements AutoCloseable {
     try (Connection check = DriverManager.getConnection(URL, info)) {
       check.getMetaData();
     }
-    final ShardSetMeta meta = new ShardSetMeta(URL, info, settings.idleTimeout());
+    final Caller.Current callers = new Caller.Current();
+    final ShardSetMeta meta = new ShardSetMeta(URL, info, settings.idleTimeout(), callers);
+    // Avatica's own handler (given no configuration, as with authentication Jetty's security
+    // handler in front of it does the checking), told who sends each request.
+    final WriteAccessHandler handler = new WriteAccessHandler(new HandlerFactory().getHandler(
+        new LocalService(meta), settings.serialization()), WriteAccess.of(settings), callers);
     final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
-        .withHandler(new LocalService(meta), settings.serialization())
+        .withHandler(handler)
         .withPort(settings.port())
         .withServerCustomizers(List.of(bindTo(settings.bind())), Server.class);
     if (settings.users() != null) {

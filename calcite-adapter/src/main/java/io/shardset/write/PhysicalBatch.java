@@ -1,0 +1,117 @@
+package io.shardset.write;
+
+import io.shardset.topology.ShardSite;
+
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One physical table's prepared statement in a write, and the parameter rows waiting to be
+ * sent to it as one JDBC batch. Any statement whose parameters are a row's values can use it:
+ * an INSERT of every column, an UPDATE or DELETE by key.
+ */
+public final class PhysicalBatch implements AutoCloseable {
+  private final TableWrite write;
+  private final int shard;
+  private final ShardSite site;
+  private final String sql;
+  private final List<Object[]> waiting = new ArrayList<>();
+  private PreparedStatement statement;
+  private long affected;
+
+  /**
+   * A batch of {@code sql}, run on the physical table {@code site} of shard {@code shard}.
+   */
+  public PhysicalBatch(TableWrite write, int shard, ShardSite site, String sql) {
+    this.write = write;
+    this.shard = shard;
+    this.site = site;
+    this.sql = sql;
+  }
+
+  /** Adds a row of parameter values; sent by {@link #flush}. */
+  public void add(Object[] parameters) {
+    waiting.add(parameters);
+  }
+
+  /** The number of rows waiting to be sent. */
+  public int waiting() {
+    return waiting.size();
+  }
+
+  /** The rows the shard reported as changed by the batches sent so far. */
+  public long affected() {
+    return affected;
+  }
+
+  /**
+   * Sends the waiting rows as one batch in the write's transaction.
+   *
+   * @throws SQLException naming the table and the shard, if the shard refused the batch (a
+   *     duplicate key, say) or cannot be reached
+   */
+  public void flush() throws SQLException {
+    if (waiting.isEmpty()) {
+      return;
+    }
+    if (statement == null) {
+      final Connection connection = write.connection(shard);
+      try {
+        statement = connection.prepareStatement(sql);
+      } catch (SQLException e) {
+        throw WriteFailures.onShard(site, write.table(), e);
+      }
+    }
+    try {
+      for (Object[] row : waiting) {
+        for (int i = 0; i < row.length; i++) {
+          statement.setObject(i + 1, row[i]);
+        }
+        statement.addBatch();
+      }
+      final int rows = waiting.size();
+      waiting.clear();
+      affected += affected(statement.executeBatch(), rows);
+    } catch (BatchUpdateException e) {
+      throw WriteFailures.onShard(site, write.table(), firstCause(e));
+    } catch (SQLException e) {
+      throw WriteFailures.onShard(site, write.table(), e);
+    }
+  }
+
+  /** A batch's changed rows; a driver that does not count (SUCCESS_NO_INFO) counts its
+   * rows. */
+  private static long affected(int[] counts, int rows) {
+    long sum = 0;
+    for (int count : counts) {
+      if (count == Statement.SUCCESS_NO_INFO) {
+        return rows;
+      }
+      sum += count;
+    }
+    return sum;
+  }
+
+  /** The shard's own failure of a batch: drivers chain it behind the batch exception. */
+  private static SQLException firstCause(BatchUpdateException e) {
+    final SQLException next = e.getNextException();
+    return next != null && next.getSQLState() != null && e.getSQLState() == null ? next : e;
+  }
+
+  /** Closes the statement; the connection stays the transaction's. */
+  @Override public void close() {
+    if (statement != null) {
+      try {
+        statement.close();
+      } catch (SQLException e) {
+        // The transaction's end closes what is left.
+      }
+      statement = null;
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package io.shardset.cli.server;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.Objects;
+
+/**
+ * The remote user whose request a server thread serves, and whether that user may write: set
+ * by {@link WriteAccessHandler} around each request, read by the server's {@code Meta}, which
+ * Avatica calls on the same thread.
+ *
+ * @param user the authenticated user's name, or a placeholder without authentication
+ * @param mayWrite whether the user may write
+ * @param whyNot why the user may not write, for the refusal's message; null if they may
+ */
+record Caller(String user, boolean mayWrite, @Nullable String whyNot) {
+  /** Who a thread serves when no request set it: nobody, who may not write. */
+  static final Caller NOBODY = new Caller("(none)", false, "no remote user is known");
+
+  Caller {
+    Objects.requireNonNull(user, "user");
+  }
+
+  /** The callers of the requests each thread serves now. */
+  static final class Current {
+    private final ThreadLocal<Caller> caller = new ThreadLocal<>();
+
+    /** The caller of the request this thread serves; {@link #NOBODY} outside a request. */
+    Caller get() {
+      final Caller current = caller.get();
+      return current == null ? NOBODY : current;
+    }
+
+    void set(Caller current) {
+      caller.set(Objects.requireNonNull(current, "current"));
+    }
+
+    void clear() {
+      caller.remove();
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package io.shardset.cli.server;
+
+import org.apache.calcite.avatica.remote.Service;
+import org.apache.calcite.avatica.server.AvaticaHandler;
+
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.handler.HandlerWrapper;
+
+import java.io.IOException;
+import java.util.Objects;
+import javax.servlet.ServletException;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+
+/**
+ * Avatica's handler, told for each request which user sends it and whether that user may
+ * write ({@link Caller.Current}). Sits inside Jetty's security handler, so the user it sees
+ * has authenticated and has one of the roles that may connect.
+ */
+final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler {
+  /** The user name of requests on a server without authentication. */
+  static final String ANONYMOUS = "(anonymous)";
+
+  private final AvaticaHandler avatica;
+  private final WriteAccess access;
+  private final Caller.Current callers;
+
+  WriteAccessHandler(AvaticaHandler avatica, WriteAccess access, Caller.Current callers) {
+    this.avatica = Objects.requireNonNull(avatica, "avatica");
+    this.access = Objects.requireNonNull(access, "access");
+    this.callers = Objects.requireNonNull(callers, "callers");
+    setHandler(avatica);
+  }
+
+  @Override public void handle(String target, Request baseRequest, HttpServletRequest request,
+      HttpServletResponse response) throws IOException, ServletException {
+    final String user = request.getRemoteUser() == null ? ANONYMOUS : request.getRemoteUser();
+    final boolean mayWrite = access.mayWrite(request::isUserInRole);
+    callers.set(new Caller(user, mayWrite, mayWrite ? null : access.whyReadOnly(user)));
+    try {
+      super.handle(target, baseRequest, request, response);
+    } finally {
+      callers.clear();
+    }
+  }
+
+  @Override public void setServerRpcMetadata(Service.RpcMetadataResponse metadata) {
+    avatica.setServerRpcMetadata(metadata);
+  }
+}
