@@ -96,9 +96,9 @@ public final class BenchMain {
         + " write workload; every connection in auto-commit mode; each INSERT has new keys;"
         + " the checksum is the number of rows written. D writes straight to the shard"
         + " ShardSet's router names; w13 D sends each shard its rows as one batch, the shards"
-        + " one after the other; w14 X commits the four shards by two-phase commit, S in its"
-        + " default LOCAL transaction mode (each shard on its own, not atomic), D one row at a"
-        + " time (four local commits)");
+        + " one after the other; w14 X commits the four shards as one transaction of its"
+        + " coordinator, S in its default LOCAL transaction mode (each shard on its own, not"
+        + " atomic), D one row at a time (four local commits)");
     report.setting("a system that throws or answers differently from the first system is not"
         + " measured, and its row says why");
     report.setting("w5 streams every ORDERS row once per system in a child JVM with "
