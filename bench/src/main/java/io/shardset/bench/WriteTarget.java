@@ -29,8 +29,10 @@ public final class WriteTarget {
     final double s = bySystem.get("S").stats().medianMillis();
     final boolean nearD = x <= MAX_OVER_D * d;
     final boolean beatsS = x <= s;
-    return String.format(Locale.ROOT, "%s: X/D = %s/%s = %.2f (at most %.1f), S %s ms: %s",
-        workload, Report.millis(x), Report.millis(d), x / d, MAX_OVER_D, Report.millis(s),
+    // Three decimals always: one decimal would show a missed "no slower than S" as 2.2 against
+    // 2.2 ms.
+    return String.format(Locale.ROOT, "%s: X/D = %.3f/%.3f = %.2f (at most %.1f), S %.3f ms: %s",
+        workload, x, d, x / d, MAX_OVER_D, s,
         nearD && beatsS ? "met" : nearD ? "missed (X slower than S)"
             : beatsS ? "missed (X over " + MAX_OVER_D + " x D)"
             : "missed (X over " + MAX_OVER_D + " x D and slower than S)");

@@ -246,15 +246,19 @@ public final class WriteWorkloads {
   }
 
   /**
-   * The first line of the message of the last cause of {@code e} that has one (or its class
-   * name), at most {@value #REASON_LENGTH} characters: a planner's message goes on with its
-   * whole search space, which has no place in a table row.
+   * The first line of the message of the last cause of {@code e} that has one, after the
+   * cause's class name unless it is an SQLException (or {@code e}'s class name), at most
+   * {@value #REASON_LENGTH} characters: a planner's message goes on with its whole search
+   * space, which has no place in a table row.
    */
   static String rootCause(Throwable e) {
     String message = e.getClass().getName();
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t.getMessage() != null && !t.getMessage().isBlank()) {
-        message = t.getMessage().strip();
+        // A driver's SQLException says what it means; anything else (a planner's
+        // AssertionError whose message is only "UPDATE") needs its kind to be understood.
+        message = (t instanceof SQLException ? "" : t.getClass().getSimpleName() + ": ")
+            + t.getMessage().strip();
       }
     }
     final String line = message.lines().findFirst().orElse(message);

@@ -20,7 +20,7 @@ class WriteTargetTest {
         WriteTarget.check("w", medians(0.100, 0.151, 0.200)));
     assertEquals("w: X/D = 0.120/0.100 = 1.20 (at most 1.5), S 0.110 ms: missed (X slower than S)",
         WriteTarget.check("w", medians(0.100, 0.120, 0.110)));
-    assertEquals("w: X/D = 2.0/1.0 = 2.00 (at most 1.5), S 1.5 ms:"
+    assertEquals("w: X/D = 2.000/1.000 = 2.00 (at most 1.5), S 1.500 ms:"
         + " missed (X over 1.5 x D and slower than S)",
         WriteTarget.check("w", medians(1.0, 2.0, 1.5)));
   }
