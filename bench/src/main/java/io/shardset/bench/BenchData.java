@@ -17,13 +17,19 @@ public final class BenchData {
   /** Rows of PRODUCTS. */
   public static final int PRODUCTS = 1_000;
 
+  /**
+   * The columns of ORDERS, in the order of {@link #order}, as a CREATE TABLE lists them; the
+   * write workloads' table has the same.
+   */
+  public static final String ORDERS_COLUMNS = "(ORDER_ID BIGINT NOT NULL,"
+      + " CUSTOMER_ID BIGINT NOT NULL, ORDER_DATE DATE NOT NULL, STATUS VARCHAR(12) NOT NULL,"
+      + " TOTAL DECIMAL(12, 2) NOT NULL)";
+
   /** The tables, without keys or indexes, the same on every shard and on the unsharded database. */
   public static final List<String> TABLES = List.of(
       "CREATE TABLE PRODUCTS (PRODUCT_ID INTEGER NOT NULL, NAME VARCHAR(40) NOT NULL,"
           + " CATEGORY VARCHAR(12) NOT NULL, PRICE DECIMAL(10, 2) NOT NULL)",
-      "CREATE TABLE ORDERS (ORDER_ID BIGINT NOT NULL, CUSTOMER_ID BIGINT NOT NULL,"
-          + " ORDER_DATE DATE NOT NULL, STATUS VARCHAR(12) NOT NULL,"
-          + " TOTAL DECIMAL(12, 2) NOT NULL)",
+      "CREATE TABLE ORDERS " + ORDERS_COLUMNS,
       "CREATE TABLE ORDER_LINES (ORDER_ID BIGINT NOT NULL, LINE_NO INTEGER NOT NULL,"
           + " CUSTOMER_ID BIGINT NOT NULL, PRODUCT_ID INTEGER NOT NULL, QTY INTEGER NOT NULL,"
           + " AMOUNT DECIMAL(12, 2) NOT NULL)");

@@ -61,7 +61,15 @@ public interface BenchDatabase {
    * with ShardSet's plan cache, the way ShardSet's own sqlline connects.
    */
   default Connection connectShardSet() throws SQLException {
-    return model("jdbc:shardset:", Models.shardSetOver(shards(), 8));
+    return connectShardSet(List.of());
+  }
+
+  /**
+   * {@link #connectShardSet()} with {@code extraTables} in the model, sharded like ORDERS; they
+   * must exist on every shard.
+   */
+  default Connection connectShardSet(List<String> extraTables) throws SQLException {
+    return model("jdbc:shardset:", Models.shardSetOver(shards(), 8, extraTables));
   }
 
   /** A connection through Calcite's JDBC adapter and the UNION ALL views. */
@@ -78,10 +86,18 @@ public interface BenchDatabase {
    * URLs make it spell the tables in lower case.
    */
   default ShardingSphereSystem openShardingSphere() throws SQLException {
+    return openShardingSphere(List.of());
+  }
+
+  /**
+   * {@link #openShardingSphere()} with {@code extraTables} configured, sharded like ORDERS; they
+   * must exist on every shard.
+   */
+  default ShardingSphereSystem openShardingSphere(List<String> extraTables) throws SQLException {
     final List<JdbcEndpoint> shards = shards();
     final JdbcEndpoint login = shards.get(0);
     return ShardingSphereSystem.open(shards.stream().map(JdbcEndpoint::url).toList(),
-        login.user(), login.password());
+        login.user(), login.password(), extraTables);
   }
 
   private static Connection model(String url, String model) throws SQLException {

@@ -4,6 +4,7 @@ import io.shardset.calcite.ShardSetRuntime;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,9 +19,12 @@ import java.util.Map;
  * {@code --dir FOLDER} (default {@code bench/target}), {@code --backend h2|postgres|both}
  * (default both; without a PostgreSQL server at 127.0.0.1:5432, H2 only), {@code --publish}
  * (also copy results.md and the charts into {@code bench/results/}, which docs/benchmarks.md
- * shows).
+ * shows), {@code --writes-only} (only the write workloads w11 to w14, to try them quickly).
  */
 public final class BenchMain {
+  /** w13's batches per system in a round. */
+  private static final int BATCHES_PER_ROUND = 10;
+
   private BenchMain() {
   }
 
@@ -29,6 +33,7 @@ public final class BenchMain {
     Long orders = null;
     Path dir = Path.of("bench", "target");
     boolean publish = false;
+    boolean writesOnly = false;
     String backendArg = "both";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -37,10 +42,14 @@ public final class BenchMain {
       case "--dir" -> dir = Path.of(value(args, ++i, "--dir"));
       case "--backend" -> backendArg = value(args, ++i, "--backend");
       case "--publish" -> publish = true;
+      case "--writes-only" -> writesOnly = true;
       default -> throw new IllegalArgumentException("unknown argument " + args[i]
           + "; expected --quick, --orders N, --dir FOLDER, --backend h2|postgres|both"
-          + " or --publish");
+          + ", --publish or --writes-only");
       }
+    }
+    if (writesOnly && publish) {
+      throw new IllegalArgumentException("--publish publishes a whole run; not with --writes-only");
     }
     final List<String> backends = backends(backendArg);
     final BenchData data = new BenchData(orders != null ? orders : quick ? 100_000 : 1_000_000);
@@ -50,12 +59,17 @@ public final class BenchMain {
     final Duration skipAbove = Duration.ofSeconds(30);
     final Harness point = new Harness(3 * scale, 10 * scale, 200).limited(budget, skipAbove);
     final Harness scatter = new Harness(2, 5 * scale, 2).limited(budget, skipAbove);
+    final Harness batches = new Harness(2, 5 * scale, BATCHES_PER_ROUND)
+        .limited(budget, skipAbove);
     final Harness planning = new Harness(2, 5 * scale, 4);
 
     final Report report = new Report();
     if (quick) {
       report.setting("a quick run (--quick): fewer orders and rounds, to try the benchmark out;"
           + " its numbers are indicative only");
+    }
+    if (writesOnly) {
+      report.setting("only the write workloads (--writes-only): w11 to w14");
     }
     report.setting(String.format(Locale.ROOT,
         "data: %,d ORDERS, %,d customers, about %,d ORDER_LINES"
@@ -71,11 +85,20 @@ public final class BenchMain {
     report.setting("statements are prepared once, outside the measured time, except w9 (a"
         + " plain Statement with a literal key) and w8 (prepares a new point query text each"
         + " time, jdbc:calcite: without the plan cache, on tiny in-memory H2 shards)");
-    report.setting("rounds: w1, w2, w9 " + describe(3 * scale, 10 * scale, 200)
-        + "; w3, w4, w6, w7 " + describe(2, 5 * scale, 2) + "; w8 " + describe(2, 5 * scale, 4)
+    report.setting("rounds: w1, w2, w9, w11, w12, w14 " + describe(3 * scale, 10 * scale, 200)
+        + "; w3, w4, w6, w7 " + describe(2, 5 * scale, 2) + "; w13 "
+        + describe(2, 5 * scale, BATCHES_PER_ROUND) + "; w8 " + describe(2, 5 * scale, 4)
         + "; systems take turns within each round; no round starts after " + budget.toSeconds()
         + " s of measuring once " + Harness.MIN_ROUNDS + " are done, and a system whose first"
         + " run takes over " + skipAbove.toSeconds() + " s is skipped");
+    report.setting("writes (w11 to w14) go to " + WriteTable.NAME + ", a copy of ORDERS' columns"
+        + " sharded the same way, created anew on every shard each run and emptied after each"
+        + " write workload; every connection in auto-commit mode; each INSERT has new keys;"
+        + " the checksum is the number of rows written. D writes straight to the shard"
+        + " ShardSet's router names; w13 D sends each shard its rows as one batch, the shards"
+        + " one after the other; w14 X commits the four shards as one transaction of its"
+        + " coordinator, S in its default LOCAL transaction mode (each shard on its own, not"
+        + " atomic), D one row at a time (four local commits)");
     report.setting("a system that throws or answers differently from the first system is not"
         + " measured, and its row says why");
     report.setting("w5 streams every ORDERS row once per system in a child JVM with "
@@ -100,35 +123,39 @@ public final class BenchMain {
       ShardSetRuntime.get().close();
       final String w5 = "w5 full scan, streamed" + on;
       final List<String> streamers = List.of("L", "D", "N", "X", "S");
-      System.out.println("Running " + w5 + " on " + String.join(", ", streamers));
-      final Map<String, Outcome> streamed =
-          new StreamingWorkload(backend, dbFolder, data, Duration.ofMinutes(10))
-              .measure(streamers);
+      Map<String, Outcome> streamed = Map.of();
+      if (!writesOnly) {
+        System.out.println("Running " + w5 + " on " + String.join(", ", streamers));
+        streamed = new StreamingWorkload(backend, dbFolder, data, Duration.ofMinutes(10))
+            .measure(streamers);
+      }
       try (BenchSystems systems = BenchSystems.open(db)) {
-        final Workloads workloads = new Workloads(systems, data);
-        run(report, "w1 point select" + on, point, workloads.pointSelect());
-        run(report, "w2 IN-list of 10 keys" + on, point, workloads.inList());
-        run(report, "w3 scatter aggregate" + on, scatter, workloads.scatterAggregate());
-        run(report, "w4 order by limit 100" + on, scatter, workloads.orderByLimit());
-        report.add(w5, streamed);
-        run(report, "w6 join duplicated table" + on, scatter, workloads.productJoin());
-        run(report, "w7 co-located join" + on, scatter, workloads.colocatedJoin());
-        run(report, "w9 literal point select" + on, point, workloads.literalPoint());
+        if (!writesOnly) {
+          final Workloads workloads = new Workloads(systems, data);
+          run(report, "w1 point select" + on, point, workloads.pointSelect());
+          run(report, "w2 IN-list of 10 keys" + on, point, workloads.inList());
+          run(report, "w3 scatter aggregate" + on, scatter, workloads.scatterAggregate());
+          run(report, "w4 order by limit 100" + on, scatter, workloads.orderByLimit());
+          report.add(w5, streamed);
+          run(report, "w6 join duplicated table" + on, scatter, workloads.productJoin());
+          run(report, "w7 co-located join" + on, scatter, workloads.colocatedJoin());
+          run(report, "w9 literal point select" + on, point, workloads.literalPoint());
+        }
+        final WriteWorkloads writes = new WriteWorkloads(systems, data);
+        final String w11 = "w11 insert one row" + on;
+        report.addTarget(WriteTarget.check(w11,
+            runWrite(report, w11, point, writes::singleInsert, writes)));
+        final String w12 = "w12 update one row by key" + on;
+        report.addTarget(WriteTarget.check(w12,
+            runWrite(report, w12, point, writes::updateByKey, writes)));
+        runWrite(report, "w13 batch of " + WriteWorkloads.BATCH_ROWS + " inserts" + on,
+            batches, writes::batchInsert, writes);
+        runWrite(report, "w14 insert on 4 shards" + on, point, writes::fourShardInsert, writes);
       }
     }
-    try (PlanningBench plans = PlanningBench.open(List.of(4, 16, 64, 256, 1024))) {
-      System.out.println("Running w8 plan point query on X at 4 to 1024 shards");
-      report.addPlanning(plans.points(planning.measure("w8", plans.operations())));
+    if (!writesOnly) {
+      planningAndStartup(report, planning, scale);
     }
-    for (int shards : List.of(4, 16)) {
-      System.out.println("Running w8 plan point query on N at " + shards + " shards");
-      report.addPlanning(List.of(UnionAllPlanning.measure(shards, 1, 2 * scale + 1,
-          Duration.ofSeconds(30))));
-    }
-
-    System.out.println("Running w10 sqlline start to first row");
-    report.addStartup("w10 sqlline start to first row",
-        Stats.of(new LauncherBench(Path.of("").toAbsolutePath()).measure(3 * scale + 2)));
 
     System.out.println();
     Report.environment().forEach(System.out::println);
@@ -142,6 +169,24 @@ public final class BenchMain {
       Publication.copy(dir, Publication.FOLDER);
       System.out.println("Published to " + Publication.FOLDER.toAbsolutePath());
     }
+  }
+
+  /** w8 (planning by shard count) and w10 (sqlline start to first row). */
+  private static void planningAndStartup(Report report, Harness planning, int scale)
+      throws Exception {
+    try (PlanningBench plans = PlanningBench.open(List.of(4, 16, 64, 256, 1024))) {
+      System.out.println("Running w8 plan point query on X at 4 to 1024 shards");
+      report.addPlanning(plans.points(planning.measure("w8", plans.operations())));
+    }
+    for (int shards : List.of(4, 16)) {
+      System.out.println("Running w8 plan point query on N at " + shards + " shards");
+      report.addPlanning(List.of(UnionAllPlanning.measure(shards, 1, 2 * scale + 1,
+          Duration.ofSeconds(30))));
+    }
+
+    System.out.println("Running w10 sqlline start to first row");
+    report.addStartup("w10 sqlline start to first row",
+        Stats.of(new LauncherBench(Path.of("").toAbsolutePath()).measure(3 * scale + 2)));
   }
 
   /** The backends to run: both unless told otherwise, and PostgreSQL only if it answers. */
@@ -165,7 +210,7 @@ public final class BenchMain {
     return backends;
   }
 
-  private static void run(Report report, String workload, Harness harness,
+  private static Map<String, Outcome> run(Report report, String workload, Harness harness,
       Map<String, Operation> systems) throws Exception {
     System.out.println("Running " + workload + " on " + String.join(", ", systems.keySet()));
     final Map<String, Outcome> outcomes = harness.measure(workload, systems);
@@ -175,6 +220,30 @@ public final class BenchMain {
       }
     });
     report.add(workload, outcomes);
+    return outcomes;
+  }
+
+  /**
+   * Runs a write workload and empties the write table after it, whatever happened; a table
+   * that cannot be emptied is reported and the run goes on (later workloads write new keys).
+   */
+  private static Map<String, Outcome> runWrite(Report report, String workload, Harness harness,
+      WriteSetup setup, WriteWorkloads writes) throws Exception {
+    try {
+      return run(report, workload, harness, setup.operations());
+    } finally {
+      try {
+        writes.clear();
+      } catch (SQLException e) {
+        System.out.println("*** after " + workload + ": " + e.getMessage() + " ***");
+      }
+    }
+  }
+
+  /** Prepares a write workload's operations. */
+  @FunctionalInterface
+  private interface WriteSetup {
+    Map<String, Operation> operations() throws SQLException;
   }
 
   private static String describe(int warmup, int rounds, int ops) {

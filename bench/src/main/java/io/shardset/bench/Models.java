@@ -10,12 +10,8 @@ import java.util.function.UnaryOperator;
 public final class Models {
   /** The logical schema every model defines. */
   public static final String SCHEMA = "BENCH";
-  /** The tables of the data set, with how ShardSet spreads them. */
-  private static final String SHARDSET_TABLES = "["
-      + "{\"name\": \"ORDERS\", \"method\": \"consistent-hash\", \"shardKey\": [\"CUSTOMER_ID\"]},"
-      + "{\"name\": \"ORDER_LINES\", \"method\": \"consistent-hash\","
-      + " \"shardKey\": [\"CUSTOMER_ID\"]},"
-      + "{\"name\": \"PRODUCTS\", \"method\": \"duplicated\"}]";
+  /** The tables sharded by consistent hash on CUSTOMER_ID. */
+  private static final List<String> BY_CUSTOMER = List.of("ORDERS", "ORDER_LINES");
 
   private Models() {
   }
@@ -41,6 +37,16 @@ public final class Models {
 
   /** ShardSet's model over the given shards, named s0, s1, ... */
   public static String shardSetOver(List<JdbcEndpoint> shardList, int poolSize) {
+    return shardSetOver(shardList, poolSize, List.of());
+  }
+
+  /**
+   * ShardSet's model over the given shards, named s0, s1, ..., with {@code extraTables}
+   * sharded like ORDERS (by consistent hash on CUSTOMER_ID), such as the write workloads'
+   * table, which exists on the shards only while the benchmark runs.
+   */
+  public static String shardSetOver(List<JdbcEndpoint> shardList, int poolSize,
+      List<String> extraTables) {
     final StringJoiner shards = new StringJoiner(",\n");
     for (int i = 0; i < shardList.size(); i++) {
       shards.add("{\"name\": \"s" + i + "\", " + connection(shardList.get(i))
@@ -49,8 +55,26 @@ public final class Models {
     return "{\"version\": \"1.0\", \"defaultSchema\": \"" + SCHEMA + "\", \"schemas\": [{"
         + "\"name\": \"" + SCHEMA + "\", \"type\": \"custom\","
         + " \"factory\": \"io.shardset.calcite.ShardSchemaFactory\","
-        + " \"operand\": {\"shards\": [\n" + shards + "],\n\"tables\": " + SHARDSET_TABLES
-        + "}}]}";
+        + " \"operand\": {\"shards\": [\n" + shards + "],\n\"tables\": "
+        + shardSetTables(extraTables) + "}}]}";
+  }
+
+  /** The tables of the data set and {@code extraTables}, with how ShardSet spreads them. */
+  private static String shardSetTables(List<String> extraTables) {
+    final StringJoiner tables = new StringJoiner(",\n", "[", "]");
+    for (String table : BY_CUSTOMER) {
+      tables.add(byCustomer(table));
+    }
+    tables.add("{\"name\": \"PRODUCTS\", \"method\": \"duplicated\"}");
+    for (String table : extraTables) {
+      tables.add(byCustomer(table));
+    }
+    return tables.toString();
+  }
+
+  private static String byCustomer(String table) {
+    return "{\"name\": \"" + table + "\", \"method\": \"consistent-hash\","
+        + " \"shardKey\": [\"CUSTOMER_ID\"]}";
   }
 
   /**

@@ -48,6 +48,7 @@ public final class Report {
   private final Map<String, Stats> startups = new LinkedHashMap<>();
   private final List<Chart> charts = new ArrayList<>();
   private final List<String> settings = new ArrayList<>();
+  private final List<String> targets = new ArrayList<>();
 
   /** Adds a workload's results, in the systems' order. */
   public void add(String workload, Map<String, Outcome> bySystem) {
@@ -70,6 +71,14 @@ public final class Report {
    */
   public void addStartup(String name, Stats stats) {
     startups.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(stats, "stats"));
+  }
+
+  /**
+   * Adds a line saying whether a workload met its target, such as {@link WriteTarget}'s; the
+   * lines follow the results under "against the targets".
+   */
+  public void addTarget(String line) {
+    targets.add(Objects.requireNonNull(line, "line"));
   }
 
   /** Adds a chart that the Markdown document shows. */
@@ -117,6 +126,10 @@ public final class Report {
       }
       b.append(planningRatios()).append('\n');
     }
+    if (!targets.isEmpty()) {
+      b.append("\nagainst the targets\n");
+      targets.forEach(line -> b.append(line).append('\n'));
+    }
     return b.toString();
   }
 
@@ -157,6 +170,10 @@ public final class Report {
             .append(millis(p.loadMillis())).append(" |\n");
       }
       b.append('\n').append(planningRatios());
+    }
+    if (!targets.isEmpty()) {
+      b.append("\n## Against the targets\n\n");
+      targets.forEach(line -> b.append("- ").append(line).append('\n'));
     }
     for (Chart chart : charts) {
       b.append("\n![").append(chart.title()).append("](").append(chart.fileName()).append(")\n");

@@ -29,7 +29,16 @@ public final class ShardingSphereSystem implements AutoCloseable {
   /** Opens ShardingSphere over these shard URLs, shard i being data source s{i}. */
   public static ShardingSphereSystem open(List<String> shardUrls, String user, String password)
       throws SQLException {
-    final String yaml = ShardingSphereYaml.of(shardUrls, user, password, POOL_SIZE);
+    return open(shardUrls, user, password, List.of());
+  }
+
+  /**
+   * Opens ShardingSphere over these shard URLs with {@code extraTables} sharded like ORDERS
+   * (see {@link ShardingSphereYaml#of(List, String, String, int, List)}).
+   */
+  public static ShardingSphereSystem open(List<String> shardUrls, String user, String password,
+      List<String> extraTables) throws SQLException {
+    final String yaml = ShardingSphereYaml.of(shardUrls, user, password, POOL_SIZE, extraTables);
     try {
       return new ShardingSphereSystem(YamlShardingSphereDataSourceFactory.createDataSource(
           yaml.getBytes(StandardCharsets.UTF_8)));

@@ -1,5 +1,6 @@
 package io.shardset.bench.shardingsphere;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -37,6 +38,16 @@ public final class ShardingSphereYaml {
 
   /** The configuration over these shard URLs, all with one user and password. */
   public static String of(List<String> shardUrls, String user, String password, int poolSize) {
+    return of(shardUrls, user, password, poolSize, List.of());
+  }
+
+  /**
+   * The configuration over these shard URLs, all with one user and password, with
+   * {@code extraTables} sharded by CUSTOMER_ID like ORDERS but outside its binding group (such
+   * as the write workloads' table, which exists on the shards only while the benchmark runs).
+   */
+  public static String of(List<String> shardUrls, String user, String password, int poolSize,
+      List<String> extraTables) {
     Objects.requireNonNull(user, "user");
     Objects.requireNonNull(password, "password");
     if (shardUrls.isEmpty()) {
@@ -57,7 +68,9 @@ public final class ShardingSphereYaml {
           .append("    maximumPoolSize: ").append(poolSize).append('\n');
     }
     b.append("rules:\n- !SHARDING\n  tables:\n");
-    for (String logical : SHARDED) {
+    final List<String> sharded = new ArrayList<>(SHARDED);
+    sharded.addAll(extraTables);
+    for (String logical : sharded) {
       final String table = name.apply(logical);
       final StringJoiner nodes = new StringJoiner(",");
       for (int i = 0; i < shardUrls.size(); i++) {

@@ -107,6 +107,15 @@ class ShardingSphereSystemTest {
     assertTrue(h2.contains("jdbcUrl: 'jdbc:h2:file:/tmp/s0;A=B'\n"), h2);
   }
 
+  @Test void anExtraTableIsShardedLikeOrdersOutsideTheBindingGroup() {
+    final String yaml = ShardingSphereYaml.of(List.of("jdbc:postgresql://127.0.0.1:5432/s0",
+        "jdbc:postgresql://127.0.0.1:5432/s1"), "postgres", "", 2, List.of("ORDERS_W"));
+    assertTrue(yaml.contains("    orders_w:\n      actualDataNodes: s0.orders_w,s1.orders_w\n"
+        + "      databaseStrategy:\n        standard:\n          shardingColumn: customer_id\n"
+        + "          shardingAlgorithmName: chunk\n"), yaml);
+    assertTrue(yaml.contains("  bindingTables:\n    - orders,order_lines\n"), yaml);
+  }
+
   private static long count(String sql) throws SQLException {
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       rs.next();
