@@ -161,6 +161,30 @@ abstract class InsertTestBase extends WriteTestBase {
     audit();
   }
 
+  /** A batch in autocommit mode is one transaction: a row a shard refuses undoes the rows
+   * before it, on every shard, and the batch sent again without it writes all. */
+  @Test void aBatchInAutoCommitModeIsAllOrNothing() throws SQLException {
+    try (Connection c = Connector.SHARDSET.open(model);
+        PreparedStatement p = c.prepareStatement("INSERT INTO ORDERS (ID) VALUES (?)")) {
+      for (long id : new long[] {11, 12, 13, 14, 15, 11}) {
+        p.setLong(1, id);
+        p.addBatch();
+      }
+      final SQLException e = assertThrows(SQLException.class, p::executeBatch);
+      assertTrue(String.valueOf(e.getMessage()).contains("table S.ORDERS: shard"),
+          e.getMessage());
+      assertEquals(0, rowsOnShards("ORDERS"));
+      p.clearBatch();
+      for (long id = 11; id <= 15; id++) {
+        p.setLong(1, id);
+        p.addBatch();
+      }
+      assertArrayEquals(new int[] {1, 1, 1, 1, 1}, p.executeBatch());
+      assertEquals(5, rowsOnShards("ORDERS"));
+    }
+    audit();
+  }
+
   @Test void rollbackLeavesNothingAndCommitKeepsAll() throws SQLException {
     try (Connection c = Connector.SHARDSET.open(model); Statement s = c.createStatement()) {
       c.setAutoCommit(false);

@@ -49,8 +49,11 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
     transactions.register(connection, this::isAutoCommit, this::isReadOnly);
   }
 
+  /** Whether a batch runs in autocommit mode, as one transaction (see {@link #asOne}). */
+  private boolean inBatch;
+
   private boolean isAutoCommit() {
-    return !Boolean.FALSE.equals(connProps.isAutoCommit());
+    return !inBatch && !Boolean.FALSE.equals(connProps.isAutoCommit());
   }
 
   private boolean isReadOnly() {
@@ -127,10 +130,47 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
 
   @Override public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h,
       List<String> sqlCommands) throws NoSuchStatementException {
+    return asOne(() -> super.prepareAndExecuteBatch(h, sqlCommands));
+  }
+
+  @Override public ExecuteBatchResult executeBatch(StatementHandle h,
+      List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
+    return asOne(() -> super.executeBatch(h, parameterValues));
+  }
+
+  /** A batch's run, whose statements Calcite executes one by one. */
+  @FunctionalInterface
+  private interface Batch {
+    ExecuteBatchResult run() throws NoSuchStatementException;
+  }
+
+  /**
+   * Runs a batch in autocommit mode as one transaction, committed when every statement of it
+   * succeeded and rolled back otherwise: Calcite executes a batch one statement at a time, and
+   * a commit per row (a disk flush on most databases) would make a batch of a thousand rows
+   * a thousand transactions. With autocommit off the batch joins the open transaction.
+   */
+  private ExecuteBatchResult asOne(Batch batch) throws NoSuchStatementException {
+    if (!isAutoCommit()) {
+      try {
+        return batch.run();
+      } catch (RuntimeException e) {
+        throw withSqlState(e);
+      }
+    }
+    inBatch = true;
     try {
-      return super.prepareAndExecuteBatch(h, sqlCommands);
+      final ExecuteBatchResult result = batch.run();
+      transactions.commit(connection);
+      return result;
+    } catch (SQLException e) {
+      throw raise(e);
     } catch (RuntimeException e) {
+      transactions.rollback(connection);
       throw withSqlState(e);
+    } finally {
+      inBatch = false;
+      transactions.rollback(connection);
     }
   }
 
