@@ -8,6 +8,7 @@ import io.shardset.model.ChunkMapSpec;
 import io.shardset.routing.KeyHasher;
 import io.shardset.topology.ShardedTable;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -47,9 +49,22 @@ class LoaderDuringMoveTest {
   }
 
   /** A schema that follows the fixture's model file, as a connection's does. */
+  /**
+   * The schemas the running test built: kept reachable until it ends, as a schema holds its
+   * model's pools open and the runtime closes them once the schema is garbage, which could
+   * happen while a test still writes through one of its tables.
+   */
+  private static final List<ShardSchema> KEPT = new CopyOnWriteArrayList<>();
+
+  @AfterEach void forgetSchemas() {
+    KEPT.clear();
+  }
+
   private static ShardSchema liveSchema(MoveFixture fixture) {
-    return (ShardSchema) new ShardSchemaFactory().create(null, FamilyShards.SCHEMA,
-        ModelFile.read(fixture.modelFile()).operand(FamilyShards.SCHEMA));
+    final ShardSchema schema = (ShardSchema) new ShardSchemaFactory().create(null,
+        FamilyShards.SCHEMA, ModelFile.read(fixture.modelFile()).operand(FamilyShards.SCHEMA));
+    KEPT.add(schema);
+    return schema;
   }
 
   /** What the mover says when a loader's waiting rows hold it at the announce. */
