@@ -13,10 +13,12 @@ import java.util.Objects;
  * @param parallelism how many shards one query may read at once, or null for the default
  * @param tables the tables in model order
  * @param reshard the resharding in progress, or null
+ * @param writeWaitMillis how long an INSERT of a row whose hash range is moving waits for the
+ *     move to end before it fails with SQLState 40001; 0 fails at once
  */
 public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
     List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
-    ReshardSpec reshard) {
+    ReshardSpec reshard, long writeWaitMillis) {
   /** Chunks per shard of a shardspace when the model does not set {@code chunks}. */
   public static final int DEFAULT_CHUNKS_PER_SHARD = 120;
 
@@ -25,6 +27,17 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
     shards = List.copyOf(shards);
     chunkMap = List.copyOf(chunkMap);
     tables = List.copyOf(tables);
+    if (writeWaitMillis < 0) {
+      throw new IllegalArgumentException("writeWaitMillis must not be negative: "
+          + writeWaitMillis);
+    }
+  }
+
+  /** A model whose writes do not wait for a move. */
+  public ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
+      List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
+      ReshardSpec reshard) {
+    this(schema, shards, chunks, chunkMap, parallelism, tables, reshard, 0);
   }
 
   /** A model with no resharding in progress. */
