@@ -124,8 +124,7 @@ class WriteDuringMoveTest {
     final Scenario scenario = Scenario.of("write-waits", folder, 60_000);
     final Held held = new Held("DETACH start");
     final AtomicReference<Throwable> failure = new AtomicReference<>();
-    final Thread mover = scenario.move(held, failure);
-    assertTrue(held.reached.await(60, TimeUnit.SECONDS), "announced; mover: " + failure);
+    final Thread mover = heldAtDetach(scenario, held, failure);
     try (Connection c = FamilyData.connect(scenario.fixture().modelFile());
          Statement s = c.createStatement()) {
       // Held at DETACH, the range moves: the INSERT waits, so the move may go on.
@@ -147,8 +146,7 @@ class WriteDuringMoveTest {
     final Scenario scenario = Scenario.of("write-times-out", folder, 300);
     final Held held = new Held("DETACH start");
     final AtomicReference<Throwable> failure = new AtomicReference<>();
-    final Thread mover = scenario.move(held, failure);
-    assertTrue(held.reached.await(60, TimeUnit.SECONDS), "announced; mover: " + failure);
+    final Thread mover = heldAtDetach(scenario, held, failure);
     try (Connection c = FamilyData.connect(scenario.fixture().modelFile());
          Statement s = c.createStatement()) {
       final SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate(
@@ -171,8 +169,7 @@ class WriteDuringMoveTest {
     final Scenario scenario = Scenario.of("write-no-wait", folder, 60_000);
     final Held held = new Held("DETACH start");
     final AtomicReference<Throwable> failure = new AtomicReference<>();
-    final Thread mover = scenario.move(held, failure);
-    assertTrue(held.reached.await(60, TimeUnit.SECONDS), "announced; mover: " + failure);
+    final Thread mover = heldAtDetach(scenario, held, failure);
     try (Connection c = FamilyData.connect(scenario.fixture().modelFile());
          Statement s = c.createStatement()) {
       c.setAutoCommit(false);
@@ -222,6 +219,14 @@ class WriteDuringMoveTest {
     // Committed on the old owner before the detach, the row moved with its range.
     assertEquals(List.of(scenario.target()), shardsHolding(scenario.fixture(),
         scenario.moving()));
+  }
+
+  /** Starts the move and returns once it is held at DETACH, its range announced as moving. */
+  private static Thread heldAtDetach(Scenario scenario, Held held,
+      AtomicReference<Throwable> failure) throws InterruptedException {
+    final Thread mover = scenario.move(held, failure);
+    assertTrue(held.reached.await(60, TimeUnit.SECONDS), "announced; mover: " + failure);
+    return mover;
   }
 
   /** The shards whose CUSTOMERS table holds a customer, each once per row. */
