@@ -1,6 +1,7 @@
 package io.shardset.reshard;
 
 import io.shardset.calcite.ShardSetRuntime;
+import io.shardset.testing.PostgresServer;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,10 +30,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A writer, a reader and the mover together on H2 shards: a fifth shard joins while a writer
- * inserts customers through {@code jdbc:shardset:} (retrying a row refused with 40001 later)
- * and a reader reads every customer again and again. Every insert that returned is read by
- * every later read and is found once at the end, on the shard the final model routes it to;
+ * A writer, a reader and the mover together, on H2 and on PostgreSQL shards: a fifth shard joins
+ * while a writer inserts customers through {@code jdbc:shardset:} (retrying a row refused with
+ * 40001 later) and a reader reads every customer again and again. Every insert that returned is
+ * read by every later read and is found once at the end, on the shard the final model routes it to;
  * no read sees a key twice; and the writer wrote in every state of the move.
  */
 class WriteReadMoveTest {
@@ -42,8 +43,22 @@ class WriteReadMoveTest {
 
   @TempDir Path folder;
 
-  @Test void everyAcknowledgedWriteIsReadAndKeptOnce() throws Exception {
-    final MoveFixture fixture = MoveFixture.h2("write-read-move", folder, 200, 400);
+  @Test void everyAcknowledgedWriteIsReadAndKeptOnceOnH2() throws Exception {
+    writeAndReadWhileAShardJoins(MoveFixture.h2("write-read-move", folder, 200, 400));
+  }
+
+  @Test void everyAcknowledgedWriteIsReadAndKeptOnceOnPostgres() throws Exception {
+    PostgresServer.require();
+    final List<String> databases = PostgresServer.createDatabases("write_read_move", 6);
+    try {
+      writeAndReadWhileAShardJoins(new MoveFixture(FamilyShards.postgres(databases), folder,
+          200, 400));
+    } finally {
+      PostgresServer.drop(databases);
+    }
+  }
+
+  private void writeAndReadWhileAShardJoins(MoveFixture fixture) throws Exception {
     fixture.reset();
     final Path model = fixture.modelFile();
     final Set<Integer> acked = ConcurrentHashMap.newKeySet();
