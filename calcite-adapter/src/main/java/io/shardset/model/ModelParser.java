@@ -18,6 +18,8 @@ import java.util.function.UnaryOperator;
  * accepts these extensions:
  * <ul>
  *   <li>{@code parallelism}: how many shards one query may read at once;</li>
+ *   <li>{@code writeWaitMillis}: how long an INSERT of a row whose hash range a resharding
+ *       moves waits for the move to end (default 0: it fails at once with SQLState 40001);</li>
  *   <li>{@code reshard}: a resharding in progress, written by the resharding tool (see
  *       {@link ReshardSpec});</li>
  *   <li>a table's {@code shardspace}: the shardspace holding the table;</li>
@@ -35,7 +37,7 @@ import java.util.function.UnaryOperator;
  */
 public final class ModelParser {
   private static final List<String> KEYS = List.of("shards", "chunks", "chunkMap", "parallelism",
-      "tables", "reshard", "transactions");
+      "tables", "reshard", "transactions", "writeWaitMillis");
   /** Keys Calcite's model handler adds to the operand of every custom schema. */
   private static final Set<String> CALCITE_KEYS = Set.of("baseDirectory", "modelUri");
 
@@ -65,9 +67,10 @@ public final class ModelParser {
     List<TableSpec> tables = new TableParser(shards).parse(tableEntries(root));
     ReshardSpec reshard = ReshardParser.parse(root, shards, chunkMap);
     TransactionsSpec transactions = TransactionsParser.parse(root);
+    Long writeWait = root.integer("writeWaitMillis", 0, Integer.MAX_VALUE);
     ShardSetModel model =
         new ShardSetModel(schema, shards, chunks == null ? null : chunks.intValue(), chunkMap,
-            parallelism, tables, reshard, transactions);
+            parallelism, tables, reshard, transactions, writeWait == null ? 0 : writeWait);
     checkDefaultChunks(root, model);
     checkChunkMapPlacesHashTables(root, model);
     return model;

@@ -14,10 +14,12 @@ import java.util.Objects;
  * @param tables the tables in model order
  * @param reshard the resharding in progress, or null
  * @param transactions how transactions across shards commit
+ * @param writeWaitMillis how long an INSERT of a row whose hash range is moving waits for the
+ *     move to end before it fails with SQLState 40001; 0 fails at once
  */
 public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
     List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
-    ReshardSpec reshard, TransactionsSpec transactions) {
+    ReshardSpec reshard, TransactionsSpec transactions, long writeWaitMillis) {
   /** Chunks per shard of a shardspace when the model does not set {@code chunks}. */
   public static final int DEFAULT_CHUNKS_PER_SHARD = 120;
 
@@ -27,14 +29,26 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
     chunkMap = List.copyOf(chunkMap);
     tables = List.copyOf(tables);
     Objects.requireNonNull(transactions, "transactions");
+    if (writeWaitMillis < 0) {
+      throw new IllegalArgumentException("writeWaitMillis must not be negative: "
+          + writeWaitMillis);
+    }
   }
 
-  /** A model whose transactions have the default settings. */
+  /** A model whose transactions have the default settings and whose writes do not wait for a
+   * move. */
   public ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
       List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
       ReshardSpec reshard) {
     this(schema, shards, chunks, chunkMap, parallelism, tables, reshard,
-        TransactionsSpec.DEFAULT);
+        TransactionsSpec.DEFAULT, 0);
+  }
+
+  /** A model whose writes do not wait for a move. */
+  public ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
+      List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
+      ReshardSpec reshard, TransactionsSpec transactions) {
+    this(schema, shards, chunks, chunkMap, parallelism, tables, reshard, transactions, 0);
   }
 
   /** A model with no resharding in progress. */

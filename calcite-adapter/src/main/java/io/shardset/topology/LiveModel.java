@@ -96,6 +96,10 @@ public final class LiveModel {
   private final List<State> draining = new ArrayList<>();
   /** The file state whose error was logged, so that it is logged once; guarded by lock. */
   private FileStamp failedStamp;
+  /** The tickets each thread entered and has not closed yet, so that a writer can tell
+   * whether waiting for a newer snapshot would hold back the very drain it waits for. */
+  private final ThreadLocal<AtomicInteger> heldTickets =
+      ThreadLocal.withInitial(AtomicInteger::new);
 
   LiveModel(Key key, String modelUri, ShardSetModel initial) {
     this.key = key;
@@ -132,7 +136,7 @@ public final class LiveModel {
       State entered = state;
       entered.open.incrementAndGet();
       if (entered == state) {
-        return new OpenTicket(entered);
+        return new OpenTicket(entered, heldTickets.get());
       }
       // A newer snapshot was published meanwhile; a drain may have seen no execution open
       // under this one, so run under the newer one instead.
@@ -152,10 +156,14 @@ public final class LiveModel {
   /** An open execution. */
   private final class OpenTicket implements Ticket {
     private final State entered;
+    /** The entering thread's count of open tickets; closing may happen on another thread. */
+    private final AtomicInteger held;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    OpenTicket(State entered) {
+    OpenTicket(State entered, AtomicInteger held) {
       this.entered = entered;
+      this.held = held;
+      held.incrementAndGet();
     }
 
     @Override public Snapshot snapshot() {
@@ -164,12 +172,42 @@ public final class LiveModel {
 
     @Override public void close() {
       if (closed.compareAndSet(false, true)) {
+        held.decrementAndGet();
         leave(entered);
       }
     }
   }
 
+  /** How many tickets the calling thread entered and has not closed (its open queries). */
+  public int heldByCurrentThread() {
+    return heldTickets.get().get();
+  }
+
+  /**
+   * Waits until a snapshot newer than {@code version} is current, or until {@code deadline}
+   * (by {@link System#nanoTime()}); returns the current snapshot either way. A resharding
+   * tool of this process wakes the wait as soon as it publishes a step; one of another
+   * process is seen by looking at the file every 200 ms.
+   */
+  @SuppressForbidden(reason = "waits on the lock that refresh notifies on a new snapshot")
+  public Snapshot awaitNewer(long version, long deadline) throws InterruptedException {
+    synchronized (lock) {
+      while (true) {
+        refresh(false);
+        if (state.snapshot.version() > version) {
+          return state.snapshot;
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return state.snapshot;
+        }
+        TimeUnit.NANOSECONDS.timedWait(lock, Math.min(left, CHECK_NANOS));
+      }
+    }
+  }
+
   /** Reads the file if it changed (always when {@code force}) and publishes what it says. */
+  @SuppressForbidden(reason = "wakes the writers that wait on the lock for a new snapshot")
   void refresh(boolean force) {
     synchronized (lock) {
       FileStamp now = FileStamp.of(key.file());
@@ -197,6 +235,7 @@ public final class LiveModel {
       draining.removeIf(s -> s.open.get() == 0);
       draining.add(old);
       state = next;
+      lock.notifyAll();
       LOGGER.info("Schema '{}' now follows model file {} as changed (version {})",
           key.schema(), key.file(), next.snapshot.version());
     }

@@ -126,6 +126,22 @@ public final class ShardTransaction implements AutoCloseable {
     return created;
   }
 
+  /**
+   * Closes and forgets what the transaction keeps under {@code key}, if anything: a writer
+   * that has written nothing under it yet gives it up (a ticket it must not hold while it
+   * waits, say).
+   */
+  public void release(Object key) {
+    final AutoCloseable known = attachments.remove(key);
+    if (known != null) {
+      try {
+        known.close();
+      } catch (Exception e) {
+        LOG.warn("releasing what a transaction kept failed", e);
+      }
+    }
+  }
+
   /** The names of the shards enlisted so far, in the order they were. */
   public List<String> shards() {
     return List.copyOf(shards.keySet());

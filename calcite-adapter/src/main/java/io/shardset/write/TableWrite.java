@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One statement's write to one logical table, inside a transaction: where its rows go, and
@@ -23,19 +24,32 @@ import java.util.Objects;
  * model's current version and keeps the ticket in the transaction until it ends: every
  * statement of the transaction routes under that version, and a resharding waits before its
  * next step until the rows routed under it are committed or rolled back.
+ *
+ * <p>A row whose hash range a resharding moves is refused with SQLState 40001, at once or,
+ * when the model sets {@code writeWaitMillis}, after waiting that long for the move to end.
+ * Only a write whose transaction has routed nothing under its ticket yet waits: it gives the
+ * ticket up while it waits, since the resharding tool waits for that ticket before its next
+ * step, and enters the model's newer version when it comes.
  */
 public final class TableWrite {
   private final ShardedTable table;
   private final ShardTransaction transaction;
   private final TablePlacement placements;
-  private final Placement placement;
+  private Placement placement;
+  /** Whether this write entered the ticket it routes under (the transaction had none). */
+  private final boolean enteredTicket;
+  /** Whether a row was placed under the ticket. */
+  private boolean placedAny;
+  /** When a wait for a moving range gives up, by System.nanoTime(); 0 before any wait. */
+  private long waitDeadline;
 
   private TableWrite(ShardedTable table, ShardTransaction transaction,
-      TablePlacement placements, Placement placement) {
+      TablePlacement placements, Placement placement, boolean enteredTicket) {
     this.table = table;
     this.transaction = transaction;
     this.placements = placements;
     this.placement = placement;
+    this.enteredTicket = enteredTicket;
   }
 
   /**
@@ -51,13 +65,22 @@ public final class TableWrite {
     final TablePlacement placements = TablePlacement.of(table);
     final LiveSource live = table.live();
     if (live == null) {
-      return new TableWrite(table, transaction, placements, placements.asBuilt());
+      return new TableWrite(table, transaction, placements, placements.asBuilt(), false);
     }
+    final boolean[] entered = new boolean[1];
     final LiveModel.Ticket ticket = transaction.attachment(new ModelKey(live.model()),
-        LiveModel.Ticket.class, placements::enter);
+        LiveModel.Ticket.class, () -> {
+          entered[0] = true;
+          return placements.enter();
+        });
+    return new TableWrite(table, transaction, placements, writing(placements, ticket),
+        entered[0]);
+  }
+
+  private static Placement writing(TablePlacement placements, LiveModel.Ticket ticket)
+      throws SQLException {
     try {
-      return new TableWrite(table, transaction, placements,
-          placements.forWriting(ticket.snapshot()));
+      return placements.forWriting(ticket.snapshot());
     } catch (IllegalStateException e) {
       throw new SQLException(e.getMessage(), WriteFailures.SERIALIZATION_FAILURE, e);
     }
@@ -90,14 +113,64 @@ public final class TableWrite {
    *     SQLState is 40001 (retry) when the row's key range is being moved
    */
   public List<RowSite> place(Object[] row) throws SQLException {
-    try {
-      return placements.place(placement, row);
-    } catch (PlacementException e) {
-      throw WriteFailures.unplaceable(e);
-    } catch (IllegalStateException e) {
-      throw new SQLException("table " + table.qualifiedName() + ": " + e.getMessage(),
-          WriteFailures.SERIALIZATION_FAILURE, e);
+    while (true) {
+      try {
+        final List<RowSite> sites = placements.place(placement, row);
+        placedAny = true;
+        return sites;
+      } catch (PlacementException e) {
+        if (!e.isRetryable()) {
+          throw WriteFailures.unplaceable(e);
+        }
+        awaitMove(e);
+      } catch (IllegalStateException e) {
+        throw new SQLException("table " + table.qualifiedName() + ": " + e.getMessage(),
+            WriteFailures.SERIALIZATION_FAILURE, e);
+      }
     }
+  }
+
+  /**
+   * Waits, when the model allows and the transaction holds nothing routed under its ticket,
+   * for a newer version of the model, and routes under it from then on.
+   *
+   * @throws SQLException (SQLState 40001) when the write cannot wait or waited long enough
+   */
+  private void awaitMove(PlacementException moving) throws SQLException {
+    final LiveSource live = table.live();
+    final ModelKey key = new ModelKey(live.model());
+    final LiveModel.Ticket ticket = transaction.attachment(key, LiveModel.Ticket.class,
+        placements::enter);
+    final long waitMillis = ticket.snapshot().model().writeWaitMillis();
+    if (waitMillis == 0) {
+      throw WriteFailures.unplaceable(moving);
+    }
+    if (!enteredTicket || placedAny) {
+      throw WriteFailures.cannotWait(moving, "the transaction holds earlier writes, which"
+          + " hold the move back; roll it back and retry after the move");
+    }
+    if (waitDeadline == 0) {
+      waitDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+    }
+    final long version = ticket.snapshot().version();
+    transaction.release(key);
+    if (live.model().heldByCurrentThread() > 0) {
+      throw WriteFailures.cannotWait(moving, "this thread has a query of the schema open"
+          + " (INSERT ... SELECT, or an open result set), which holds the move back; retry"
+          + " after the move");
+    }
+    try {
+      if (live.model().awaitNewer(version, waitDeadline).version() <= version) {
+        throw WriteFailures.cannotWait(moving, "waited " + waitMillis + " ms for the move"
+            + " (writeWaitMillis); retry after the move");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw WriteFailures.cannotWait(moving, "interrupted while waiting for the move; retry"
+          + " after the move");
+    }
+    placement = writing(placements, transaction.attachment(key, LiveModel.Ticket.class,
+        placements::enter));
   }
 
   /** The physical table at a site. */

@@ -26,6 +26,12 @@ public final class WriteFailures {
     return new SQLException(message, e.sqlState(), e);
   }
 
+  /** The failure (SQLState 40001) of a row of a moving range whose write cannot wait, or
+   * waited in vain, and why. */
+  public static SQLException cannotWait(PlacementException moving, String why) {
+    return new SQLException(moving.getMessage() + "; " + why, SERIALIZATION_FAILURE, moving);
+  }
+
   /**
    * The failure of a statement on a shard, naming table and shard; the SQLState is the
    * shard's, or 08006 when the shard gave none (it cannot be reached).

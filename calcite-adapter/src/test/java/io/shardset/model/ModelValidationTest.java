@@ -276,7 +276,8 @@ class ModelValidationTest {
             {"shards": [{"name": "s0", "jdbcUrl": "jdbc:h2:mem:s0"}], "replicas": 2}""",
         "Invalid ShardSet model: schema 'SALES', field 'replicas':"
             + " unknown key; expected one of shards, chunks, chunkMap, parallelism, tables,"
-            + " reshard, transactions");
+            + " reshard, transactions,"
+            + " writeWaitMillis");
   }
 
   @Test void stringWhereANumberIsExpected() {
