@@ -1,7 +1,9 @@
 package io.shardset.calcite;
 
+import io.shardset.topology.ShardedTable;
 import io.shardset.transaction.ShardTransaction;
 import io.shardset.transaction.TransactionCoordinator;
+import io.shardset.write.RowInserter;
 
 import org.apache.calcite.DataContext;
 
@@ -32,6 +34,7 @@ public final class ConnectionTransactions {
 
   private final Map<Object, Mode> managed = new ConcurrentHashMap<>();
   private final Map<Object, ShardTransaction> open = new ConcurrentHashMap<>();
+  private final Map<Object, BatchedInserts> batches = new ConcurrentHashMap<>();
 
   ConnectionTransactions() {
   }
@@ -68,6 +71,21 @@ public final class ConnectionTransactions {
    */
   public StatementWrite begin(DataContext root, TransactionCoordinator coordinator,
       String table) throws SQLException {
+    final StatementWrite write = beginInsert(root, coordinator, table);
+    if (write.batched != null) {
+      // Whatever this statement does, it reads or changes the batch's rows where they go.
+      write.batched.flush();
+    }
+    return write;
+  }
+
+  /**
+   * Starts a statement's INSERT into {@code table}, as {@link #begin} does; in a JDBC batch
+   * ({@link #beginBatch}), the statement's rows may wait for the batch's end
+   * ({@link StatementWrite#batched}).
+   */
+  public StatementWrite beginInsert(DataContext root, TransactionCoordinator coordinator,
+      String table) throws SQLException {
     final Object connection = root.getQueryProvider();
     final Mode mode = connection == null ? null : managed.get(connection);
     if (mode != null && mode.readOnly.getAsBoolean()) {
@@ -75,7 +93,7 @@ public final class ConnectionTransactions {
           + "table " + table, READ_ONLY_SQL_STATE);
     }
     if (mode == null || mode.autoCommit.getAsBoolean()) {
-      return new StatementWrite(coordinator.begin(), null);
+      return new StatementWrite(coordinator.begin(), null, null);
     }
     final ShardTransaction transaction =
         open.computeIfAbsent(connection, c -> coordinator.begin());
@@ -83,7 +101,40 @@ public final class ConnectionTransactions {
       throw new SQLException("a transaction writes to the shards of one model only; commit"
           + " before writing to another schema's tables", "25000");
     }
-    return new StatementWrite(transaction, connection);
+    return new StatementWrite(transaction, connection, batches.get(connection));
+  }
+
+  /**
+   * Starts a JDBC batch on a connection whose writes join its transaction (autocommit off, or
+   * a batch run as one transaction): its INSERT rows wait to be sent until {@link #endBatch}.
+   */
+  public void beginBatch(Object connection) {
+    batches.put(connection, new BatchedInserts());
+  }
+
+  /**
+   * Ends the connection's JDBC batch, sending the rows that wait.
+   *
+   * @throws SQLException if a shard refused rows; the connection's transaction is then rolled
+   *     back, as for any failed statement
+   */
+  public void endBatch(Object connection) throws SQLException {
+    try (BatchedInserts batched = batches.remove(connection)) {
+      if (batched != null) {
+        batched.flush();
+      }
+    } catch (SQLException e) {
+      rollback(connection);
+      throw e;
+    }
+  }
+
+  /** Drops the connection's JDBC batch and the rows that wait, after the batch failed. */
+  public void discardBatch(Object connection) {
+    final BatchedInserts batched = batches.remove(connection);
+    if (batched != null) {
+      batched.close();
+    }
   }
 
   /**
@@ -109,6 +160,7 @@ public final class ConnectionTransactions {
   /** Rolls back what the closing connection left open, and forgets the connection. */
   public void connectionClosed(Object connection) {
     try {
+      discardBatch(connection);
       rollback(connection);
     } finally {
       managed.remove(connection);
@@ -120,6 +172,12 @@ public final class ConnectionTransactions {
     return open.containsKey(connection);
   }
 
+  /** Opens the inserter a JDBC batch's rows into one table share. */
+  @FunctionalInterface
+  public interface InserterOpener {
+    RowInserter open(ShardTransaction transaction) throws SQLException;
+  }
+
   /** How a registered connection says whether it is in autocommit mode and read-only. */
   private record Mode(BooleanSupplier autoCommit, BooleanSupplier readOnly) {
   }
@@ -129,11 +187,33 @@ public final class ConnectionTransactions {
     private final ShardTransaction transaction;
     /** The connection whose transaction this joins; null when the statement owns it. */
     private final @Nullable Object connection;
+    /** The rows of the connection's JDBC batch, when it runs one. */
+    private final @Nullable BatchedInserts batched;
     private boolean completed;
 
-    StatementWrite(ShardTransaction transaction, @Nullable Object connection) {
+    StatementWrite(ShardTransaction transaction, @Nullable Object connection,
+        @Nullable BatchedInserts batched) {
       this.transaction = transaction;
       this.connection = connection;
+      this.batched = batched;
+    }
+
+    /**
+     * The inserter of the connection's JDBC batch for {@code table}, opening it with
+     * {@code opener} the first time; null when the connection runs no batch, and the
+     * statement sends its rows itself. Rows given to it are sent when the batch ends.
+     */
+    public @Nullable RowInserter batchInserter(ShardedTable table, InserterOpener opener)
+        throws SQLException {
+      if (batched == null) {
+        return null;
+      }
+      RowInserter inserter = batched.inserter(table);
+      if (inserter == null) {
+        inserter = opener.open(transaction);
+        batched.add(table, inserter);
+      }
+      return inserter;
     }
 
     /** The transaction to write in. */

@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -183,6 +184,66 @@ abstract class InsertTestBase extends WriteTestBase {
       assertEquals(5, rowsOnShards("ORDERS"));
     }
     audit();
+  }
+
+  /** A batch's rows go to each shard as one JDBC batch, sent when the batch ends: 200 rows
+   * over four shards are four INSERT executions, not 200 round trips. */
+  @Test void aBatchSendsEachShardItsRowsAtOnce() throws SQLException {
+    final List<Integer> before = insertsPerShard();
+    try (Connection c = Connector.SHARDSET.open(model);
+        PreparedStatement p = c.prepareStatement(
+            "INSERT INTO ORDERS (ID, CUSTOMER, QTY) VALUES (?, ?, ?)");
+        Statement oracle = fixture.oracle().createStatement()) {
+      for (int id = 1; id <= 200; id++) {
+        p.setLong(1, id);
+        p.setString(2, "c" + id);
+        p.setInt(3, id % 7);
+        p.addBatch();
+        oracle.executeUpdate("INSERT INTO ORDERS (ID, CUSTOMER, QTY) VALUES (" + id + ", 'c"
+            + id + "', " + id % 7 + ")");
+      }
+      final int[] counts = p.executeBatch();
+      assertEquals(200, counts.length);
+      assertTrue(Arrays.stream(counts).allMatch(n -> n == 1));
+      assertSameAsOracle(c);
+    }
+    final List<Integer> after = insertsPerShard();
+    for (int shard = 0; shard < SHARDS; shard++) {
+      assertEquals(1, after.get(shard) - before.get(shard), "INSERT executions on s" + shard);
+    }
+    audit();
+  }
+
+  /** A batch's statements of other kinds see the rows its INSERTs queued before them. */
+  @Test void aMixedBatchKeepsItsOrder() throws SQLException {
+    final List<String> batch = List.of(
+        "INSERT INTO ORDERS (ID, QTY) VALUES (1, 1)",
+        "INSERT INTO ORDERS (ID, QTY) VALUES (2, 2)",
+        "UPDATE ORDERS SET QTY = QTY + 10 WHERE ID IN (1, 2)",
+        "INSERT INTO ORDERS (ID, QTY) VALUES (3, 3)",
+        "DELETE FROM ORDERS WHERE ID = 2",
+        "INSERT INTO ORDERS (ID, QTY) VALUES (2, 20)",
+        "INSERT INTO REGIONS VALUES ('EU', 'Europe')");
+    try (Connection c = Connector.SHARDSET.open(model); Statement s = c.createStatement();
+        Statement oracle = fixture.oracle().createStatement()) {
+      for (String sql : batch) {
+        s.addBatch(sql);
+        oracle.executeUpdate(sql);
+      }
+      assertArrayEquals(new int[] {1, 1, 2, 1, 1, 1, 1}, s.executeBatch());
+      assertSameAsOracle(c);
+    }
+    audit();
+  }
+
+  /** The INSERT executions each shard has received so far, by shard number. */
+  private List<Integer> insertsPerShard() {
+    final List<Integer> counts = new ArrayList<>();
+    for (String shard : fixture.shards().names()) {
+      counts.add((int) fixture.shards().executions(shard).stream()
+          .filter(e -> e.sql().startsWith("INSERT")).count());
+    }
+    return counts;
   }
 
   @Test void rollbackLeavesNothingAndCommitKeepsAll() throws SQLException {

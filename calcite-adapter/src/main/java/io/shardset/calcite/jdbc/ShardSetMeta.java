@@ -149,28 +149,34 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
    * succeeded and rolled back otherwise: Calcite executes a batch one statement at a time, and
    * a commit per row (a disk flush on most databases) would make a batch of a thousand rows
    * a thousand transactions. With autocommit off the batch joins the open transaction.
+   * Either way the batch's INSERT rows wait until its last statement has run and then go to
+   * their shards in JDBC batches ({@link ConnectionTransactions#beginBatch}): a shard's
+   * refusal of a row fails the whole batch then.
    */
   private ExecuteBatchResult asOne(Batch batch) throws NoSuchStatementException {
-    if (!isAutoCommit()) {
-      try {
-        return batch.run();
-      } catch (RuntimeException e) {
-        throw withSqlState(e);
-      }
-    }
+    final boolean own = isAutoCommit();
     inBatch = true;
+    transactions.beginBatch(connection);
     try {
       final ExecuteBatchResult result = batch.run();
-      transactions.commit(connection);
+      transactions.endBatch(connection);
+      if (own) {
+        transactions.commit(connection);
+      }
       return result;
     } catch (SQLException e) {
       throw raise(e);
     } catch (RuntimeException e) {
-      transactions.rollback(connection);
+      if (own) {
+        transactions.rollback(connection);
+      }
       throw withSqlState(e);
     } finally {
       inBatch = false;
-      transactions.rollback(connection);
+      transactions.discardBatch(connection);
+      if (own) {
+        transactions.rollback(connection);
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 package io.shardset.calcite.runtime;
 
 import io.shardset.calcite.ConnectionTransactions;
+import io.shardset.transaction.ShardTransaction;
 import io.shardset.write.RowInserter;
 import io.shardset.write.TableWrite;
 
@@ -77,25 +78,55 @@ public final class ShardWrites {
     if (target.operation() != Operation.INSERT) {
       RowChanges.checkKey(target);
     }
+    if (target.operation() == Operation.INSERT) {
+      return insert(root, target, transactions, rows);
+    }
     try (ConnectionTransactions.StatementWrite statement =
         transactions.begin(root, target.coordinator(), target.table().qualifiedName())) {
       final TableWrite write = TableWrite.open(target.table(), statement.transaction());
-      final long count = target.operation() == Operation.INSERT ? insert(target, write, rows)
-          : RowChanges.change(target, write, rows);
+      final long count = RowChanges.change(target, write, rows);
       statement.complete();
       return count;
     }
   }
 
-  private static long insert(WriteTarget target, TableWrite write, Enumerable<Object[]> rows)
+  private static long insert(DataContext root, WriteTarget target,
+      ConnectionTransactions transactions, Enumerable<Object[]> rows) throws SQLException {
+    try (ConnectionTransactions.StatementWrite statement = transactions.beginInsert(root,
+        target.coordinator(), target.table().qualifiedName())) {
+      final RowInserter batched = statement.batchInserter(target.table(),
+          transaction -> inserter(target, transaction));
+      final long count;
+      if (batched != null) {
+        // A JDBC batch's row: sent with the batch's others when the batch ends.
+        count = insert(target, batched, rows);
+      } else {
+        try (RowInserter inserter = inserter(target, statement.transaction())) {
+          insert(target, inserter, rows);
+          count = inserter.finish();
+        }
+      }
+      statement.complete();
+      return count;
+    }
+  }
+
+  private static RowInserter inserter(WriteTarget target, ShardTransaction transaction)
       throws SQLException {
+    return RowInserter.open(TableWrite.open(target.table(), transaction), BATCH_SIZE);
+  }
+
+  /** Gives the rows to the inserter; returns how many. */
+  private static long insert(WriteTarget target, RowInserter inserter,
+      Enumerable<Object[]> rows) throws SQLException {
     final WriteValues values = new WriteValues(target.jdbcTypes());
-    try (RowInserter inserter = RowInserter.open(write, BATCH_SIZE);
-        Enumerator<Object[]> input = rows.enumerator()) {
+    long count = 0;
+    try (Enumerator<Object[]> input = rows.enumerator()) {
       while (input.moveNext()) {
         inserter.insert(values.toJdbc(input.current()));
+        count++;
       }
-      return inserter.finish();
     }
+    return count;
   }
 }
