@@ -19,7 +19,7 @@ import java.util.Map;
  * {@code --dir FOLDER} (default {@code bench/target}), {@code --backend h2|postgres|both}
  * (default both; without a PostgreSQL server at 127.0.0.1:5432, H2 only), {@code --publish}
  * (also copy results.md and the charts into {@code bench/results/}, which docs/benchmarks.md
- * shows), {@code --writes-only} (only the write workloads w11 to w14, to try them quickly).
+ * shows), {@code --writes-only} (only the write workloads w11 to w15, to try them quickly).
  */
 public final class BenchMain {
   /** w13's batches per system in a round. */
@@ -69,7 +69,7 @@ public final class BenchMain {
           + " its numbers are indicative only");
     }
     if (writesOnly) {
-      report.setting("only the write workloads (--writes-only): w11 to w14");
+      report.setting("only the write workloads (--writes-only): w11 to w15");
     }
     report.setting(String.format(Locale.ROOT,
         "data: %,d ORDERS, %,d customers, about %,d ORDER_LINES"
@@ -91,7 +91,7 @@ public final class BenchMain {
         + "; systems take turns within each round; no round starts after " + budget.toSeconds()
         + " s of measuring once " + Harness.MIN_ROUNDS + " are done, and a system whose first"
         + " run takes over " + skipAbove.toSeconds() + " s is skipped");
-    report.setting("writes (w11 to w14) go to " + WriteTable.NAME + ", a copy of ORDERS' columns"
+    report.setting("writes (w11 to w15) go to " + WriteTable.NAME + ", a copy of ORDERS' columns"
         + " sharded the same way, created anew on every shard each run and emptied after each"
         + " write workload; every connection in auto-commit mode; each INSERT has new keys;"
         + " the checksum is the number of rows written. D writes straight to the shard"
@@ -151,6 +151,8 @@ public final class BenchMain {
         runWrite(report, "w13 batch of " + WriteWorkloads.BATCH_ROWS + " inserts" + on,
             batches, writes::batchInsert, writes);
         runWrite(report, "w14 insert on 4 shards" + on, point, writes::fourShardInsert, writes);
+        runWrite(report, "w15 bulk load of " + WriteWorkloads.LOAD_ROWS + " rows" + on,
+            new Harness(1, 3 * scale, 1), writes::bulkLoad, writes);
       }
     }
     if (!writesOnly) {

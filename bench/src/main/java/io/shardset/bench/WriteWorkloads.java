@@ -1,16 +1,31 @@
 package io.shardset.bench;
 
+import io.shardset.calcite.ShardSchema;
+import io.shardset.load.ShardedInserter;
+import io.shardset.topology.ShardSite;
+import io.shardset.topology.ShardedTable;
+import io.shardset.write.CopySender;
+import io.shardset.write.MultiRowSender;
+import io.shardset.write.RowSender;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The write workloads, into {@link WriteTable} (never into the tables the read workloads
@@ -33,6 +48,10 @@ public final class WriteWorkloads {
   static final int REASON_LENGTH = 160;
   /** w13: the rows of one batch. */
   static final int BATCH_ROWS = 1_000;
+  /** w15: the rows of one load. */
+  static final int LOAD_ROWS = 100_000;
+  /** w15: the rows per shard of one bulk statement, as {@code shardset load} sends them. */
+  static final int LOAD_BATCH = 1_000;
 
   private final BenchSystems systems;
   private final NewOrders orders;
@@ -129,6 +148,75 @@ public final class WriteWorkloads {
     result.put("S", prepared(systems.shardingSphere(), sql,
         statement -> iteration -> insert(statement, rowOnEachShard())));
     return result;
+  }
+
+  /**
+   * w15 on D and X: {@link #LOAD_ROWS} new orders loaded in bulk, the way {@code shardset load}
+   * writes them once its CSV is parsed. X routes each row and writes through the loader's
+   * {@link ShardedInserter} ({@code COPY} on PostgreSQL, multi-row INSERTs on H2, batches of
+   * {@link #LOAD_BATCH} rows per shard, committed per batch, the shards in parallel). D gets
+   * the rows already split by the shard ShardSet's router names and sends each shard its part
+   * with the same bulk statement and batch size, each shard on a thread of its own: the ceiling
+   * of the databases. S has no bulk loader and is not measured.
+   */
+  public Map<String, Operation> bulkLoad() throws SQLException {
+    final ShardedTable table = writeTable();
+    final Map<String, Operation> result = new LinkedHashMap<>();
+    final ExecutorService threads = Executors.newFixedThreadPool(systems.shardCount());
+    result.put("D", iteration -> {
+      final List<Future<Long>> sent = new ArrayList<>();
+      for (Map.Entry<Integer, List<Object[]>> shard : byShard(newRows(LOAD_ROWS)).entrySet()) {
+        sent.add(threads.submit(() -> copy(table, shard.getKey(), shard.getValue())));
+      }
+      long written = 0;
+      for (Future<Long> future : sent) {
+        written += get(future);
+      }
+      return written;
+    });
+    result.put("X", iteration -> {
+      try (ShardedInserter inserter = ShardedInserter.open(table, LOAD_BATCH)) {
+        for (int i = 0; i < LOAD_ROWS; i++) {
+          inserter.insert(orders.next());
+        }
+        inserter.close();
+        return Arrays.stream(inserter.rowsPerShard()).sum();
+      }
+    });
+    return result;
+  }
+
+  /** The write table as ShardSet resolved it. */
+  private ShardedTable writeTable() throws SQLException {
+    return systems.shardSet().unwrap(CalciteConnection.class).getRootSchema().subSchemas()
+        .get(Models.SCHEMA).unwrap(ShardSchema.class).table(WriteTable.NAME).sharded();
+  }
+
+  /** Sends one shard its rows as D does in w15: bulk statements of LOAD_BATCH rows. */
+  private long copy(ShardedTable table, int shard, List<Object[]> rows) throws SQLException {
+    final Connection connection = systems.shard(shard);
+    final ShardSite site = table.site(shard);
+    final RowSender sender = connection.getMetaData().getDatabaseProductName()
+        .equals("PostgreSQL") ? CopySender.of(site, MultiRowSender.insert(site))
+        : MultiRowSender.insert(site);
+    try (sender) {
+      for (int from = 0; from < rows.size(); from += LOAD_BATCH) {
+        sender.send(connection, rows.subList(from, Math.min(rows.size(), from + LOAD_BATCH)));
+      }
+    }
+    return rows.size();
+  }
+
+  private static long get(Future<Long> future) throws SQLException {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SQLException("interrupted", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof SQLException sql ? sql
+          : new SQLException(e.getCause().getMessage(), e.getCause());
+    }
   }
 
   /** Empties the write table on every shard, after a workload, so the next starts empty. */

@@ -8,24 +8,38 @@ import io.shardset.topology.RowSite;
 import io.shardset.topology.ShardSite;
 import io.shardset.topology.ShardedTable;
 import io.shardset.topology.TablePlacement;
+import io.shardset.write.CopySender;
 import io.shardset.write.InsertSql;
+import io.shardset.write.MultiRowSender;
+import io.shardset.write.RowSender;
+import io.shardset.write.UpsertForm;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
-import java.util.function.Function;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Writes rows of a logical table to the shards the table's routing assigns them to, in
  * batches: one row to one shard for a sharded table, to every shard for a duplicated one.
- * On a shard of a subpartitioned table, a row goes to the table of its subpartition.
+ * On a shard of a subpartitioned table, a row goes to the table of its subpartition. Rows are
+ * placed by the table's {@link TablePlacement}, as SQL writes place them.
  *
- * <p>Each shard's rows are committed batch by batch. Not thread-safe.
+ * <p>A batch goes to its table in as few round trips as the database allows (see
+ * {@link RowSender}): PostgreSQL's {@code COPY}, multi-row INSERTs or upserts elsewhere. Each
+ * physical table's batches are sent and committed on a thread of the inserter's own while the
+ * caller goes on routing rows, so the shards are written in parallel; a table has one batch in
+ * flight at most, and a failed one stops the inserter at the caller's next call. Not
+ * thread-safe: one caller inserts.
  *
  * <p>When the table's schema follows a model file, rows routed but not yet sent hold a
  * {@link LiveModel} ticket, so that the resharding tool, which waits for executions under an
@@ -34,9 +48,16 @@ import java.util.function.Function;
  * are sent.
  */
 public final class ShardedInserter implements AutoCloseable {
+  /** Sender threads when the schema sets no {@code parallelism}. */
+  private static final int DEFAULT_THREADS = 8;
   private final ShardedTable table;
   private final int batchSize;
-  private final Function<ShardSite, String> statementSql;
+  /** The key an upsert replaces rows by; empty for plain inserts. */
+  private final List<Integer> upsertKey;
+  /** Sends and commits the batches, one thread per physical table at most. */
+  private final ExecutorService senders;
+  /** The first failure of a batch sent in the background; set once. */
+  private final AtomicReference<RuntimeException> failed = new AtomicReference<>();
   private final List<ShardWriter> writers = new ArrayList<>();
   private final long[] rowsPerShard;
   /** Where the table's rows go, under the model version of {@link #ticket}. */
@@ -50,35 +71,67 @@ public final class ShardedInserter implements AutoCloseable {
   /** Rows routed but not yet sent, over all writers. */
   private int pendingRows;
 
-  private ShardedInserter(ShardedTable table, int batchSize,
-      Function<ShardSite, String> statementSql) {
+  private ShardedInserter(ShardedTable table, int batchSize, List<Integer> upsertKey) {
     this.table = Objects.requireNonNull(table, "table");
     this.batchSize = batchSize;
-    this.statementSql = Objects.requireNonNull(statementSql, "statementSql");
+    this.upsertKey = List.copyOf(upsertKey);
     this.rowsPerShard = new long[table.shardCount()];
     this.placements = TablePlacement.of(table);
     this.live = placements.isLive();
     this.placement = live ? null : placements.asBuilt();
-    for (int i = 0; i < table.shardCount() * tablesPerShard(); i++) {
+    final int tables = table.shardCount() * tablesPerShard();
+    for (int i = 0; i < tables; i++) {
       writers.add(null);
     }
+    this.senders = Executors.newFixedThreadPool(Math.min(tables,
+        table.parallelism() == null ? DEFAULT_THREADS : table.parallelism()), runnable -> {
+          final Thread thread = new Thread(runnable, "shardset-load-" + table.qualifiedName());
+          thread.setDaemon(true);
+          return thread;
+        });
   }
 
-  /** Opens an inserter; rows are sent to a shard every {@code batchSize} rows. */
+  /** Opens an inserter of plain inserts; a table's rows are sent every {@code batchSize}. */
   public static ShardedInserter open(ShardedTable table, int batchSize) {
-    return open(table, batchSize, ShardedInserter::insertSql);
+    return open(table, batchSize, List.of());
   }
 
   /**
-   * Opens an inserter that writes with the statement {@code statementSql} gives for each
-   * shard (an upsert, say); its parameters are the table's columns in order.
+   * Opens an inserter that upserts: a row whose {@code key} (table column indexes) a table
+   * holds replaces that row's other columns, in each shard's native upsert.
+   *
+   * @throws IllegalStateException if a shard's database has no upsert ShardSet knows
    */
-  public static ShardedInserter open(ShardedTable table, int batchSize,
-      Function<ShardSite, String> statementSql) {
+  public static ShardedInserter upserting(ShardedTable table, int batchSize,
+      List<Integer> key) {
+    if (key.isEmpty()) {
+      throw new IllegalArgumentException("an upsert needs a key");
+    }
+    for (int shard = 0; shard < table.shardCount(); shard++) {
+      final ShardSite site = table.site(shard);
+      final String product = product(site);
+      if (UpsertForm.ofProduct(product) == null) {
+        throw new IllegalStateException("shard '" + site.name() + "' runs " + product
+            + ", for which ShardSet knows no upsert; load with --truncate or --append");
+      }
+    }
+    return open(table, batchSize, key);
+  }
+
+  private static ShardedInserter open(ShardedTable table, int batchSize, List<Integer> key) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
     }
-    return new ShardedInserter(table, batchSize, statementSql);
+    return new ShardedInserter(table, batchSize, key);
+  }
+
+  private static String product(ShardSite site) {
+    try (Connection connection = site.endpoint().connect()) {
+      return connection.getMetaData().getDatabaseProductName();
+    } catch (SQLException e) {
+      throw new ShardException(site.name(),
+          site.endpoint().redact(String.valueOf(e.getMessage())), e);
+    }
   }
 
   /**
@@ -94,6 +147,7 @@ public final class ShardedInserter implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("inserter is closed");
     }
+    rethrowFailure();
     if (row.length != table.site(0).physicalColumns().size()) {
       throw new IllegalArgumentException("table " + table.qualifiedName() + " has "
           + table.site(0).physicalColumns().size() + " columns; the row has " + row.length);
@@ -140,6 +194,8 @@ public final class ShardedInserter implements AutoCloseable {
    */
   private void reroute() {
     final LiveModel.Ticket old = ticket;
+    // Batches in flight were routed under the old version: they end before its ticket does.
+    awaitInFlight();
     final List<Object[]> waiting = new ArrayList<>();
     for (int i = 0; i < writers.size(); i++) {
       final ShardWriter writer = writers.get(i);
@@ -218,7 +274,8 @@ public final class ShardedInserter implements AutoCloseable {
    * the ticket's snapshot may still be written to more shards.
    */
   private void releaseIfIdle() {
-    if (pendingRows == 0 && ticket != null) {
+    if (pendingRows == 0 && ticket != null
+        && writers.stream().allMatch(w -> w == null || w.idle())) {
       ticket.close();
       ticket = null;
     }
@@ -250,6 +307,14 @@ public final class ShardedInserter implements AutoCloseable {
     } catch (RuntimeException e) {
       failure = e;
     }
+    if (failure == null) {
+      // The last batches go out in parallel too.
+      for (ShardWriter writer : writers) {
+        if (writer != null) {
+          writer.flushInBackground();
+        }
+      }
+    }
     for (ShardWriter writer : writers) {
       if (writer == null) {
         continue;
@@ -259,11 +324,12 @@ public final class ShardedInserter implements AutoCloseable {
       } catch (RuntimeException e) {
         if (failure == null) {
           failure = e;
-        } else {
+        } else if (failure != e) {
           failure.addSuppressed(e);
         }
       }
     }
+    senders.shutdownNow();
     if (ticket != null) {
       ticket.close();
       ticket = null;
@@ -273,32 +339,59 @@ public final class ShardedInserter implements AutoCloseable {
     }
   }
 
-  /** One shard's open INSERT statement and the rows waiting for its next batch. */
+  /** Throws the failure of a batch sent in the background, if one failed. */
+  private void rethrowFailure() {
+    final RuntimeException failure = failed.get();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** Waits for every batch in flight; throws the first failure. */
+  private void awaitInFlight() {
+    for (ShardWriter writer : writers) {
+      if (writer != null) {
+        writer.awaitInFlight();
+      }
+    }
+  }
+
+  /**
+   * One physical table's connection, the rows waiting for its next batch, and the batch in
+   * flight. The connection and sender are used by the batch's thread while one is in flight,
+   * and by nobody else: the next batch waits for it.
+   */
   private final class ShardWriter {
     private final ShardSite site;
     private final Connection connection;
-    private final PreparedStatement statement;
+    private final RowSender sender;
     private List<Object[]> waiting = new ArrayList<>();
+    private @Nullable Future<?> inFlight;
 
     ShardWriter(ShardSite site) {
       this.site = site;
       try {
         this.connection = site.endpoint().connect();
         this.connection.setAutoCommit(false);
-        this.statement = connection.prepareStatement(statementSql.apply(site));
+        this.sender = sender(connection.getMetaData().getDatabaseProductName());
       } catch (SQLException e) {
         throw failure(e);
       }
     }
 
+    private RowSender sender(String product) {
+      final boolean postgres = product.toLowerCase(Locale.ROOT).contains("postgres");
+      if (upsertKey.isEmpty()) {
+        final RowSender rows = MultiRowSender.insert(site);
+        return postgres ? CopySender.of(site, rows) : rows;
+      }
+      return MultiRowSender.upsert(site, UpsertForm.ofProduct(product), upsertKey);
+    }
+
     void add(Object[] row) {
       waiting.add(row);
       if (waiting.size() == batchSize) {
-        try {
-          flush();
-        } catch (SQLException e) {
-          throw failure(e);
-        }
+        flushInBackground();
       }
     }
 
@@ -309,24 +402,55 @@ public final class ShardedInserter implements AutoCloseable {
       return taken;
     }
 
-    private void flush() throws SQLException {
-      final int rows = waiting.size();
-      for (Object[] row : waiting) {
-        for (int i = 0; i < row.length; i++) {
-          statement.setObject(i + 1, row[i]);
-        }
-        statement.addBatch();
+    /** Whether no batch of this table is in flight. */
+    boolean idle() {
+      return inFlight == null || inFlight.isDone();
+    }
+
+    /** Sends the waiting rows on a sender thread, after the batch in flight. */
+    void flushInBackground() {
+      if (waiting.isEmpty()) {
+        return;
       }
-      waiting.clear();
-      pendingRows -= rows;
-      statement.executeBatch();
-      connection.commit();
+      awaitInFlight();
+      final List<Object[]> batch = waiting;
+      waiting = new ArrayList<>();
+      pendingRows -= batch.size();
+      inFlight = senders.submit(() -> {
+        try {
+          sender.send(connection, batch);
+          connection.commit();
+        } catch (SQLException e) {
+          failed.compareAndSet(null, failure(e));
+        } catch (RuntimeException e) {
+          failed.compareAndSet(null, e);
+        }
+      });
+    }
+
+    /** Waits for the batch in flight; throws the inserter's first failure. */
+    void awaitInFlight() {
+      if (inFlight != null) {
+        try {
+          inFlight.get();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while a batch was sent to shard '"
+              + site.name() + "'", e);
+        } catch (ExecutionException e) {
+          throw new IllegalStateException(e.getCause());
+        }
+        inFlight = null;
+      }
+      rethrowFailure();
     }
 
     void close() {
-      try (Connection c = connection; PreparedStatement s = statement) {
+      try (Connection c = connection; RowSender s = sender) {
+        awaitInFlight();
         if (!waiting.isEmpty()) {
-          flush();
+          flushInBackground();
+          awaitInFlight();
         }
       } catch (SQLException e) {
         throw failure(e);

@@ -2,6 +2,7 @@ package io.shardset.write;
 
 import io.shardset.topology.ShardSite;
 
+import java.util.Collections;
 import java.util.stream.Collectors;
 
 /** The INSERT statement of a physical table: every column, one parameter each. */
@@ -14,10 +15,19 @@ public final class InsertSql {
    * them, its parameters the table's columns in logical order.
    */
   public static String of(ShardSite site) {
+    return of(site, 1);
+  }
+
+  /**
+   * The INSERT of {@code rows} rows at once into the table at a site: its parameters are the
+   * rows' values, one row after the other, each in logical column order.
+   */
+  public static String of(ShardSite site, int rows) {
     final String columns = site.physicalColumns().stream().map(site.quoting()::quote)
         .collect(Collectors.joining(", "));
-    final String marks = site.physicalColumns().stream().map(c -> "?")
-        .collect(Collectors.joining(", "));
-    return "INSERT INTO " + site.quotedName() + " (" + columns + ") VALUES (" + marks + ")";
+    final String tuple = "(" + String.join(", ",
+        Collections.nCopies(site.physicalColumns().size(), "?")) + ")";
+    return "INSERT INTO " + site.quotedName() + " (" + columns + ") VALUES "
+        + String.join(", ", Collections.nCopies(rows, tuple));
   }
 }

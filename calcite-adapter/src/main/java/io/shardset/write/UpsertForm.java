@@ -1,5 +1,9 @@
 package io.shardset.write;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.Locale;
+
 /**
  * The native statement a shard's database upserts one row with: the row is inserted, or the
  * row with its primary key updated, in one statement that the database makes safe against a
@@ -18,6 +22,21 @@ public enum UpsertForm {
 
   UpsertForm(String description) {
     this.description = description;
+  }
+
+  /**
+   * The native upsert of a database, by the product name its JDBC driver reports; null for a
+   * database ShardSet knows none of.
+   */
+  public static @Nullable UpsertForm ofProduct(String productName) {
+    final String product = productName.toLowerCase(Locale.ROOT);
+    if (product.contains("postgres")) {
+      return ON_CONFLICT;
+    }
+    if (product.contains("mysql") || product.contains("mariadb")) {
+      return ON_DUPLICATE_KEY;
+    }
+    return product.equals("h2") ? STANDARD_MERGE : null;
   }
 
   /** The statement's shape, as EXPLAIN shows it. */

@@ -4,6 +4,7 @@ import io.shardset.topology.IdentifierQuoting;
 import io.shardset.topology.ShardSite;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -21,12 +22,31 @@ public record UpsertSql(String sql, List<Integer> parameters) {
 
   /** The statement upserting one row into the physical table at {@code site}. */
   public static UpsertSql of(ShardSite site, UpsertForm form, UpsertSpec spec) {
+    return of(site, form, spec, 1);
+  }
+
+  /**
+   * The statement upserting {@code rows} rows at once into the physical table at
+   * {@code site}: its parameters are the rows' values one row after the other. The rows must
+   * have distinct keys (a database refuses to change a row twice in one statement), and
+   * every updated column must take the value it would have been inserted with.
+   *
+   * @throws IllegalArgumentException if {@code rows} is above one and an updated column
+   *     takes a value of its own
+   */
+  public static UpsertSql of(ShardSite site, UpsertForm form, UpsertSpec spec, int rows) {
+    if (rows < 1 || rows > 1 && spec.updateFromInsert().contains(false)) {
+      throw new IllegalArgumentException("an upsert of " + rows + " rows must update columns"
+          + " from the inserted values only");
+    }
     final IdentifierQuoting q = site.quoting();
     final List<String> columns = site.physicalColumns().stream().map(q::quote).toList();
     final int width = columns.size();
     final List<Integer> parameters = new ArrayList<>();
-    for (int i = 0; i < width; i++) {
-      parameters.add(i);
+    for (int r = 0; r < rows; r++) {
+      for (int i = 0; i < width; i++) {
+        parameters.add(i);
+      }
     }
     final List<String> sets = new ArrayList<>();
     for (int j = 0; j < spec.updateColumns().size(); j++) {
@@ -38,19 +58,24 @@ public record UpsertSql(String sql, List<Integer> parameters) {
         parameters.add(width + j);
       }
     }
-    final String marks = String.join(", ", columns.stream().map(c -> "?").toList());
+    final String tuple = "(" + String.join(", ", Collections.nCopies(width, "?")) + ")";
+    final String marks = String.join(", ", Collections.nCopies(rows, tuple));
     final String list = String.join(", ", columns);
     final String sql = switch (form) {
-    case ON_CONFLICT -> "INSERT INTO " + site.quotedName() + " (" + list + ") VALUES ("
-          + marks + ") ON CONFLICT (" + keys(spec, columns) + ") DO UPDATE SET "
-          + String.join(", ", sets);
+    case ON_CONFLICT -> "INSERT INTO " + site.quotedName() + " (" + list + ") VALUES "
+          + marks + " ON CONFLICT (" + keys(spec, columns) + ") DO "
+          + (sets.isEmpty() ? "NOTHING" : "UPDATE SET " + String.join(", ", sets));
     case ON_DUPLICATE_KEY -> "INSERT INTO " + site.quotedName() + " (" + list
-          + ") VALUES (" + marks + ") ON DUPLICATE KEY UPDATE " + String.join(", ", sets);
+          + ") VALUES " + marks + " ON DUPLICATE KEY UPDATE " + (sets.isEmpty()
+              // A key-only table: assigning a key column its own value changes nothing.
+              ? columns.get(spec.keyColumns().get(0)) + " = "
+                  + columns.get(spec.keyColumns().get(0))
+              : String.join(", ", sets));
     case STANDARD_MERGE -> "MERGE INTO " + site.quotedName() + " " + q.quote("t")
-          + " USING (VALUES (" + marks + ")) " + q.quote("s") + " (" + list + ") ON "
+          + " USING (VALUES " + marks + ") " + q.quote("s") + " (" + list + ") ON "
           + spec.keyColumns().stream().map(k -> q.quote("t") + "." + columns.get(k) + " = "
               + q.quote("s") + "." + columns.get(k)).collect(Collectors.joining(" AND "))
-          + " WHEN MATCHED THEN UPDATE SET " + String.join(", ", sets)
+          + (sets.isEmpty() ? "" : " WHEN MATCHED THEN UPDATE SET " + String.join(", ", sets))
           + " WHEN NOT MATCHED THEN INSERT (" + list + ") VALUES ("
           + columns.stream().map(c -> q.quote("s") + "." + c)
               .collect(Collectors.joining(", ")) + ")";

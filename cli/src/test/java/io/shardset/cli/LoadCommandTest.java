@@ -269,8 +269,8 @@ class LoadCommandTest {
         "CREATE TABLE EVENTS (ID BIGINT NOT NULL, V VARCHAR(10))");
     final Path csv = file("events.csv", List.of("ID,V", "1,a", "2,b", "3,c"));
     assertEquals(1, load("--table", "EVENTS", csv.toString()));
-    assertEquals("load failed: table S.EVENTS has no primary key, so loading a file twice would"
-        + " duplicate its rows; give --truncate to empty the table first, or --append to insert"
+    assertEquals("load failed: table S.EVENTS has no primary key (the same on every shard), so"
+        + " loading a file twice would duplicate its rows; give --truncate to empty the table first, or --append to insert"
         + " anyway\n", err);
     assertEquals(0, load("--table", "EVENTS", "--append", csv.toString()), err);
     assertEquals(0, load("--table", "EVENTS", "--append", csv.toString()), err);

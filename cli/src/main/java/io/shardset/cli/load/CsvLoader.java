@@ -25,7 +25,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
@@ -46,24 +45,26 @@ public final class CsvLoader {
   }
 
   /**
-   * The statement each shard receives for a row, decided before anything is written.
+   * Opens the inserter that writes the rows: plain inserts after a truncate or for
+   * {@code --append}, else upserts by the table's primary key. Decided before anything is
+   * written.
    *
-   * @throws IllegalStateException for an upsert into a table without a primary key
+   * @throws IllegalStateException for an upsert into a table without a primary key (or whose
+   *     shards do not declare the same one), or on a database ShardSet knows no upsert for
    */
-  public Function<ShardSite, String> statements() {
-    final List<Integer> key = options.mode() == WriteMode.APPEND ? List.of()
-        : PrimaryKeys.of(table);
-    if (key.isEmpty()) {
-      if (options.mode() == WriteMode.UPSERT) {
-        throw new IllegalStateException("table " + table.qualifiedName()
-            + " has no primary key, so loading a file twice would duplicate its rows;"
-            + " give --truncate to empty the table first, or --append to insert anyway");
-      }
-      return ShardedInserter::insertSql;
+  private ShardedInserter openInserter() {
+    if (options.mode() != WriteMode.UPSERT) {
+      return ShardedInserter.open(table.sharded(), options.batchSize());
     }
-    return site -> UpsertSql.of(table.dialect(table.shardIndex(site.name())),
-        site.qualifiedName(), site.physicalColumns(),
-        key.stream().map(site.physicalColumns()::get).toList());
+    final List<String> key = table.layout().primaryKey();
+    if (key.isEmpty()) {
+      throw new IllegalStateException("table " + table.qualifiedName()
+          + " has no primary key (the same on every shard), so loading a file twice would"
+          + " duplicate its rows; give --truncate to empty the table first, or --append to"
+          + " insert anyway");
+    }
+    return ShardedInserter.upserting(table.sharded(), options.batchSize(),
+        key.stream().map(table.layout()::columnIndex).toList());
   }
 
   /**
@@ -74,7 +75,6 @@ public final class CsvLoader {
    */
   public LoadResult load(List<Path> files, ProgressReporter progress) {
     final long start = nanoClock.getAsLong();
-    final Function<ShardSite, String> statements = statements();
     if (options.mode() == WriteMode.TRUNCATE) {
       truncate();
     }
@@ -82,8 +82,7 @@ public final class CsvLoader {
     final Counter counter = new Counter();
     BadRow stoppedAt = null;
     long[] perShard;
-    try (ShardedInserter inserter =
-             ShardedInserter.open(table.sharded(), options.batchSize(), statements)) {
+    try (ShardedInserter inserter = openInserter()) {
       for (Path file : files) {
         stoppedAt = loadFile(file, inserter, bad, counter, progress);
         if (stoppedAt != null) {
