@@ -58,6 +58,8 @@ public final class ShardedInserter implements AutoCloseable {
   private final ExecutorService senders;
   /** The first failure of a batch sent in the background; set once. */
   private final AtomicReference<RuntimeException> failed = new AtomicReference<>();
+  /** The failure thrown to the caller already, which close does not throw again. */
+  private @Nullable RuntimeException reported;
   private final List<ShardWriter> writers = new ArrayList<>();
   private final long[] rowsPerShard;
   /** Where the table's rows go, under the model version of {@link #ticket}. */
@@ -147,22 +149,29 @@ public final class ShardedInserter implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("inserter is closed");
     }
-    rethrowFailure();
     if (row.length != table.site(0).physicalColumns().size()) {
       throw new IllegalArgumentException("table " + table.qualifiedName() + " has "
           + table.site(0).physicalColumns().size() + " columns; the row has " + row.length);
     }
-    // Kept until sent, and maybe routed again: the caller may reuse its array.
-    final Object[] kept = row.clone();
-    if (!live) {
-      route(kept);
-      return;
-    }
     try {
-      follow();
-      route(kept);
-    } finally {
-      releaseIfIdle();
+      rethrowFailure();
+      // Kept until sent, and maybe routed again: the caller may reuse its array.
+      final Object[] kept = row.clone();
+      if (!live) {
+        route(kept);
+        return;
+      }
+      try {
+        follow();
+        route(kept);
+      } finally {
+        releaseIfIdle();
+      }
+    } catch (RuntimeException e) {
+      if (e == failed.get()) {
+        reported = e;
+      }
+      throw e;
     }
   }
 
@@ -309,10 +318,14 @@ public final class ShardedInserter implements AutoCloseable {
     }
     if (failure == null) {
       // The last batches go out in parallel too.
-      for (ShardWriter writer : writers) {
-        if (writer != null) {
-          writer.flushInBackground();
+      try {
+        for (ShardWriter writer : writers) {
+          if (writer != null) {
+            writer.flushInBackground();
+          }
         }
+      } catch (RuntimeException e) {
+        failure = e;
       }
     }
     for (ShardWriter writer : writers) {
@@ -334,7 +347,8 @@ public final class ShardedInserter implements AutoCloseable {
       ticket.close();
       ticket = null;
     }
-    if (failure != null) {
+    // A try-with-resources block would add the failure it caught to itself.
+    if (failure != null && failure != reported) {
       throw failure;
     }
   }

@@ -115,6 +115,45 @@ class BulkInsertTest {
     }
   }
 
+  /**
+   * A batch refused in the background (a duplicate key in the third batch of one shard) stops
+   * the load at the caller's next call or at close, naming the shard; no batch is sent after
+   * it is seen, and what was committed sits where it routes, once.
+   */
+  @ParameterizedTest @EnumSource(value = Backend.class, names = {"H2", "POSTGRES"})
+  void aBatchRefusedInTheBackgroundStopsTheLoad(Backend backend) throws Exception {
+    try (ShardFixture fixture = ShardFixture.create(backend, 4, DDL);
+         Connection connection = ShardFixture.connect(fixture.model(TABLES))) {
+      final ShardedTable table = ShardFixture.schema(connection).table("ITEMS").sharded();
+      final List<Object[]> rows = rows(new SplittableRandom(5), 0, 2_000);
+      final Object[] first = rows.get(0);
+      final String shard = "s" + ExpectedPlacement.shardOfLong((Long) first[0], 120, 4);
+      rows.add(100, first.clone());
+      final ShardException e = assertThrows(ShardException.class, () -> {
+        try (ShardedInserter inserter = ShardedInserter.open(table, 10)) {
+          rows.forEach(inserter::insert);
+        }
+      });
+      assertEquals(shard, e.shardName(), e.getMessage());
+      final List<Object> loaded = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        final ShardConnectionSettings settings = fixture.shards().settings("s" + i);
+        try (Connection c = DriverManager.getConnection(settings.jdbcUrl(), settings.user(),
+                 settings.password());
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT ID FROM ITEMS")) {
+          while (rs.next()) {
+            final long id = rs.getLong(1);
+            assertEquals(i, ExpectedPlacement.shardOfLong(id, 120, 4), "key " + id);
+            loaded.add(id);
+          }
+        }
+      }
+      assertEquals(loaded.size(), new java.util.HashSet<>(loaded).size(), "a key twice");
+      assertTrue(loaded.size() < rows.size() - 1, loaded.size() + " rows loaded");
+    }
+  }
+
   /** Each shard holds exactly the keys the spec's placement gives it, read with plain JDBC. */
   private static void assertPlacement(ShardFixture fixture, List<Object[]> rows)
       throws SQLException {
