@@ -48,6 +48,10 @@ final class CsvRecords {
   /** Text read once and given back to be read again, after a quote that was never closed. */
   private final StringBuilder again = new StringBuilder();
   private int againAt;
+  private final char[] buffer = new char[1 << 16];
+  /** The next character of {@link #buffer} to read, and the end of what it holds. */
+  private int position;
+  private int limit;
   private long line = 1;
   private boolean started;
 
@@ -174,7 +178,15 @@ final class CsvRecords {
     if (againAt < again.length()) {
       return again.charAt(againAt++);
     }
-    return reader.read();
+    if (position == limit) {
+      // A block at a time: a Reader's read() of one character takes a lock each time.
+      position = 0;
+      limit = Math.max(0, reader.read(buffer, 0, buffer.length));
+      if (limit == 0) {
+        return -1;
+      }
+    }
+    return buffer[position++];
   }
 
   private void unread(String text) {
