@@ -81,6 +81,11 @@ public final class PhysicalBatch implements AutoCloseable {
       throw WriteFailures.onShard(site, write.table(), firstCause(e));
     } catch (SQLException e) {
       throw WriteFailures.onShard(site, write.table(), e);
+    } catch (AssertionError e) {
+      // pgJDBC, run with assertions on, asserts while it reports a batch on a connection
+      // whose server is gone, where it would otherwise throw: the shard's connection failed.
+      throw WriteFailures.onShard(site, write.table(), new SQLException(
+          "the connection failed while the batch ran: " + e.getMessage(), "08006", e));
     }
   }
 

@@ -188,7 +188,7 @@ public final class TableWrite {
     try {
       return transaction.connection(site.endpoint());
     } catch (SQLException e) {
-      throw WriteFailures.onShard(site, table, e);
+      throw WriteFailures.unreachable(site, table, e);
     }
   }
 

@@ -5,6 +5,7 @@ import io.shardset.topology.ShardSite;
 import io.shardset.topology.ShardedTable;
 
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 
 /**
  * The SQLExceptions a write fails with: each names the table and, for a shard's failure, the
@@ -15,6 +16,8 @@ public final class WriteFailures {
   public static final String SERIALIZATION_FAILURE = "40001";
   /** SQLState of a shard that cannot be reached. */
   public static final String CONNECTION_FAILURE = "08006";
+  /** SQLState of a shard a write could not get a connection to. */
+  public static final String UNREACHABLE = "08001";
 
   private WriteFailures() {
   }
@@ -34,16 +37,48 @@ public final class WriteFailures {
 
   /**
    * The failure of a statement on a shard, naming table and shard; the SQLState is the
-   * shard's, or 08006 when the shard gave none (it cannot be reached).
+   * shard's, or 08006 when the shard gave none (it cannot be reached). A failure made here
+   * already is returned as it is.
    */
   public static SQLException onShard(ShardSite site, ShardedTable table, SQLException e) {
+    if (e instanceof ShardWriteFailure) {
+      return e;
+    }
+    return failure(site, table, e,
+        e.getSQLState() == null ? CONNECTION_FAILURE : e.getSQLState());
+  }
+
+  /**
+   * The failure to reach a shard for a write (its pool gave no connection), naming table
+   * and shard: SQLState 08001 whatever the shard said, since a client retries on 08.
+   */
+  public static SQLException unreachable(ShardSite site, ShardedTable table,
+      SQLException e) {
+    if (e instanceof ShardWriteFailure) {
+      return e;
+    }
+    return failure(site, table, e, e instanceof SQLTransientConnectionException
+        || e.getSQLState() == null || e.getSQLState().startsWith("08") ? UNREACHABLE
+        : e.getSQLState());
+  }
+
+  private static SQLException failure(ShardSite site, ShardedTable table, SQLException e,
+      String state) {
     final String detail = site.endpoint().redact(String.valueOf(e.getMessage()));
-    final String state = e.getSQLState() == null ? CONNECTION_FAILURE : e.getSQLState();
-    final SQLException failure = new SQLException("table " + table.qualifiedName()
+    final SQLException failure = new ShardWriteFailure("table " + table.qualifiedName()
         + ": shard '" + site.name() + "' failed: " + detail, state, e.getErrorCode());
     // The cause's own message may carry what redaction removed; keep only its class.
     failure.initCause(new SQLException(e.getClass().getName() + " (redacted)", e.getSQLState(),
         e.getErrorCode()));
     return failure;
+  }
+
+  /** A shard's failure of a write, as this class words it. */
+  private static final class ShardWriteFailure extends SQLException {
+    private static final long serialVersionUID = 1L;
+
+    ShardWriteFailure(String message, String state, int code) {
+      super(message, state, code);
+    }
   }
 }

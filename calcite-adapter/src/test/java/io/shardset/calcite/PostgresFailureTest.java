@@ -1,6 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.execution.ShardPools;
+import io.shardset.testing.Connector;
 import io.shardset.testing.PostgresServer;
 import io.shardset.testing.ShardFixture;
 
@@ -69,6 +70,14 @@ class PostgresFailureTest {
     lockHolders.clear();
     for (String database : databases) {
       allowConnections(database, true);
+      // What a failed write test may have left behind, so that every test starts the same.
+      try (Connection c = DriverManager.getConnection(PostgresServer.url(database),
+               PostgresServer.USER, "");
+           Statement s = c.createStatement()) {
+        s.execute("DELETE FROM items WHERE MOD(id, 100) <> 1");
+        s.execute("UPDATE items SET v = (id - 1) / 100");
+        s.execute("DELETE FROM countries WHERE code NOT IN ('BR', 'FR')");
+      }
     }
   }
 
@@ -148,6 +157,67 @@ class PostgresFailureTest {
       assertEquals(4, count(s, "SELECT COUNT(*) FROM ITEMS"));
       assertEquals(0, checkedOutConnections(c));
     }
+  }
+
+  /**
+   * A write reaching a shard that is down fails with one error naming the shard, and leaves
+   * nothing on the shards that are up: an INSERT over four shards, an UPDATE of every row, a
+   * duplicated table's INSERT.
+   */
+  @Test void aWriteToADownShardWritesNothingAnywhere() throws Exception {
+    try (Connection c = Connector.SHARDSET.open(model); Statement s = c.createStatement()) {
+      assertEquals(4, count(s, "SELECT COUNT(*) FROM ITEMS"));
+      takeDown(databases.get(2));
+      for (String write : List.of("INSERT INTO ITEMS VALUES (2, 0), (102, 1), (202, 2), (302, 3)",
+          "UPDATE ITEMS SET V = V + 10", "INSERT INTO COUNTRIES VALUES ('DE')")) {
+        final SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate(write),
+            write);
+        assertTrue(messages(e).contains("shard 's2'"), write + ": " + messages(e));
+        assertTrue(e.getSQLState() != null && e.getSQLState().startsWith("08"),
+            write + ": SQLState " + e.getSQLState() + ", " + messages(e));
+      }
+      allowConnections(databases.get(2), true);
+      assertEquals(List.of("1:0", "101:1", "201:2", "301:3"), itemsOnEachShard());
+      assertEquals(8, count(s, "SELECT COUNT(*) FROM COUNTRIES") * 4);
+    }
+  }
+
+  /**
+   * A shard whose connection dies inside a transaction (its backend terminated, as a crash or
+   * a failover would) makes the commit fail, naming the shard, and the other shard's rows of
+   * the transaction are rolled back with it.
+   */
+  @Test void aShardLostInsideATransactionRollsBackEveryShard() throws Exception {
+    try (Connection c = Connector.SHARDSET.open(model); Statement s = c.createStatement()) {
+      c.setAutoCommit(false);
+      assertEquals(1, s.executeUpdate("INSERT INTO ITEMS VALUES (2, 0)"));
+      assertEquals(1, s.executeUpdate("INSERT INTO ITEMS VALUES (202, 2)"));
+      try (Connection admin = PostgresServer.admin(); Statement a = admin.createStatement()) {
+        a.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"
+            + databases.get(2) + "' AND state = 'idle in transaction'");
+      }
+      final SQLException e = assertThrows(SQLException.class, c::commit);
+      assertTrue(messages(e).contains("s2"), messages(e));
+      c.setAutoCommit(true);
+      assertEquals(List.of("1:0", "101:1", "201:2", "301:3"), itemsOnEachShard());
+      assertEquals(4, count(s, "SELECT COUNT(*) FROM ITEMS"));
+    }
+  }
+
+  /** Each shard's ITEMS as id:v, read directly. */
+  private static List<String> itemsOnEachShard() throws SQLException {
+    final List<String> rows = new ArrayList<>();
+    for (String database : databases) {
+      try (Connection c = DriverManager.getConnection(PostgresServer.url(database),
+               PostgresServer.USER, "");
+           Statement s = c.createStatement();
+           ResultSet rs = s.executeQuery("SELECT id, v FROM items ORDER BY id")) {
+        while (rs.next()) {
+          rows.add(rs.getLong(1) + ":" + rs.getInt(2));
+        }
+      }
+    }
+    return rows;
   }
 
   @Test void duplicatedTableIsReadFromTheNextShard() throws Exception {
