@@ -141,9 +141,9 @@ final class TxShards implements AutoCloseable {
   }
 
   /**
-   * Recovers until no branch is skipped, and adds the passes' counts up. A MariaDB server
-   * detaches a prepared branch from the session of a process that died in its own time,
-   * and until then will not finish it; no pass is needed elsewhere, and a few at most here.
+   * Recovers until no branch is skipped, and adds the passes' counts up. Recovery leaves a
+   * MariaDB branch alone until the server has ended the session that ran it, which for a
+   * process that just died takes the server a moment; no pass is needed elsewhere.
    */
   static RecoveryReport recoverAll(TransactionCoordinator coordinator) throws SQLException {
     RecoveryReport total = coordinator.recover();
