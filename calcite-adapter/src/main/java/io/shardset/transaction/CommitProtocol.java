@@ -1,6 +1,7 @@
 package io.shardset.transaction;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -14,8 +15,8 @@ import java.util.Locale;
  * for listing what it holds prepared.
  *
  * <p>Every statement names a transaction branch by a branch id that {@link GlobalId} makes of
- * letters, digits and underscores only, so it needs no escaping in a string literal or a
- * quoted identifier.
+ * letters, digits and underscores only (on MariaDB followed by a dot and the session's id),
+ * so it needs no escaping in a string literal or a quoted identifier.
  */
 enum CommitProtocol {
   /** PREPARE TRANSACTION, COMMIT PREPARED, ROLLBACK PREPARED; pg_prepared_xacts. */
@@ -55,38 +56,51 @@ enum CommitProtocol {
    * XA: the branch starts before the first statement ({@code XA START} when the shard is
    * enlisted) and ends with {@code XA END} before it prepares or commits; a transaction of
    * one shard commits with {@code XA COMMIT ... ONE PHASE}.
+   *
+   * <p>A branch's XID names the session that runs it: its gtrid is ShardSet's branch id, its
+   * bqual the server's id of that session ({@code CONNECTION_ID()}); ShardSet writes such an
+   * XID as {@code <branch id>.<session id>}. Recovery needs the session: when a client dies
+   * with a prepared branch, the server first hands the XID over for any session to finish,
+   * and only a moment later lets InnoDB's transaction go from the dead session. An
+   * {@code XA COMMIT} or {@code XA ROLLBACK} that comes in between reports success, forgets
+   * the XID and leaves InnoDB's transaction prepared, with its locks, listed by no
+   * {@code XA RECOVER} until the server restarts (seen on MariaDB 10.11). The server has
+   * done both once the session is gone from its process list, so recovery waits for that
+   * ({@link #isHeld}).
    */
   MARIADB("MariaDB") {
-    @Override void enlist(Connection connection, String branch) throws SQLException {
-      execute(connection, "XA START '" + branch + "'");
+    @Override String enlist(Connection connection, String branch) throws SQLException {
+      final String xid = branch + SESSION + sessionId(connection);
+      execute(connection, "XA START " + xid(xid));
+      return xid;
     }
 
     @Override void commitOnePhase(Connection connection, String branch) throws SQLException {
-      execute(connection, "XA END '" + branch + "'");
-      execute(connection, "XA COMMIT '" + branch + "' ONE PHASE");
+      execute(connection, "XA END " + xid(branch));
+      execute(connection, "XA COMMIT " + xid(branch) + " ONE PHASE");
     }
 
     @Override void rollback(Connection connection, String branch) throws SQLException {
       try {
-        execute(connection, "XA END '" + branch + "'");
+        execute(connection, "XA END " + xid(branch));
       } catch (SQLException e) {
         // Ended already (a failed prepare ends it first); the rollback below decides.
       }
-      execute(connection, "XA ROLLBACK '" + branch + "'");
+      execute(connection, "XA ROLLBACK " + xid(branch));
     }
 
     @Override void prepare(Connection connection, String branch, String shard)
         throws SQLException {
-      execute(connection, "XA END '" + branch + "'");
-      execute(connection, "XA PREPARE '" + branch + "'");
+      execute(connection, "XA END " + xid(branch));
+      execute(connection, "XA PREPARE " + xid(branch));
     }
 
     @Override void commitPrepared(Connection connection, String branch) throws SQLException {
-      execute(connection, "XA COMMIT '" + branch + "'");
+      execute(connection, "XA COMMIT " + xid(branch));
     }
 
     @Override void rollbackPrepared(Connection connection, String branch) throws SQLException {
-      execute(connection, "XA ROLLBACK '" + branch + "'");
+      execute(connection, "XA ROLLBACK " + xid(branch));
     }
 
     @Override List<String> prepared(Connection connection) throws SQLException {
@@ -95,12 +109,32 @@ enum CommitProtocol {
       try (Statement statement = connection.createStatement();
            ResultSet rows = statement.executeQuery("XA RECOVER")) {
         while (rows.next()) {
-          if (rows.getInt("bqual_length") == 0) {
-            branches.add(rows.getString("data"));
+          final String data = rows.getString("data");
+          final int gtrid = rows.getInt("gtrid_length");
+          if (rows.getInt("formatID") == 1 && data != null && gtrid <= data.length()) {
+            branches.add(gtrid == data.length() ? data
+                : data.substring(0, gtrid) + SESSION + data.substring(gtrid));
           }
         }
       }
       return branches;
+    }
+
+    @Override boolean isHeld(Connection connection, String branch) throws SQLException {
+      final int dot = branch.indexOf(SESSION);
+      if (dot < 0) {
+        // No session named (a branch of an older ShardSet): nothing to wait for.
+        return false;
+      }
+      // Without the PROCESS privilege a user sees only its own sessions: the shard's user
+      // of the coordinator that ran the branch must be the recovering one's, or have it.
+      try (PreparedStatement statement = connection.prepareStatement(
+          "SELECT 1 FROM information_schema.PROCESSLIST WHERE ID = ?")) {
+        statement.setLong(1, Long.parseLong(branch.substring(dot + 1)));
+        try (ResultSet rows = statement.executeQuery()) {
+          return rows.next();
+        }
+      }
     }
 
     @Override boolean isUnknownBranch(SQLException e) {
@@ -142,6 +176,9 @@ enum CommitProtocol {
     }
   };
 
+  /** What separates a MariaDB branch id from the session id in its XID's text. */
+  static final String SESSION = ".";
+
   /** What PostgreSQL says when max_prepared_transactions is 0. */
   static final String PG_DISABLED = "prepared transactions are disabled";
 
@@ -177,8 +214,14 @@ enum CommitProtocol {
     return true;
   }
 
-  /** Starts the branch on a connection just enlisted, before any statement runs on it. */
-  void enlist(Connection connection, String branch) throws SQLException {
+  /**
+   * Starts the branch on a connection just enlisted, before any statement runs on it.
+   *
+   * @return the id the branch goes by from now on: {@code branch}, or on MariaDB the XID
+   *     that also names the session
+   */
+  String enlist(Connection connection, String branch) throws SQLException {
+    return branch;
   }
 
   /** Commits the branch of a transaction that wrote to this shard only. */
@@ -216,6 +259,14 @@ enum CommitProtocol {
     return List.of();
   }
 
+  /**
+   * Whether the prepared branch may still belong to the session that ran it (alive, or
+   * ending), so that another session must not finish it yet.
+   */
+  boolean isHeld(Connection connection, String branch) throws SQLException {
+    return false;
+  }
+
   /** Whether the error says the shard holds no prepared branch of that id (any more). */
   boolean isUnknownBranch(SQLException e) {
     return false;
@@ -238,6 +289,21 @@ enum CommitProtocol {
           e.getSQLState(), e);
     }
     return e;
+  }
+
+  /** A MariaDB branch's XID as statements write it: {@code 'gtrid'} or {@code 'gtrid','bqual'}. */
+  private static String xid(String branch) {
+    final int dot = branch.indexOf(SESSION);
+    return dot < 0 ? "'" + branch + "'"
+        : "'" + branch.substring(0, dot) + "','" + branch.substring(dot + 1) + "'";
+  }
+
+  private static long sessionId(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+         ResultSet rows = statement.executeQuery("SELECT CONNECTION_ID()")) {
+      rows.next();
+      return rows.getLong(1);
+    }
   }
 
   private static void execute(Connection connection, String sql) throws SQLException {

@@ -28,7 +28,9 @@ record GlobalId(String log, String instance, long number) {
   static final String UNLOGGED = "x";
   private static final Pattern PART = Pattern.compile("[a-z0-9]{1,16}");
   private static final Pattern BRANCH =
-      Pattern.compile("ss_([a-z0-9]{1,16})_([a-z0-9]{1,16})_([a-z0-9]{1,13})_([0-9]{1,6})");
+      Pattern.compile("ss_([a-z0-9]{1,16})_([a-z0-9]{1,16})_([a-z0-9]{1,13})_([0-9]{1,6})"
+          // MariaDB's XID: the id of the session that ran the branch (see CommitProtocol).
+          + "(?:\\.[0-9]{1,20})?");
 
   GlobalId {
     if (!PART.matcher(log).matches() || !PART.matcher(instance).matches() || number < 0) {
@@ -56,7 +58,10 @@ record GlobalId(String log, String instance, long number) {
     return !UNLOGGED.equals(log);
   }
 
-  /** A branch id as a shard lists it, read back; null if ShardSet did not make it. */
+  /**
+   * A branch id as a shard lists it (on MariaDB with the session's id after a dot), read
+   * back; null if ShardSet did not make it.
+   */
   static @Nullable Branch parseBranch(String text) {
     final Matcher matcher = text == null ? null : BRANCH.matcher(text);
     if (matcher == null || !matcher.matches()) {

@@ -20,7 +20,8 @@ import java.util.Set;
  * Citus's {@code recover_prepared_transactions} does: a prepared branch whose transaction has
  * a commit record is committed; one without a record is rolled back, unless its transaction is
  * still in progress here or its coordinator instance is alive elsewhere (it may be about to
- * record the decision). Then the records of transactions no shard holds prepared any more
+ * record the decision). A MariaDB branch waits until the session that ran it has ended (see
+ * {@link CommitProtocol#isHeld}); a record stays while any branch of it is left. Then the records of transactions no shard holds prepared any more
  * (in two passes running) are deleted.
  */
 final class Recovery {
@@ -70,7 +71,12 @@ final class Recovery {
       }
       final boolean commit = decisions.containsKey(id.text());
       try (Connection connection = f.shard().connect()) {
-        if (commit) {
+        if (f.backend().isHeld(connection, f.branch().id())) {
+          // MariaDB: the session that ran it has not ended yet (its process may have just
+          // died); finished then, a branch could be lost (see CommitProtocol.MARIADB).
+          skipped++;
+          left.add(id.text());
+        } else if (commit) {
           f.backend().commitPrepared(connection, f.branch().id());
           committed++;
         } else {
@@ -80,8 +86,8 @@ final class Recovery {
       } catch (SQLException e) {
         left.add(id.text());
         if (f.backend().isUnknownBranch(e)) {
-          // Finished by someone else meanwhile, or (MariaDB) still attached to the session
-          // of a process that just died: the next pass knows which, the record stays.
+          // Finished by someone else meanwhile, or (MariaDB) still attached to a session
+          // this user cannot see: the next pass knows which, the record stays.
           skipped++;
         } else {
           failed++;
@@ -121,9 +127,8 @@ final class Recovery {
 
   /**
    * Deletes this schema's records that no listed shard held a branch of, in this pass and the
-   * one before: a MariaDB server lists no branch for a moment while it detaches it from the
-   * session of a process that just died, and a record deleted then would let the next pass
-   * roll that branch back.
+   * one before. A record is what makes a later pass commit a branch rather than roll it back,
+   * and deleting it is the one step recovery cannot take back: it waits for a second look.
    */
   private int forget(Map<String, DecisionLog.Decision> recorded, Set<String> left,
       Map<String, ShardEndpoint> shards) throws SQLException {

@@ -9,9 +9,9 @@ import java.util.List;
  * @param rolledBack prepared branches rolled back, their transaction having no commit record
  *     and no live coordinator to decide it
  * @param skipped prepared branches left alone: their transaction is in progress in this
- *     process, or its coordinator instance is alive elsewhere; or the shard no longer knew
- *     the branch when told to finish it (MariaDB: still attached to a session that is
- *     ending), which the next pass looks at again
+ *     process, or its coordinator instance is alive elsewhere, or (MariaDB) the session that
+ *     ran the branch has not ended yet; or the shard no longer knew the branch when told to
+ *     finish it. The next pass looks at them again
  * @param failed prepared branches that could not be committed or rolled back now; the next
  *     pass tries again
  * @param forgotten commit records deleted, their transaction committed on every shard

@@ -97,7 +97,7 @@ public final class ShardTransaction implements AutoCloseable {
       final Branch branch = new Branch(shard, connection,
           coordinator.backend(shard, connection), shards.size());
       if (branch.backend == CommitProtocol.MARIADB) {
-        branch.backend.enlist(connection, branchId(branch));
+        branch.id = branch.backend.enlist(connection, branchId(branch));
       }
       shards.put(shard.name(), branch);
     } catch (SQLException | RuntimeException e) {

@@ -18,6 +18,14 @@ class GlobalIdTest {
     assertTrue(branch.startsWith(GlobalId.prefix("k3f9az")));
   }
 
+  @Test void mariaDbBranchesNameTheirSession() {
+    final GlobalId id = new GlobalId("k3f9az", "0abcdefg", 42);
+    final String xid = id.branch(1) + CommitProtocol.SESSION + "18446744073709551615";
+    assertEquals(new GlobalId.Branch(id, xid), GlobalId.parseBranch(xid));
+    assertNull(GlobalId.parseBranch(id.branch(1) + CommitProtocol.SESSION));
+    assertNull(GlobalId.parseBranch(id.branch(1) + CommitProtocol.SESSION + "x1"));
+  }
+
   @Test void otherIdsAreNotOurs() {
     assertNull(GlobalId.parseBranch("pgbench_1"));
     assertNull(GlobalId.parseBranch("ss_k3f9az_0abcdefg_12"));

@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Shards for transaction tests, each with a table {@code t(id int primary key)} (on
@@ -22,6 +24,9 @@ import java.util.Map;
  * process's test pools; and what the shards hold, read over connections of their own.
  */
 final class TxShards implements AutoCloseable {
+  /** The decision logs this process's tests made, whose branches {@link #close} rolls back. */
+  private static final Set<LogDatabase> LOGS = ConcurrentHashMap.newKeySet();
+
   private final Backend.Databases databases;
   private final Map<String, ShardEndpoint> endpoints = new LinkedHashMap<>();
 
@@ -141,9 +146,9 @@ final class TxShards implements AutoCloseable {
   }
 
   /**
-   * Recovers until no branch is skipped, and adds the passes' counts up. A MariaDB server
-   * detaches a prepared branch from the session of a process that died in its own time,
-   * and until then will not finish it; no pass is needed elsewhere, and a few at most here.
+   * Recovers until no branch is skipped, and adds the passes' counts up. Recovery leaves a
+   * MariaDB branch alone until the server has ended the session that ran it, which for a
+   * process that just died takes the server a moment; no pass is needed elsewhere.
    */
   static RecoveryReport recoverAll(TransactionCoordinator coordinator) throws SQLException {
     RecoveryReport total = coordinator.recover();
@@ -155,7 +160,9 @@ final class TxShards implements AutoCloseable {
 
   /** A decision log in a new H2 file under the folder. */
   static LogDatabase log(Path folder, String name) {
-    return LogDatabase.h2File(folder.resolve(name));
+    final LogDatabase log = LogDatabase.h2File(folder.resolve(name));
+    LOGS.add(log);
+    return log;
   }
 
   /** Settings of a schema with its log there. */
@@ -163,13 +170,23 @@ final class TxShards implements AutoCloseable {
     return new TransactionSettings("TX", log, null, bestEffort, java.time.Duration.ofHours(1));
   }
 
-  /** Rolls back whatever ShardSet transactions the shards still hold, and drops them. */
+  /**
+   * Rolls back whatever transactions of this process's decision logs the shards still hold,
+   * and drops them. Only those: a MariaDB server lists every database's branches, and the
+   * branches of tests running in other processes at the same time are theirs to finish.
+   */
   @Override public void close() throws SQLException {
+    final List<String> prefixes = new ArrayList<>();
+    for (LogDatabase log : LOGS) {
+      if (log.exists()) {
+        prefixes.add(prefix(log));
+      }
+    }
     for (int i = 0; i < count(); i++) {
       try (Connection c = connect(i)) {
         final CommitProtocol protocol = CommitProtocol.of(c);
         for (String id : protocol.prepared(c)) {
-          if (id.startsWith(GlobalId.MARK)) {
+          if (prefixes.stream().anyMatch(id::startsWith)) {
             try {
               protocol.rollbackPrepared(c, id);
             } catch (SQLException e) {
