@@ -372,8 +372,9 @@ abstract class MergeTestBase {
         final List<String> received = received(shard);
         final String expected = nativeOrdersUpsert(product(shard)).toUpperCase(Locale.ROOT);
         assertTrue(received.contains(expected), shard + " received " + received);
-        assertTrue(received.stream().noneMatch(sql -> sql.startsWith("SELECT")),
-            shard + " was read: " + received);
+        // A MariaDB branch asks its session's id when it starts; no table is read.
+        assertTrue(received.stream().noneMatch(sql -> sql.startsWith("SELECT")
+            && !sql.equals("SELECT CONNECTION_ID()")), shard + " was read: " + received);
       }
       assertSameAsOracle(c);
     }
