@@ -93,7 +93,7 @@ public final class ConnectionTransactions {
           + "table " + table, READ_ONLY_SQL_STATE);
     }
     if (mode == null || mode.autoCommit.getAsBoolean()) {
-      return new StatementWrite(coordinator.begin(), null, null);
+      return new StatementWrite(coordinator.beginStatement(), null, null);
     }
     final ShardTransaction transaction =
         open.computeIfAbsent(connection, c -> coordinator.begin());

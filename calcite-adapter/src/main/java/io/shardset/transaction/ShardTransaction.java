@@ -38,6 +38,10 @@ public final class ShardTransaction implements AutoCloseable {
   /** The transaction's id, made when first needed: an XA branch or a prepare. */
   private @Nullable GlobalId id;
   private State state = State.ACTIVE;
+  /** Whether this is one statement's own transaction (see {@link #connectionForOnlyStatement}). */
+  private final boolean oneStatement;
+  /** Whether the only statement's connection was given out: nothing is enlisted after it. */
+  private boolean sealed;
 
   /** Where a transaction is in its life. */
   public enum State {
@@ -75,8 +79,9 @@ public final class ShardTransaction implements AutoCloseable {
     }
   }
 
-  ShardTransaction(TransactionCoordinator coordinator) {
+  ShardTransaction(TransactionCoordinator coordinator, boolean oneStatement) {
     this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
+    this.oneStatement = oneStatement;
   }
 
   /**
@@ -87,6 +92,9 @@ public final class ShardTransaction implements AutoCloseable {
    */
   public Connection connection(ShardEndpoint shard) throws SQLException {
     checkActive();
+    if (sealed) {
+      throw new IllegalStateException("the transaction sent its only statement already");
+    }
     final Branch known = shards.get(shard.name());
     if (known != null) {
       return known.connection;
@@ -104,6 +112,40 @@ public final class ShardTransaction implements AutoCloseable {
       closeQuietly(connection);
       throw e;
     }
+    coordinator.enlisted(shard);
+    return connection;
+  }
+
+  /**
+   * The connection for the only statement of a transaction that is one statement's own
+   * ({@link TransactionCoordinator#beginStatement}), when no shard is enlisted yet: it stays in
+   * autocommit mode, so the shard commits the statement as it runs it, atomically, and the
+   * commit costs no round trip of its own. The caller must send exactly one statement on it,
+   * as the statement's last work: nothing is enlisted after it, and {@link #rollback} cannot
+   * undo it once it ran. Null when the transaction cannot take this way; the caller then
+   * uses {@link #connection}.
+   */
+  public @Nullable Connection connectionForOnlyStatement(ShardEndpoint shard)
+      throws SQLException {
+    checkActive();
+    if (!oneStatement || sealed || !shards.isEmpty()) {
+      return null;
+    }
+    final Connection connection = shard.connect();
+    try {
+      if (!connection.getAutoCommit()) {
+        connection.setAutoCommit(true);
+      }
+      final Branch branch = new Branch(shard, connection,
+          coordinator.backend(shard, connection), 0);
+      // Nothing to commit or roll back: the shard ends the statement's own transaction.
+      branch.phase = Phase.ENDED;
+      shards.put(shard.name(), branch);
+    } catch (SQLException | RuntimeException e) {
+      closeQuietly(connection);
+      throw e;
+    }
+    sealed = true;
     coordinator.enlisted(shard);
     return connection;
   }
@@ -214,6 +256,10 @@ public final class ShardTransaction implements AutoCloseable {
   }
 
   private void commitOnePhase(Branch branch) throws SQLException {
+    if (branch.phase == Phase.ENDED) {
+      // The only statement's connection, which committed it.
+      return;
+    }
     try {
       branch.backend.commitOnePhase(branch.connection, branch.id);
       branch.phase = Phase.ENDED;

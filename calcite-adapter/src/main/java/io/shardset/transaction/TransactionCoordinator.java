@@ -104,13 +104,26 @@ public final class TransactionCoordinator implements AutoCloseable {
 
   /** Begins a transaction that enlists shards as it writes to them. */
   public ShardTransaction begin() {
+    return begin(false);
+  }
+
+  private ShardTransaction begin(boolean oneStatement) {
     synchronized (lock) {
       if (closed) {
         throw new IllegalStateException("the transaction coordinator of schema '"
             + settings.scope() + "' is closed");
       }
     }
-    return new ShardTransaction(this);
+    return new ShardTransaction(this, oneStatement);
+  }
+
+  /**
+   * Begins the transaction of one statement in autocommit mode, which may send that
+   * statement alone to one shard in the shard's own autocommit mode (see
+   * {@link ShardTransaction#connectionForOnlyStatement}).
+   */
+  public ShardTransaction beginStatement() {
+    return begin(true);
   }
 
   /** How this coordinator decides. */

@@ -89,6 +89,35 @@ public final class PhysicalBatch implements AutoCloseable {
     }
   }
 
+  /**
+   * Sends the one waiting row as the write's only statement, when the transaction lets the
+   * shard commit it as it runs it ({@link TableWrite#connectionForOnlyStatement}).
+   *
+   * @return whether it was sent; if not, nothing happened and {@link #flush} sends it
+   * @throws SQLException naming the table and the shard, if the shard refused the row or
+   *     cannot be reached
+   */
+  public boolean flushAlone() throws SQLException {
+    if (waiting.size() != 1 || statement != null) {
+      return false;
+    }
+    final Connection connection = write.connectionForOnlyStatement(shard);
+    if (connection == null) {
+      return false;
+    }
+    try (PreparedStatement alone = connection.prepareStatement(sql)) {
+      final Object[] row = waiting.get(0);
+      for (int i = 0; i < row.length; i++) {
+        alone.setObject(i + 1, row[i]);
+      }
+      waiting.clear();
+      affected += alone.executeUpdate();
+    } catch (SQLException e) {
+      throw WriteFailures.onShard(site, write.table(), e);
+    }
+    return true;
+  }
+
   /** A batch's changed rows; a driver that does not count (SUCCESS_NO_INFO) counts its
    * rows. */
   private static long affected(int[] counts, int rows) {

@@ -2,6 +2,8 @@ package io.shardset.write;
 
 import io.shardset.topology.RowSite;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,12 +68,33 @@ public final class RowInserter implements AutoCloseable {
    *     counts once, though every shard holds it)
    */
   public long finish() throws SQLException {
+    final PhysicalBatch only = onlyRow();
+    if (only != null && only.flushAlone()) {
+      return rows;
+    }
     for (PhysicalBatch batch : batches) {
       if (batch != null) {
         batch.flush();
       }
     }
     return rows;
+  }
+
+  /** The batch holding the inserter's one row, unsent, when that is all it has; else null. */
+  private @Nullable PhysicalBatch onlyRow() {
+    if (rows != 1) {
+      return null;
+    }
+    PhysicalBatch found = null;
+    for (PhysicalBatch batch : batches) {
+      if (batch != null) {
+        if (found != null || batch.waiting() != 1) {
+          return null;
+        }
+        found = batch;
+      }
+    }
+    return found;
   }
 
   private PhysicalBatch batch(RowSite site) {

@@ -10,6 +10,8 @@ import io.shardset.topology.ShardedTable;
 import io.shardset.topology.TablePlacement;
 import io.shardset.transaction.ShardTransaction;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -187,6 +189,22 @@ public final class TableWrite {
     final ShardSite site = table.site(shard);
     try {
       return transaction.connection(site.endpoint());
+    } catch (SQLException e) {
+      throw WriteFailures.unreachable(site, table, e);
+    }
+  }
+
+  /**
+   * The connection for the write's only statement, sent as the statement's last work, when
+   * the transaction can let the shard commit it as it runs it (see
+   * {@link ShardTransaction#connectionForOnlyStatement}); null otherwise.
+   *
+   * @throws SQLException naming the shard, its message redacted, if it cannot be reached
+   */
+  public @Nullable Connection connectionForOnlyStatement(int shard) throws SQLException {
+    final ShardSite site = table.site(shard);
+    try {
+      return transaction.connectionForOnlyStatement(site.endpoint());
     } catch (SQLException e) {
       throw WriteFailures.unreachable(site, table, e);
     }

@@ -1,6 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.testing.Connector;
+import io.shardset.testing.CountingShards;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.Test;
@@ -244,6 +245,56 @@ abstract class InsertTestBase extends WriteTestBase {
           .filter(e -> e.sql().startsWith("INSERT")).count());
     }
     return counts;
+  }
+
+  /**
+   * A statement in autocommit mode that sends one statement to one shard lets the shard
+   * commit it as it runs it (no transaction of its own, no commit round trip, no XA); one that
+   * writes two shards, and any statement of an open transaction, runs with the shard's
+   * autocommit off. A refused row leaves nothing and the next statement works.
+   */
+  @Test void oneRowInAutoCommitModeIsCommittedByItsShard() throws SQLException {
+    final CountingShards shards = fixture.shards();
+    try (Connection c = Connector.SHARDSET.open(model); Statement s = c.createStatement()) {
+      shards.resetCounters();
+      assertEquals(1, s.executeUpdate("INSERT INTO ORDERS (ID) VALUES (21)"));
+      assertEquals(List.of(true), insertModes());
+      shards.resetCounters();
+      assertEquals(1, s.executeUpdate("UPDATE ORDERS SET QTY = 1 WHERE ID = 21"));
+      assertEquals(List.of(true), modes("UPDATE"));
+      shards.resetCounters();
+      final SQLException e = assertThrows(SQLException.class,
+          () -> s.executeUpdate("INSERT INTO ORDERS (ID) VALUES (21)"));
+      assertTrue(String.valueOf(e.getMessage()).contains("table S.ORDERS: shard"),
+          e.getMessage());
+      assertEquals(1, rowsOnShards("ORDERS"));
+      shards.resetCounters();
+      assertEquals(2, s.executeUpdate("INSERT INTO ORDERS (ID) VALUES (22), (23)"));
+      final List<Boolean> two = insertModes();
+      assertTrue(!two.isEmpty() && !two.contains(true), two.toString());
+      c.setAutoCommit(false);
+      shards.resetCounters();
+      assertEquals(1, s.executeUpdate("INSERT INTO ORDERS (ID) VALUES (24)"));
+      assertEquals(List.of(false), insertModes());
+      c.rollback();
+      assertEquals(3, rowsOnShards("ORDERS"));
+    }
+    audit();
+  }
+
+  /** The autocommit mode of each INSERT the shards ran since the counters were reset. */
+  private List<Boolean> insertModes() {
+    return modes("INSERT");
+  }
+
+  /** The autocommit mode of each statement starting with {@code verb} the shards ran. */
+  private List<Boolean> modes(String verb) {
+    final List<Boolean> modes = new ArrayList<>();
+    for (String shard : fixture.shards().names()) {
+      fixture.shards().executions(shard).stream().filter(e -> e.sql().startsWith(verb))
+          .forEach(e -> modes.add(e.autoCommit()));
+    }
+    return modes;
   }
 
   @Test void rollbackLeavesNothingAndCommitKeepsAll() throws SQLException {

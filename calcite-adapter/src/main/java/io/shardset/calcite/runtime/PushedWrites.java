@@ -14,6 +14,7 @@ import org.apache.calcite.DataContext;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -49,6 +50,14 @@ final class PushedWrites {
     if (plan.subpartitions() != null && chosen == null) {
       return 0;
     }
+    int sent = 0;
+    for (int shard = targets.nextSetBit(0); shard >= 0; shard = targets.nextSetBit(shard + 1)) {
+      for (int t = 0; t < pushed.statements().get(shard).size(); t++) {
+        sent += chosen == null || chosen.get(t) ? 1 : 0;
+      }
+    }
+    // One statement on one physical table: the shard may commit it as it runs it.
+    final boolean alone = sent == 1;
     long count = 0;
     boolean first = true;
     for (int shard = targets.nextSetBit(0); shard >= 0; shard = targets.nextSetBit(shard + 1)) {
@@ -56,7 +65,7 @@ final class PushedWrites {
       final List<SqlTemplate.Rendered> statements = pushed.statements().get(shard);
       for (int t = 0; t < statements.size(); t++) {
         if (chosen == null || chosen.get(t)) {
-          changed += execute(write, new RowSite(shard, t), statements.get(t), bound);
+          changed += execute(write, new RowSite(shard, t), statements.get(t), bound, alone);
         }
       }
       if (!table.isDuplicated() || first) {
@@ -82,9 +91,10 @@ final class PushedWrites {
   }
 
   private static long execute(TableWrite write, RowSite site, SqlTemplate.Rendered statement,
-      IntFunction<@Nullable Object> bound) throws SQLException {
-    try (PreparedStatement p = write.connection(site.shard()).prepareStatement(
-        statement.sql())) {
+      IntFunction<@Nullable Object> bound, boolean alone) throws SQLException {
+    final Connection only = alone ? write.connectionForOnlyStatement(site.shard()) : null;
+    final Connection connection = only != null ? only : write.connection(site.shard());
+    try (PreparedStatement p = connection.prepareStatement(statement.sql())) {
       final List<Integer> parameters = statement.parameters();
       for (int i = 0; i < parameters.size(); i++) {
         p.setObject(i + 1, bound.apply(parameters.get(i)));
