@@ -162,7 +162,13 @@ public final class WriteWorkloads {
   public Map<String, Operation> bulkLoad() throws SQLException {
     final ShardedTable table = writeTable();
     final Map<String, Operation> result = new LinkedHashMap<>();
-    final ExecutorService threads = Executors.newFixedThreadPool(systems.shardCount());
+    // Daemon threads: the operations have no end to shut them down at.
+    final ExecutorService threads = Executors.newFixedThreadPool(systems.shardCount(),
+        runnable -> {
+          final Thread thread = new Thread(runnable, "bench-w15-direct");
+          thread.setDaemon(true);
+          return thread;
+        });
     result.put("D", iteration -> {
       final List<Future<Long>> sent = new ArrayList<>();
       for (Map.Entry<Integer, List<Object[]>> shard : byShard(newRows(LOAD_ROWS)).entrySet()) {

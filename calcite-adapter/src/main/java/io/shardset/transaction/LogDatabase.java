@@ -27,6 +27,11 @@ import java.util.Properties;
  */
 public record LogDatabase(String url, @Nullable String user, @Nullable String password,
     @Nullable Path h2File) {
+  /** H2's error code of a connection to a server that went away. */
+  private static final int H2_CONNECTION_BROKEN = 90067;
+  /** How often an H2 log is opened before its failure counts. */
+  private static final int OPEN_ATTEMPTS = 5;
+
   public LogDatabase {
     Objects.requireNonNull(url, "url");
   }
@@ -57,11 +62,19 @@ public record LogDatabase(String url, @Nullable String user, @Nullable String pa
     if (password != null) {
       properties.setProperty("password", password);
     }
-    try {
-      return DriverManager.getConnection(url, properties);
-    } catch (SQLException e) {
-      throw new SQLException("cannot open the decision log " + this + ": "
-          + redact(e.getMessage()), e.getSQLState(), e.getErrorCode());
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return DriverManager.getConnection(url, properties);
+      } catch (SQLException e) {
+        // H2's shared file: a process that closes it stops serving it while its lock file
+        // still names its server, and an open in that moment reaches the closed server
+        // ("connection is broken"); opened again, the file is free or served anew.
+        if (h2File == null || e.getErrorCode() != H2_CONNECTION_BROKEN
+            || attempt == OPEN_ATTEMPTS) {
+          throw new SQLException("cannot open the decision log " + this + ": "
+              + redact(e.getMessage()), e.getSQLState(), e.getErrorCode());
+        }
+      }
     }
   }
 
