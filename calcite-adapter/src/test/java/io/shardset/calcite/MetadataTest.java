@@ -1,5 +1,6 @@
 package io.shardset.calcite;
 
+import io.shardset.calcite.jdbc.ShardSetDriver;
 import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
@@ -9,11 +10,13 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -82,6 +85,18 @@ class MetadataTest {
     assertEquals(EXPECTED_COLUMNS, columns(connection.getMetaData()));
   }
 
+  /** Rows of T whose N has NULLs, on both shards. */
+  private void load() throws SQLException {
+    try (Connection loader = Connector.SHARDSET.open(model)) {
+      fixture.load(loader, "T", Arrays.asList(
+          new Object[] {1L, "a", null, 5, null, null},
+          new Object[] {2L, "b", null, null, null, null},
+          new Object[] {3L, "c", null, 7, null, null},
+          new Object[] {4L, "d", null, null, null, null},
+          new Object[] {5L, "e", null, 6, null, null}));
+    }
+  }
+
   /** The four null-ordering answers, in the order High, Low, AtStart, AtEnd. */
   static List<Boolean> nullOrdering(DatabaseMetaData md) throws SQLException {
     return List.of(md.nullsAreSortedHigh(), md.nullsAreSortedLow(),
@@ -93,14 +108,7 @@ class MetadataTest {
    * sort (with a LIMIT each shard applies) or ShardSet merges their sorted rows.
    */
   @Test void nullsSortHighAsTheMetadataSays() throws SQLException {
-    try (Connection loader = Connector.SHARDSET.open(model)) {
-      fixture.load(loader, "T", Arrays.asList(
-          new Object[] {1L, "a", null, 5, null, null},
-          new Object[] {2L, "b", null, null, null, null},
-          new Object[] {3L, "c", null, 7, null, null},
-          new Object[] {4L, "d", null, null, null, null},
-          new Object[] {5L, "e", null, 6, null, null}));
-    }
+    load();
     assertEquals(List.of("5", "6", "7", "NULL", "NULL"),
         ShardFixture.rows(connection, "SELECT N FROM T ORDER BY N"));
     assertEquals(List.of("NULL", "NULL", "7", "6", "5"),
@@ -110,6 +118,23 @@ class MetadataTest {
     assertEquals(List.of("5", "6"),
         ShardFixture.rows(connection, "SELECT N FROM T ORDER BY N LIMIT 2"));
     assertEquals(List.of(true, false, false, false), nullOrdering(connection.getMetaData()));
+  }
+
+  /** A connection that asks for another null collation sorts, and says, accordingly. */
+  @Test void nullsSortAsTheConnectionsCollationSays() throws SQLException {
+    load();
+    final Properties info = Connector.info(model);
+    info.setProperty("defaultNullCollation", "LOW");
+    try (Connection low = DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX,
+        info)) {
+      assertEquals(List.of("NULL", "NULL", "5", "6", "7"),
+          ShardFixture.rows(low, "SELECT N FROM T ORDER BY N"));
+      assertEquals(List.of("7", "6", "5", "NULL", "NULL"),
+          ShardFixture.rows(low, "SELECT N FROM T ORDER BY N DESC"));
+      assertEquals(List.of("7", "6"),
+          ShardFixture.rows(low, "SELECT N FROM T ORDER BY N DESC LIMIT 2"));
+      assertEquals(List.of(false, true, false, false), nullOrdering(low.getMetaData()));
+    }
   }
 
   @Test void theProductAndTheDriverAreShardSetInItsVersion() throws SQLException {
