@@ -38,7 +38,12 @@ final class RemoteTestSupport implements AutoCloseable {
 
   /** A new remote connection through the Avatica driver. */
   Connection connect() throws SQLException {
-    return DriverManager.getConnection(server.jdbcUrl());
+    return DriverManager.getConnection(url());
+  }
+
+  /** The server's {@code jdbc:avatica:remote:} URL. */
+  String url() {
+    return server.jdbcUrl();
   }
 
   @Override public void close() throws IOException {

@@ -7,7 +7,9 @@ import io.shardset.calcite.ShardTypeSystem;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.DriverVersion;
 import org.apache.calcite.avatica.Handler;
+import org.apache.calcite.avatica.InternalProperty;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -94,12 +96,22 @@ public class ShardSetDriver extends Driver {
 
   @Override public Meta createMeta(AvaticaConnection connection) {
     final CalciteConnectionConfig config = (CalciteConnectionConfig) connection.config();
+    connection.properties.put(InternalProperty.NULL_SORTING,
+        NullSorting.of(config.defaultNullCollation()));
     return new ShardSetMeta(connection,
         config.metaTableFactory(CalciteMetaTableFactory.class,
             CalciteMetaTableFactoryImpl.INSTANCE),
-        config.metaColumnFactory(CalciteMetaColumnFactory.class,
-            CalciteMetaColumnFactoryImpl.INSTANCE),
+        new ShardSetColumnFactory(
+            config.metaColumnFactory(CalciteMetaColumnFactory.class,
+                CalciteMetaColumnFactoryImpl.INSTANCE),
+            // The connection is still being constructed: its type factory comes later.
+            () -> ((CalciteConnection) connection).getTypeFactory()),
         ShardSetRuntime.get().transactions());
+  }
+
+  /** ShardSet's name and version, not Calcite's (see {@link ShardSetVersion}). */
+  @Override protected DriverVersion createDriverVersion() {
+    return ShardSetVersion.driverVersion();
   }
 
   @Override public CalcitePrepare createPrepare() {
@@ -112,6 +124,12 @@ public class ShardSetDriver extends Driver {
 
   @Override protected String getConnectStringPrefix() {
     return CONNECT_STRING_PREFIX;
+  }
+
+  /** Leaves {@code jdbc:shardset:remote:}, which starts with this driver's prefix, to
+   * {@link ShardSetRemoteDriver}. */
+  @Override public boolean acceptsURL(String url) throws SQLException {
+    return super.acceptsURL(url) && !url.startsWith(ShardSetRemoteDriver.CONNECT_STRING_PREFIX);
   }
 
   /** Calcite's handler, and the closing of statements and scans on close. */

@@ -1,0 +1,51 @@
+package io.shardset.calcite.jdbc;
+
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.DriverVersion;
+import org.apache.calcite.avatica.InternalProperty;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.config.NullCollation;
+
+/**
+ * JDBC driver for {@code jdbc:shardset:remote:} URLs: Avatica's remote driver, to a ShardSet
+ * server, whose {@link java.sql.DatabaseMetaData} says what a ShardSet server does. Avatica's
+ * client answers the product name and version and the NULL ordering itself, without asking
+ * the server, and says "Avatica", "unknown version" and "NULLs at the end"; this driver says
+ * "ShardSet" in its own version, and NULLs sorted high, as the server's queries sort them
+ * (Calcite's default null collation, which a ShardSet server does not change). Its URL
+ * properties are those of {@code jdbc:avatica:remote:}.
+ */
+public class ShardSetRemoteDriver extends org.apache.calcite.avatica.remote.Driver {
+  /** The URL prefix this driver accepts. */
+  public static final String CONNECT_STRING_PREFIX = "jdbc:shardset:remote:";
+
+  /** How a ShardSet server's queries order NULLs. */
+  static final NullCollation SERVER_NULL_COLLATION =
+      NullCollation.valueOf(CalciteConnectionProperty.DEFAULT_NULL_COLLATION.defaultValue()
+          .toString());
+
+  static {
+    new ShardSetRemoteDriver().register();
+  }
+
+  /** Creates a driver; {@link java.sql.DriverManager} uses this. */
+  public ShardSetRemoteDriver() {
+  }
+
+  @Override protected String getConnectStringPrefix() {
+    return CONNECT_STRING_PREFIX;
+  }
+
+  /** ShardSet's name and version: the client's, which is the server's when both are one
+   * release, and the server's own in {@code getRemoteAvaticaProperties()}. */
+  @Override protected DriverVersion createDriverVersion() {
+    return ShardSetVersion.driverVersion();
+  }
+
+  @Override public Meta createMeta(AvaticaConnection connection) {
+    connection.properties.put(InternalProperty.NULL_SORTING,
+        NullSorting.of(SERVER_NULL_COLLATION));
+    return super.createMeta(connection);
+  }
+}
