@@ -22,10 +22,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.lang.reflect.Type;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * {@link CalcitePrepareImpl} that answers {@code prepareSql} from a {@link PlanCache}, planning
- * only on a miss; see {@link PlanCache} for the design.
+ * only on a miss; see {@link PlanCache} for the design. A semicolon ending the statement is
+ * dropped first ({@link StatementText}).
  */
 final class PlanCachingPrepare extends CalcitePrepareImpl {
   private final PlanCache cache;
@@ -36,10 +38,13 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
 
   @Override public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query,
       Type elementType, long maxRowCount) {
-    final String sql = query.sql;
-    final SqlNode parsed = sql == null ? null : parseQuery(context, sql);
-    if (sql == null || parsed == null) {
+    if (query.sql == null) {
       return super.prepareSql(context, query, elementType, maxRowCount);
+    }
+    final String sql = StatementText.withoutTerminator(query.sql);
+    final SqlNode parsed = parseQuery(context, sql);
+    if (parsed == null) {
+      return super.prepareSql(context, Query.of(sql), elementType, maxRowCount);
     }
     final LiteralParameterizer.ParameterizedSql normalized =
         LiteralParameterizer.parameterize(sql, parsed);
@@ -77,9 +82,10 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
   }
 
   /** Calcite's statement preparation, with IN lists of any length converted as Calcite
-   * converts short ones (see {@link InListConverter}). The statement is built as Calcite's
-   * own method builds it, because the converter needs the cluster, which Calcite's statement
-   * keeps private; its converter differs only in class. */
+   * converts short ones (see {@link InListConverter}) and parameters that their place gives no
+   * type typed as VARCHAR (see {@link ParameterTypingValidator}). The statement is built as
+   * Calcite's own method builds it, because the converter needs the cluster, which Calcite's
+   * statement keeps private; it differs only in its converter's and validator's class. */
   @Override protected CalcitePreparingStmt getPreparingStmt(Context context, Type elementType,
       CalciteCatalogReader catalogReader, RelOptPlanner planner) {
     final JavaTypeFactory typeFactory = context.getTypeFactory();
@@ -89,6 +95,12 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
         elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM,
         cluster, enableBindable ? BindableConvention.INSTANCE : EnumerableConvention.INSTANCE,
         createConvertletTable()) {
+      @Override protected SqlValidator createSqlValidator(CatalogReader reader,
+          UnaryOperator<SqlValidator.Config> configTransform) {
+        return ParameterTypingValidator.create(context, (CalciteCatalogReader) reader,
+            configTransform);
+      }
+
       @Override protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator,
           CatalogReader reader, SqlToRelConverter.Config config) {
         return new InListConverter(this, validator, reader, cluster, convertletTable,
