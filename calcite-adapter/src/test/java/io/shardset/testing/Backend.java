@@ -92,8 +92,11 @@ public enum Backend {
       final String user;
       switch (kinds.get(i)) {
       case H2:
-        url = "jdbc:h2:mem:" + prefix + "_" + name + "_" + H2_DATABASES.incrementAndGet()
-            + ";DB_CLOSE_DELAY=-1";
+        // The process id keeps names apart between test JVMs: a model read from no file
+        // keeps its decision log in a folder named after its shards' URLs, which another JVM's
+        // equal URLs would share (and recover, sending statements to this JVM's shards).
+        url = "jdbc:h2:mem:" + prefix + "_" + name + "_" + ProcessHandle.current().pid() + "_"
+            + H2_DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1";
         user = "sa";
         h2Urls.add(url);
         break;

@@ -87,8 +87,9 @@ public final class CountingShards implements AutoCloseable {
   public static CountingShards h2(List<String> names) {
     List<ShardConnectionSettings> settings = new ArrayList<>();
     for (String name : names) {
-      String url = "jdbc:h2:mem:shardset_" + DATABASES.incrementAndGet() + "_" + name
-          + ";DB_CLOSE_DELAY=-1";
+      // The process id: see Backend, whose H2 names carry it for the same reason.
+      String url = "jdbc:h2:mem:shardset_" + ProcessHandle.current().pid() + "_"
+          + DATABASES.incrementAndGet() + "_" + name + ";DB_CLOSE_DELAY=-1";
       settings.add(new ShardConnectionSettings(name, url, "sa", "", null));
     }
     return new CountingShards(settings, true);
