@@ -100,6 +100,11 @@ public final class ShardSchema extends AbstractSchema {
     }
   }
 
+  /** The names of the schema's tables, sorted. */
+  public List<String> tableNames() {
+    return tables.keySet().stream().sorted().toList();
+  }
+
   /** The sharded table of that name.
    *
    * @throws IllegalArgumentException if the schema has no such table */

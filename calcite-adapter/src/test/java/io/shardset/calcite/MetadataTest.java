@@ -35,9 +35,14 @@ class MetadataTest {
   @BeforeEach void create() throws SQLException {
     fixture = ShardFixture.h2(2, "CREATE TABLE T (K BIGINT PRIMARY KEY,"
         + " NAME VARCHAR(40) NOT NULL, AMOUNT DECIMAL(12, 2), N INTEGER, D DATE,"
-        + " AT TIMESTAMP(3))");
+        + " AT TIMESTAMP(3))",
+        "CREATE TABLE VISITS (C BIGINT NOT NULL, SITE VARCHAR(8) NOT NULL, HITS INTEGER,"
+        + " PRIMARY KEY (SITE, C))",
+        "CREATE TABLE EVENTS (C BIGINT NOT NULL, AT TIMESTAMP)");
     model = fixture.model("\"tables\": [\n"
-        + "  {\"name\": \"T\", \"method\": \"consistent-hash\", \"shardKey\": [\"K\"]}]");
+        + "  {\"name\": \"T\", \"method\": \"consistent-hash\", \"shardKey\": [\"K\"]},\n"
+        + "  {\"name\": \"VISITS\", \"method\": \"consistent-hash\", \"shardKey\": [\"C\"]},\n"
+        + "  {\"name\": \"EVENTS\", \"method\": \"consistent-hash\", \"shardKey\": [\"C\"]}]");
     connection = open(model);
   }
 
@@ -45,6 +50,11 @@ class MetadataTest {
    * one. */
   Connection open(String model) throws SQLException {
     return Connector.SHARDSET.open(model);
+  }
+
+  /** The connection the tests read the metadata of. */
+  Connection connection() {
+    return connection;
   }
 
   /** Stops what {@link #open(String)} started besides the connection. */
@@ -80,6 +90,31 @@ class MetadataTest {
       "NAME:12:VARCHAR:40:null:0:NO", "AMOUNT:3:DECIMAL:12:2:1:YES",
       "N:4:INTEGER:10:null:1:YES", "D:91:DATE:10:null:1:YES",
       "AT:93:TIMESTAMP:23:3:1:YES");
+
+  /** Primary keys as the shards declare them, in key order; none for a table without. */
+  @Test void primaryKeysAreTheShardsKeys() throws SQLException {
+    final DatabaseMetaData md = connection.getMetaData();
+    assertEquals(List.of("S.T.K:1:T_PK"), primaryKeys(md, ShardFixture.SCHEMA, "T"));
+    assertEquals(List.of("S.VISITS.SITE:1:VISITS_PK", "S.VISITS.C:2:VISITS_PK"),
+        primaryKeys(md, null, "VISITS"));
+    assertEquals(List.of(), primaryKeys(md, ShardFixture.SCHEMA, "EVENTS"));
+    assertEquals(List.of(), primaryKeys(md, "OTHER", "T"));
+    assertEquals(List.of("S.T.K:1:T_PK", "S.VISITS.SITE:1:VISITS_PK",
+        "S.VISITS.C:2:VISITS_PK"), primaryKeys(md, null, null));
+  }
+
+  private static List<String> primaryKeys(DatabaseMetaData md, String schema, String table)
+      throws SQLException {
+    final List<String> keys = new ArrayList<>();
+    try (ResultSet rs = md.getPrimaryKeys(null, schema, table)) {
+      while (rs.next()) {
+        keys.add(rs.getString("TABLE_SCHEM") + "." + rs.getString("TABLE_NAME") + "."
+            + rs.getString("COLUMN_NAME") + ":" + rs.getShort("KEY_SEQ") + ":"
+            + rs.getString("PK_NAME"));
+      }
+    }
+    return keys;
+  }
 
   @Test void getColumnsNamesTheTypeAndGivesSizeAndNullabilityApart() throws SQLException {
     assertEquals(EXPECTED_COLUMNS, columns(connection.getMetaData()));

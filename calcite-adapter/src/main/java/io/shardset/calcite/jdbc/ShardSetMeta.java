@@ -1,20 +1,28 @@
 package io.shardset.calcite.jdbc;
 
 import io.shardset.calcite.ConnectionTransactions;
+import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.runtime.WriteFailedException;
 
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.AccessibleCalciteMeta;
+import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaColumnFactory;
 import org.apache.calcite.jdbc.CalciteMetaTableFactory;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.lookup.LikePattern;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
 
 /**
  * Calcite's metadata and statement handling for a {@code jdbc:shardset:} connection, with the
@@ -93,6 +101,49 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
 
   @Override public void rollback(ConnectionHandle ch) {
     transactions.rollback(connection);
+  }
+
+  /**
+   * The primary key of each ShardSet table whose shards all declare the same one (the table
+   * layout keeps it; the writes find rows by it), as {@code DatabaseMetaData.getPrimaryKeys}
+   * lists keys: {@code schema} and {@code table} are names, not patterns; null matches every
+   * one. Calcite itself lists none. The key's name is the table's followed by {@code _PK}: the
+   * shards' own constraint names need not agree.
+   */
+  @Override public MetaResultSet getPrimaryKeys(ConnectionHandle ch, String catalog,
+      String schema, String table) {
+    final List<Object> rows = new ArrayList<>();
+    final SchemaPlus root;
+    try {
+      root = connection.unwrap(CalciteConnection.class).getRootSchema();
+    } catch (SQLException e) {
+      throw raise(e);
+    }
+    for (String schemaName : new TreeSet<>(root.subSchemas().getNames(LikePattern.any()))) {
+      final SchemaPlus sub = root.subSchemas().get(schemaName);
+      if (sub == null || schema != null && !schema.equals(schemaName)) {
+        continue;
+      }
+      final ShardSchema shards;
+      try {
+        shards = sub.unwrap(ShardSchema.class);
+      } catch (ClassCastException e) {
+        // Not a ShardSet schema (Calcite's metadata schema, say): no keys known.
+        continue;
+      }
+      for (String tableName : shards.tableNames()) {
+        if (table != null && !table.equals(tableName)) {
+          continue;
+        }
+        final List<String> key = shards.table(tableName).layout().primaryKey();
+        for (int i = 0; i < key.size(); i++) {
+          rows.add(new Object[] {null, schemaName, tableName, key.get(i), (short) (i + 1),
+              tableName + "_PK"});
+        }
+      }
+    }
+    return createResultSet(Map.of(), fieldMetaData(MetaImpl.MetaPrimaryKey.class).columns,
+        CursorFactory.ARRAY, Frame.create(0, true, rows));
   }
 
   /**
