@@ -4,9 +4,8 @@ import io.shardset.calcite.ShardSchema;
 import io.shardset.load.ShardedInserter;
 import io.shardset.topology.ShardSite;
 import io.shardset.topology.ShardedTable;
-import io.shardset.write.CopySender;
-import io.shardset.write.MultiRowSender;
 import io.shardset.write.RowSender;
+import io.shardset.write.RowSenders;
 
 import org.apache.calcite.jdbc.CalciteConnection;
 
@@ -202,10 +201,8 @@ public final class WriteWorkloads {
   private long copy(ShardedTable table, int shard, List<Object[]> rows) throws SQLException {
     final Connection connection = systems.shard(shard);
     final ShardSite site = table.site(shard);
-    final RowSender sender = connection.getMetaData().getDatabaseProductName()
-        .equals("PostgreSQL") ? CopySender.of(site, MultiRowSender.insert(site))
-        : MultiRowSender.insert(site);
-    try (sender) {
+    try (RowSender sender = RowSenders.insert(site,
+        connection.getMetaData().getDatabaseProductName())) {
       for (int from = 0; from < rows.size(); from += LOAD_BATCH) {
         sender.send(connection, rows.subList(from, Math.min(rows.size(), from + LOAD_BATCH)));
       }

@@ -8,11 +8,8 @@ import io.shardset.topology.RowSite;
 import io.shardset.topology.ShardSite;
 import io.shardset.topology.ShardedTable;
 import io.shardset.topology.TablePlacement;
-import io.shardset.write.CopySender;
-import io.shardset.write.InsertSql;
-import io.shardset.write.MultiRowSender;
 import io.shardset.write.RowSender;
-import io.shardset.write.UpsertForm;
+import io.shardset.write.RowSenders;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -20,7 +17,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -110,12 +106,9 @@ public final class ShardedInserter implements AutoCloseable {
       throw new IllegalArgumentException("an upsert needs a key");
     }
     for (int shard = 0; shard < table.shardCount(); shard++) {
+      // Refused before anything is written: the writers make their senders on first use.
       final ShardSite site = table.site(shard);
-      final String product = product(site);
-      if (UpsertForm.ofProduct(product) == null) {
-        throw new IllegalStateException("shard '" + site.name() + "' runs " + product
-            + ", for which ShardSet knows no upsert; load with --truncate or --append");
-      }
+      RowSenders.upsertForm(site, product(site));
     }
     return open(table, batchSize, key);
   }
@@ -394,12 +387,8 @@ public final class ShardedInserter implements AutoCloseable {
     }
 
     private RowSender sender(String product) {
-      final boolean postgres = product.toLowerCase(Locale.ROOT).contains("postgres");
-      if (upsertKey.isEmpty()) {
-        final RowSender rows = MultiRowSender.insert(site);
-        return postgres ? CopySender.of(site, rows) : rows;
-      }
-      return MultiRowSender.upsert(site, UpsertForm.ofProduct(product), upsertKey);
+      return upsertKey.isEmpty() ? RowSenders.insert(site, product)
+          : RowSenders.upsert(site, product, upsertKey);
     }
 
     void add(Object[] row) {
@@ -475,10 +464,5 @@ public final class ShardedInserter implements AutoCloseable {
       return new ShardException(site.name(),
           site.endpoint().redact(String.valueOf(e.getMessage())), e);
     }
-  }
-
-  /** The plain INSERT of every column of the table on a shard, quoted as the shard quotes names. */
-  public static String insertSql(ShardSite site) {
-    return InsertSql.of(site);
   }
 }

@@ -36,11 +36,6 @@ public final class CopySender implements RowSender {
         site.physicalColumns().size(), fallback);
   }
 
-  /** The COPY statement the shard receives. */
-  public String statement() {
-    return copy;
-  }
-
   @Override public void send(Connection connection, List<Object[]> rows) throws SQLException {
     final StringBuilder text = new StringBuilder(rows.size() * 16 * columns);
     for (Object[] row : rows) {
