@@ -97,25 +97,24 @@ final class ShardedFixture implements AutoCloseable {
         + "\"shards\": " + shards + ", " + TABLES_JSON + "}}]}", StandardCharsets.UTF_8);
   }
 
-  /** The rows, as INSERT statements both ShardSet and H2 run. */
+  /** The rows, as one INSERT per table that both ShardSet and H2 run. */
   static List<String> inserts() {
-    final List<String> sql = new ArrayList<>();
-    sql.add("INSERT INTO REGIONS VALUES ('EU', 'Europe'), ('US', 'United States'),"
-        + " ('AP', 'Asia Pacific')");
+    final StringJoiner customers = new StringJoiner(", ", "INSERT INTO CUSTOMERS VALUES ", "");
     final String[] regions = {"EU", "US", "AP"};
     for (int i = 1; i <= CUSTOMERS; i++) {
       final String region = i % 7 == 0 ? "NULL" : "'" + regions[i % 3] + "'";
-      sql.add("INSERT INTO CUSTOMERS VALUES (" + i + ", 'Customer " + i + "', " + region
-          + ", DATE '2024-0" + (1 + i % 9) + "-" + (10 + i % 18) + "')");
+      customers.add("(" + i + ", 'Customer " + i + "', " + region + ", DATE '2024-0"
+          + (1 + i % 9) + "-" + (10 + i % 18) + "')");
     }
+    final StringJoiner orders = new StringJoiner(", ", "INSERT INTO ORDERS VALUES ", "");
     final String[] statuses = {"NEW", "PAID", "SHIPPED", "CANCELLED"};
     for (int i = 1; i <= ORDERS; i++) {
-      sql.add("INSERT INTO ORDERS VALUES (" + i + ", " + (1 + i % CUSTOMERS)
-          + ", TIMESTAMP '2024-03-" + (10 + i % 19) + " 1" + i % 10 + ":" + (10 + i % 50)
-          + ":05.125', " + (i * 7 % 500) + "." + (10 + i % 90) + ", "
-          + (i % 11 == 0 ? "NULL" : "'" + statuses[i % 4] + "'") + ")");
+      orders.add("(" + i + ", " + (1 + i % CUSTOMERS) + ", TIMESTAMP '2024-03-" + (10 + i % 19)
+          + " 1" + i % 10 + ":" + (10 + i % 50) + ":05.125', " + (i * 7 % 500) + "."
+          + (10 + i % 90) + ", " + (i % 11 == 0 ? "NULL" : "'" + statuses[i % 4] + "'") + ")");
     }
-    return sql;
+    return List.of("INSERT INTO REGIONS VALUES ('EU', 'Europe'), ('US', 'United States'),"
+        + " ('AP', 'Asia Pacific')", customers.toString(), orders.toString());
   }
 
   private void load() throws SQLException {
