@@ -72,7 +72,9 @@ final class ShardedFixture implements AutoCloseable {
 
   /** The unsharded H2 database holding the same rows. */
   String referenceUrl() {
-    return "jdbc:h2:mem:" + group + "_ref;DB_CLOSE_DELAY=-1";
+    // Its tables in a schema named as the logical one, so that qualified names work on both.
+    return "jdbc:h2:mem:" + group + "_ref;DB_CLOSE_DELAY=-1;INIT=CREATE SCHEMA IF NOT EXISTS "
+        + SCHEMA + "\\;SET SCHEMA " + SCHEMA;
   }
 
   private void createDatabases() throws SQLException, IOException {
