@@ -71,14 +71,12 @@ class JooqTest {
     fixture.close();
   }
 
+  /** Every dialect embedded, and one through the server, which plans the same text alike. */
   static Stream<Arguments> dialects() {
-    final List<Arguments> all = new ArrayList<>();
-    for (SQLDialect dialect : List.of(SQLDialect.DEFAULT, SQLDialect.POSTGRES, SQLDialect.H2)) {
-      for (Target target : Target.values()) {
-        all.add(Arguments.of(dialect, target));
-      }
-    }
-    return all.stream();
+    return Stream.of(Arguments.of(SQLDialect.DEFAULT, Target.EMBEDDED),
+        Arguments.of(SQLDialect.POSTGRES, Target.EMBEDDED),
+        Arguments.of(SQLDialect.H2, Target.EMBEDDED),
+        Arguments.of(SQLDialect.POSTGRES, Target.REMOTE));
   }
 
   private Connection connect(Target target) throws SQLException {

@@ -155,8 +155,9 @@ class SpringJdbcTest {
     javaTimeInsert(Target.EMBEDDED);
   }
 
-  @Disabled("needs metadata (java.time over Avatica): as javaTimeInsertEmbedded, through the"
-      + " server")
+  @Disabled("needs metadata (java.time over Avatica): the remote driver cannot send a"
+      + " LocalDateTime parameter: SQLException 'Unhandled value: OBJECT class"
+      + " java.time.LocalDateTime' (SQLState null)")
   @Test void javaTimeInsertRemote() throws Exception {
     javaTimeInsert(Target.REMOTE);
   }
