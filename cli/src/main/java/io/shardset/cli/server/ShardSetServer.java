@@ -79,7 +79,8 @@ public final class ShardSetServer implements AutoCloseable {
     // Avatica's own handler (given no configuration, as with authentication Jetty's security
     // handler in front of it does the checking), told who sends each request.
     final WriteAccessHandler handler = new WriteAccessHandler(new HandlerFactory().getHandler(
-        new LocalService(meta), settings.serialization()), WriteAccess.of(settings), callers);
+        RemoteErrorService.around(new LocalService(meta), callers), settings.serialization()),
+        WriteAccess.of(settings), callers);
     final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
         .withHandler(handler)
         .withPort(settings.port())
