@@ -3,6 +3,7 @@ package org.apache.calcite.jdbc;
 import io.shardset.calcite.jdbc.ClientErrors;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaDatabaseMetaData;
 import org.apache.calcite.avatica.AvaticaFactory;
@@ -85,6 +86,9 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
         String sql, long maxRowCount) throws SQLException, NoSuchStatementException {
       try {
         return super.prepareAndExecuteInternal(statement, sql, maxRowCount);
+      } catch (AvaticaClientRuntimeException e) {
+        // ShardSetMeta's, the state given, around the failure.
+        throw ClientErrors.classify(e.getCause() == null ? e : e.getCause());
       } catch (RuntimeException e) {
         throw ClientErrors.classify(e);
       }
