@@ -57,6 +57,8 @@ public final class ClientErrors {
   /** SQLState of a failure nothing says more about. */
   public static final String GENERAL_ERROR = "HY000";
 
+  /** How Avatica's result set says that its statement was canceled, without a state. */
+  private static final String AVATICA_CANCELED = "Statement canceled";
   /** What Avatica's statement writes in front of a failure's message. */
   private static final Pattern EXECUTING =
       Pattern.compile("(?s)^Error while executing SQL \".*?\": ");
@@ -126,7 +128,8 @@ public final class ClientErrors {
   private static boolean canceled(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof CancellationException || t instanceof SQLTimeoutException
-          || t instanceof SQLException sql && CANCELED.equals(sql.getSQLState())) {
+          || t instanceof SQLException sql && (CANCELED.equals(sql.getSQLState())
+              || sql.getSQLState() == null && AVATICA_CANCELED.equals(sql.getMessage()))) {
         return true;
       }
       if (t.getCause() == t) {

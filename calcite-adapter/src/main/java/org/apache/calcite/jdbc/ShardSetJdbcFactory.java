@@ -66,12 +66,36 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
 
   @Override public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state,
       Meta.Signature signature, TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
-    return calcite.newResultSet(statement, state, signature, timeZone, firstFrame);
+    return new ShardSetResultSet(statement, (CalcitePrepare.CalciteSignature<?>) signature,
+        newResultSetMetaData(statement, signature), timeZone, firstFrame);
   }
 
   @Override public ResultSetMetaData newResultSetMetaData(AvaticaStatement statement,
       Meta.Signature signature) throws SQLException {
     return calcite.newResultSetMetaData(statement, signature);
+  }
+
+  /**
+   * Calcite's result set, whose failures while it reads rows (a shard that fails or times out
+   * after the first rows) are SQLExceptions with their state, where Calcite's are unchecked
+   * exceptions, and Avatica's cancellation has no state.
+   */
+  private static final class ShardSetResultSet extends CalciteResultSet {
+    ShardSetResultSet(AvaticaStatement statement, CalcitePrepare.CalciteSignature<?> signature,
+        ResultSetMetaData metaData, TimeZone timeZone, Meta.Frame firstFrame)
+        throws SQLException {
+      super(statement, signature, metaData, timeZone, firstFrame);
+    }
+
+    @Override public boolean next() throws SQLException {
+      try {
+        return super.next();
+      } catch (RuntimeException e) {
+        throw ClientErrors.classify(e);
+      } catch (SQLException e) {
+        throw e.getSQLState() == null ? ClientErrors.classify(e) : e;
+      }
+    }
   }
 
   /** Calcite's connection, whose preparation failures say why, with their SQLState. */

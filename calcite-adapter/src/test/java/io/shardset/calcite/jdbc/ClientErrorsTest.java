@@ -62,6 +62,7 @@ class ClientErrorsTest {
                 "ERROR: canceling statement due to user request", "57014")))),
         Arguments.of("57014", "Statement canceled",
             new RuntimeException(new CancellationException("Statement canceled"))),
+        Arguments.of("57014", "Statement canceled", new SQLException("Statement canceled")),
         Arguments.of("08001", "shard 's1' failed: shardset-s1 - Connection is not available",
             shardFailure(new SQLTransientConnectionException(
                 "shardset-s1 - Connection is not available", "55000"))),

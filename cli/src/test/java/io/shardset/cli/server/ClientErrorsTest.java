@@ -7,6 +7,7 @@ import org.apache.calcite.avatica.remote.Driver;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -240,6 +242,37 @@ class ClientErrorsTest {
         server.close();
       }
       PostgresServer.drop(own);
+    }
+  }
+
+  /**
+   * A statement out of time fails with 57014 naming the shard it waited for, whether the
+   * failure surfaces in {@code executeQuery} or in {@code next()}. On {@code jdbc:shardset:}
+   * only: remote statement timeouts are another change's.
+   */
+  @Test void aStatementOutOfTimeIsCanceled() throws Exception {
+    try (Connection lock = DriverManager.getConnection(PostgresServer.url(databases.get(0)),
+        PostgresServer.USER, "")) {
+      lock.setAutoCommit(false);
+      try (Statement l = lock.createStatement()) {
+        l.execute("LOCK TABLE items IN ACCESS EXCLUSIVE MODE");
+      }
+      try (Connection c = connect(Client.EMBEDDED); Statement s = c.createStatement()) {
+        s.setQueryTimeout(1);
+        final SQLException e = assertThrows(SQLException.class, () -> {
+          try (ResultSet rs = s.executeQuery("SELECT * FROM ITEMS")) {
+            while (rs.next()) {
+              rs.getObject(1);
+            }
+          }
+        });
+        assertEquals("57014", e.getSQLState(), e.getMessage());
+        assertTrue(Pattern.matches("shard 's0' failed: query timeout of \\d+ ms elapsed"
+            + " \\(ERROR: canceling statement due to user request\\)", e.getMessage()),
+            e.getMessage());
+      } finally {
+        lock.rollback();
+      }
     }
   }
 
