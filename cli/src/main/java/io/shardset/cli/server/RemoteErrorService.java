@@ -1,5 +1,6 @@
 package io.shardset.cli.server;
 
+import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
 import org.apache.calcite.avatica.remote.Service;
 
 import org.slf4j.Logger;
@@ -43,10 +44,13 @@ final class RemoteErrorService implements InvocationHandler {
       if (failure instanceof VirtualMachineError) {
         throw failure;
       }
-      LOG.debug("{} failed for {}", method.getName(), callers.get().user(), failure);
       // Errors too (a failed static initializer of generated code, say): Avatica's handler
       // catches exceptions only, and Jetty would answer with its own page.
-      throw RemoteErrors.forCaller(failure, callers.get());
+      final AvaticaRuntimeException error = RemoteErrors.forCaller(failure, callers.get());
+      // The error prints its reason only; its cause is the failure, with its stack trace.
+      LOG.debug("{} failed for {}: {}", method.getName(), callers.get().user(),
+          error.getErrorMessage(), error.getCause() == null ? failure : error.getCause());
+      throw error;
     }
   }
 }

@@ -7,6 +7,8 @@ import org.apache.calcite.avatica.NoSuchConnectionException;
 import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
 import org.apache.calcite.avatica.remote.Service;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.sql.SQLException;
@@ -50,7 +52,7 @@ final class RemoteErrors {
     final String why = String.valueOf(caller.whyNot());
     return new RemoteError(reason.startsWith(READ_ONLY_REASON)
         ? why + reason.substring(READ_ONLY_REASON.length()) : why + ": " + reason,
-        error.getErrorCode(), ClientErrors.PERMISSION_DENIED);
+        error.getErrorCode(), ClientErrors.PERMISSION_DENIED, error.getCause());
   }
 
   private static AvaticaRuntimeException of(Throwable e) {
@@ -60,20 +62,23 @@ final class RemoteErrors {
     if (e instanceof NoSuchConnectionException) {
       // The error code tells Avatica's client to open the connection again.
       return new RemoteError(String.valueOf(e.getMessage()),
-          Service.ErrorResponse.MISSING_CONNECTION_ERROR_CODE, NO_CONNECTION);
+          Service.ErrorResponse.MISSING_CONNECTION_ERROR_CODE, NO_CONNECTION, e);
     }
     final SQLException failure = ClientErrors.classify(e);
     return new RemoteError(String.valueOf(failure.getMessage()), failure.getErrorCode(),
-        failure.getSQLState());
+        failure.getSQLState(), e);
   }
 
   /** An error as a client gets it, which prints as its reason alone: Avatica sends what it
-   * prints as the error's stack traces. The server logs the failure itself. */
+   * prints as the error's stack traces. Its cause, the failure, is for the server's log. */
   private static final class RemoteError extends AvaticaRuntimeException {
     private static final long serialVersionUID = 1L;
 
-    RemoteError(String reason, int code, String state) {
+    RemoteError(String reason, int code, String state, @Nullable Throwable failure) {
       super(reason, code, state, AvaticaSeverity.ERROR);
+      if (failure != null) {
+        initCause(failure);
+      }
     }
 
     /** No trace to keep: nobody sees it. */

@@ -13,7 +13,7 @@ import java.io.StringWriter;
 import java.sql.SQLException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 /** The SQLState and message a remote client gets for the errors of its calls. */
 class RemoteErrorsTest {
@@ -77,11 +77,13 @@ class RemoteErrorsTest {
 
   /** Avatica sends what the error prints as its stack traces: the reason, nothing more. */
   @Test void anErrorPrintsItsReasonOnly() {
-    final AvaticaRuntimeException remote = sent(refusedWrite(), READER);
+    final RuntimeException failure = refusedWrite();
+    final AvaticaRuntimeException remote = sent(failure, READER);
     final StringWriter printed = new StringWriter();
     remote.printStackTrace(new PrintWriter(printed));
     assertEquals(remote.getErrorMessage(), printed.toString());
-    assertNull(remote.getCause());
     assertEquals(0, remote.getStackTrace().length);
+    // The failure stays the cause, for the server's log.
+    assertSame(failure, remote.getCause());
   }
 }
