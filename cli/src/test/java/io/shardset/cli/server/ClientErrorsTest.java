@@ -4,6 +4,9 @@ import io.shardset.testing.PostgresServer;
 
 import org.apache.calcite.avatica.AvaticaSqlException;
 import org.apache.calcite.avatica.remote.Driver;
+import org.apache.calcite.avatica.remote.JsonService;
+import org.apache.calcite.avatica.remote.ProtobufTranslationImpl;
+import org.apache.calcite.avatica.remote.Service;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,6 +19,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -25,6 +31,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -274,6 +281,29 @@ class ClientErrorsTest {
         lock.rollback();
       }
     }
+  }
+
+  /** A request the server cannot read gets an error without the server's stack traces. */
+  @ParameterizedTest @EnumSource(value = Client.class, names = {"PROTOBUF", "JSON"})
+  void anUnreadableRequestGetsNoStackTrace(Client client) throws Exception {
+    final HttpURLConnection http = (HttpURLConnection) URI.create(
+        "http://127.0.0.1:" + SERVERS.get(client).port() + "/").toURL().openConnection();
+    http.setRequestMethod("POST");
+    http.setDoOutput(true);
+    http.setRequestProperty("Authorization", "Basic " + Base64.getEncoder()
+        .encodeToString("alice:secret".getBytes(StandardCharsets.UTF_8)));
+    // Cut short: neither JSON nor protobuf.
+    http.getOutputStream().write("{\"request\": \"nonsense\"".getBytes(StandardCharsets.UTF_8));
+    final int status = http.getResponseCode();
+    final byte[] body = http.getErrorStream().readAllBytes();
+    assertEquals(500, status);
+    final Service.ErrorResponse error = (Service.ErrorResponse) (client == Client.JSON
+        ? JsonService.MAPPER.readValue(body, Service.Response.class)
+        : new ProtobufTranslationImpl().parseResponse(body));
+    assertTrue(error.errorMessage.startsWith(client == Client.JSON
+        ? "JsonEOFException: Unexpected end-of-input" : "InvalidProtocolBufferException"),
+        error.errorMessage);
+    assertEquals(List.of(error.errorMessage), error.exceptions);
   }
 
   /** The message of a failed execution: the reason on {@code jdbc:shardset:}; Avatica's
