@@ -174,18 +174,24 @@ class PlanCacheTest extends SalesDataTestBase {
     assertEquals(2, javaPlans.get());
   }
 
-  @Test void errorsAreCalcitesOwn() throws SQLException {
+  /** A cached statement fails as an uncached one: Calcite's driver with the SQL text and the
+   * reason as the cause, ShardSet's with the reason and its SQLState, every time. */
+  @Test void errorsAreCalcitesOwnWithTheirState() throws SQLException {
     final String sql = "SELECT NOPE FROM CUSTOMERS WHERE CUSTOMER_ID = 1";
-    final String uncached;
+    final String reason = "From line 1, column 8 to line 1, column 11: Column 'NOPE' not"
+        + " found in any table";
     try (Connection plain = ShardFixture.connect(SalesData.model(fixture))) {
-      uncached = assertThrows(SQLException.class, () -> plain.prepareStatement(sql))
-          .getMessage();
+      final SQLException calcite =
+          assertThrows(SQLException.class, () -> plain.prepareStatement(sql));
+      assertEquals("Error while preparing statement [" + sql + "]", calcite.getMessage());
+      assertEquals(reason, calcite.getCause().getMessage());
     }
     for (int i = 0; i < 2; i++) {
-      assertEquals(uncached,
-          assertThrows(SQLException.class, () -> connection.prepareStatement(sql)).getMessage());
+      final SQLException cached =
+          assertThrows(SQLException.class, () -> connection.prepareStatement(sql));
+      assertEquals(reason, cached.getMessage());
+      assertEquals("42S22", cached.getSQLState());
     }
-    assertEquals("Error while preparing statement [" + sql + "]", uncached);
   }
 
   @Test void boundedPerConnectionAndInvalidated() throws SQLException {

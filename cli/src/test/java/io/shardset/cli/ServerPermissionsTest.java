@@ -25,8 +25,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Who may write through a server: users with the role {@code write} get writable connections,
- * every other user read-only ones (whose writes ShardSet refuses with SQLState 25006) that
- * stay read-only when they ask otherwise, and {@code --read-only} makes every connection read-only.
+ * every other user read-only ones (whose writes ShardSet refuses with SQLState 42501, a
+ * missing privilege) that stay read-only when they ask otherwise, and {@code --read-only}
+ * makes every connection read-only (its writes refused with 25006, as a read-only
+ * connection's).
  */
 class ServerPermissionsTest {
   private static final String MODEL = "\"chunks\": 60, \"tables\": ["
@@ -74,24 +76,31 @@ class ServerPermissionsTest {
     }
   }
 
-  /** Checks that a write through the connection is refused as a read-only one's, and that
-   * nothing reached the shards. */
-  private void refusesWrites(Connection connection) throws SQLException {
+  /** What a write refused on a read-only connection says. */
+  private static final String READ_ONLY = "connection is read-only";
+
+  /** Checks that a write through the connection is refused with the state and reason, and
+   * that nothing reached the shards. */
+  private void refusesWrites(Connection connection, String state, String why)
+      throws SQLException {
     final long before = count(connection);
     final SQLException e = assertThrows(SQLException.class, () -> insert(connection));
-    assertEquals("25006", e.getSQLState(), e.getMessage());
-    assertTrue(e.getMessage().contains(
-        "connection is read-only: cannot write to table S.CUSTOMERS"), e.getMessage());
+    assertEquals(state, e.getSQLState(), e.getMessage());
+    assertEquals("Error 0 (" + state + ") : Error while executing SQL \"" + INSERT + "\":"
+        + " Remote driver error: " + why + ": cannot write to table S.CUSTOMERS",
+        e.getMessage());
     assertEquals(before, count(connection));
   }
 
-  /** Asks to make the connection writable, and checks that it stays read-only and usable. */
-  private void staysReadOnly(Connection connection) throws SQLException {
+  /** Asks to make the connection writable, and checks that it stays read-only and usable,
+   * its writes refused with the state and reason. */
+  private void staysReadOnly(Connection connection, String state, String why)
+      throws SQLException {
     connection.setReadOnly(false);
     assertTrue(connection.isReadOnly());
     count(connection);
     assertTrue(connection.isReadOnly());
-    refusesWrites(connection);
+    refusesWrites(connection, state, why);
   }
 
   @Test void readRoleGetsAReadOnlyConnectionItCannotMakeWritable() throws Exception {
@@ -99,12 +108,13 @@ class ServerPermissionsTest {
     try (Connection rita = as("rita", "reader")) {
       assertTrue(rita.isReadOnly());
       assertEquals(0, count(rita));
-      staysReadOnly(rita);
+      final String why = "user rita has no role 'write' (or has the role 'read')";
+      staysReadOnly(rita, "42501", why);
       rita.setReadOnly(true);
       rita.setAutoCommit(false);
       assertTrue(rita.isReadOnly());
       rita.setAutoCommit(true);
-      staysReadOnly(rita);
+      staysReadOnly(rita, "42501", why);
     }
   }
 
@@ -112,7 +122,7 @@ class ServerPermissionsTest {
     server = ShardSetServer.start(withUsers());
     try (Connection nora = as("nora", "norole")) {
       assertTrue(nora.isReadOnly());
-      staysReadOnly(nora);
+      staysReadOnly(nora, "42501", "user nora has no role 'write' (or has the role 'read')");
     }
   }
 
@@ -122,7 +132,7 @@ class ServerPermissionsTest {
       assertFalse(alice.isReadOnly());
       alice.setReadOnly(true);
       assertTrue(alice.isReadOnly());
-      refusesWrites(alice);
+      refusesWrites(alice, "25006", READ_ONLY);
       alice.setReadOnly(false);
       assertFalse(alice.isReadOnly());
       assertEquals(1, insert(alice));
@@ -134,7 +144,7 @@ class ServerPermissionsTest {
     server = ShardSetServer.start(withUsers().withReadOnly(true));
     try (Connection alice = as("alice", "secret")) {
       assertTrue(alice.isReadOnly());
-      staysReadOnly(alice);
+      staysReadOnly(alice, "25006", READ_ONLY);
     }
   }
 
@@ -151,7 +161,7 @@ class ServerPermissionsTest {
     server = ShardSetServer.start(open.withReadOnly(true));
     try (Connection client = DriverManager.getConnection(server.jdbcUrl())) {
       assertTrue(client.isReadOnly());
-      staysReadOnly(client);
+      staysReadOnly(client, "25006", READ_ONLY);
     }
   }
 }

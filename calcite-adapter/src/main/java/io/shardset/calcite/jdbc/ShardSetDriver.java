@@ -19,6 +19,7 @@ import org.apache.calcite.jdbc.CalciteMetaTableFactory;
 import org.apache.calcite.jdbc.CalciteMetaTableFactoryImpl;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.Driver;
+import org.apache.calcite.jdbc.ShardSetJdbcFactory;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.lookup.LikePattern;
 
@@ -124,6 +125,11 @@ public class ShardSetDriver extends Driver {
 
   @Override protected String getConnectStringPrefix() {
     return CONNECT_STRING_PREFIX;
+  }
+
+  /** Calcite's JDBC objects, whose preparation failures keep their SQLState and reason. */
+  @Override protected String getFactoryClassName(JdbcVersion jdbcVersion) {
+    return ShardSetJdbcFactory.class.getName();
   }
 
   /** Leaves {@code jdbc:shardset:remote:}, which starts with this driver's prefix, to

@@ -2,7 +2,6 @@ package io.shardset.calcite.jdbc;
 
 import io.shardset.calcite.ConnectionTransactions;
 import io.shardset.calcite.ShardSchema;
-import io.shardset.calcite.runtime.WriteFailedException;
 
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -232,19 +231,17 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
   }
 
   /**
-   * The exception to pass on for a failed execution: a write's failure keeps its SQLState
-   * (40001 for a row whose key range is moving, say), which Avatica's statement passes to the
-   * client only from this exception class; anything else as it is.
+   * The exception to pass on for a failed execution: one with the SQLState and reason of the
+   * failure ({@link ClientErrors}; 40001 for a write whose key range is moving, 42S02 for an
+   * unknown table, say), which Avatica passes to the client only from this exception class,
+   * and with the failure as its cause, for the connection to keep
+   * ({@code ShardSetJdbcFactory}).
    */
   private static RuntimeException withSqlState(RuntimeException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof WriteFailedException write) {
-        final SQLException failure = write.failure();
-        return new AvaticaClientRuntimeException(failure.getMessage(),
-            failure.getErrorCode(), failure.getSQLState(), AvaticaSeverity.ERROR, List.of(),
-            null);
-      }
-    }
-    return e;
+    final SQLException failure = ClientErrors.classify(e);
+    final RuntimeException stated = new AvaticaClientRuntimeException(failure.getMessage(),
+        failure.getErrorCode(), failure.getSQLState(), AvaticaSeverity.ERROR, List.of(), null);
+    stated.initCause(e);
+    return stated;
   }
 }

@@ -12,10 +12,12 @@ import java.util.Objects;
  * @param user the authenticated user's name, or a placeholder without authentication
  * @param mayWrite whether the user may write
  * @param whyNot why the user may not write, for the refusal's message; null if they may
+ * @param refusedByRole whether the user may not write for want of a role, rather than
+ *     because nobody writes through the server
  */
-record Caller(String user, boolean mayWrite, @Nullable String whyNot) {
+record Caller(String user, boolean mayWrite, @Nullable String whyNot, boolean refusedByRole) {
   /** Who a thread serves when no request set it: nobody, who may not write. */
-  static final Caller NOBODY = new Caller("(none)", false, "no remote user is known");
+  static final Caller NOBODY = new Caller("(none)", false, "no remote user is known", false);
 
   Caller {
     Objects.requireNonNull(user, "user");

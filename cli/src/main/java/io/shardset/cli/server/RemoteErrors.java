@@ -1,58 +1,97 @@
 package io.shardset.cli.server;
 
+import io.shardset.calcite.jdbc.ClientErrors;
+
 import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.NoSuchConnectionException;
 import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
 import org.apache.calcite.avatica.remote.Service;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.sql.SQLException;
 
 /**
- * The errors a remote client gets. Avatica's JDBC meta wraps the SQLException of a call in a
- * plain RuntimeException, which reaches the client with SQLState {@code 00000}; the client
- * should get the state ShardSet gave (25006 for a write on a read-only connection, 0A000 for
- * an isolation it does not provide), and Calcite's statements wrap that SQLException in
- * another one without a state.
+ * The errors a remote client gets: the SQLState and reason of the failure
+ * ({@link ClientErrors}), where Avatica's JDBC meta would send a plain RuntimeException that
+ * reaches the client with SQLState {@code 00000}, the SQL text twice and the server's Java
+ * stack traces. Avatica sends what an exception prints as the error's stack traces; these
+ * errors print their reason only, so that a client (or a tool that prints the server's
+ * traces) sees one line and nothing of the server's code. A write refused because the user
+ * may not write ({@link Caller}) is a missing privilege, 42501, rather than the 25006 of a
+ * connection its client made read-only.
  */
 final class RemoteErrors {
+  /** SQLState of a write on a read-only connection. */
+  static final String READ_ONLY = "25006";
+  /** The reason the embedded driver gives for a write on a read-only connection. */
+  private static final String READ_ONLY_REASON = "connection is read-only";
+  /** SQLState of a connection the server does not know (closed, or expired). */
+  private static final String NO_CONNECTION = "08003";
+
   private RemoteErrors() {
   }
 
-  /**
-   * The error to send for {@code e}: when it carries a SQLException, one with the first
-   * SQLException's message and the SQLState and vendor code of the first in its causes that
-   * has a state; else {@code e} itself.
-   */
+  /** The error to send for {@code e}, whoever sent the request. */
   static RuntimeException withSqlState(RuntimeException e) {
-    if (e instanceof AvaticaRuntimeException) {
-      return e;
-    }
-    final SQLException outer = firstSqlException(e);
-    if (outer == null) {
-      return e;
-    }
-    SQLException stated = outer;
-    for (Throwable t = outer; t != null && t.getCause() != t; t = t.getCause()) {
-      if (t instanceof SQLException sql && sql.getSQLState() != null) {
-        stated = sql;
-        break;
-      }
-    }
-    final AvaticaRuntimeException remote = new AvaticaRuntimeException(
-        String.valueOf(outer.getMessage()), stated.getErrorCode(),
-        stated.getSQLState() == null ? Service.ErrorResponse.UNKNOWN_SQL_STATE
-            : stated.getSQLState(), AvaticaSeverity.ERROR);
-    remote.initCause(e);
-    return remote;
+    return of(e);
   }
 
-  private static @Nullable SQLException firstSqlException(Throwable e) {
-    for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
-      if (t instanceof SQLException sql) {
-        return sql;
+  /**
+   * The error to send to {@code caller} for a failed request: {@link #withSqlState}'s, with a
+   * write the caller's role does not allow refused as such.
+   */
+  static AvaticaRuntimeException forCaller(Throwable e, Caller caller) {
+    final AvaticaRuntimeException error = of(e);
+    if (!READ_ONLY.equals(error.getSqlState()) || !caller.refusedByRole()) {
+      return error;
+    }
+    final String reason = error.getErrorMessage();
+    final String why = String.valueOf(caller.whyNot());
+    return new RemoteError(reason.startsWith(READ_ONLY_REASON)
+        ? why + reason.substring(READ_ONLY_REASON.length()) : why + ": " + reason,
+        error.getErrorCode(), ClientErrors.PERMISSION_DENIED, error.getCause());
+  }
+
+  private static AvaticaRuntimeException of(Throwable e) {
+    if (e instanceof RemoteError remote) {
+      return remote;
+    }
+    if (e instanceof NoSuchConnectionException) {
+      // The error code tells Avatica's client to open the connection again.
+      return new RemoteError(String.valueOf(e.getMessage()),
+          Service.ErrorResponse.MISSING_CONNECTION_ERROR_CODE, NO_CONNECTION, e);
+    }
+    final SQLException failure = ClientErrors.classify(e);
+    return new RemoteError(String.valueOf(failure.getMessage()), failure.getErrorCode(),
+        failure.getSQLState(), e);
+  }
+
+  /** An error as a client gets it, which prints as its reason alone: Avatica sends what it
+   * prints as the error's stack traces. Its cause, the failure, is for the server's log. */
+  private static final class RemoteError extends AvaticaRuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    RemoteError(String reason, int code, String state, @Nullable Throwable failure) {
+      super(reason, code, state, AvaticaSeverity.ERROR);
+      if (failure != null) {
+        initCause(failure);
       }
     }
-    return null;
+
+    /** No trace to keep: nobody sees it. */
+    @Override public synchronized Throwable fillInStackTrace() {
+      return this;
+    }
+
+    @Override public void printStackTrace(PrintWriter writer) {
+      writer.print(getErrorMessage());
+    }
+
+    @Override public void printStackTrace(PrintStream stream) {
+      stream.print(getErrorMessage());
+    }
   }
 }

@@ -78,8 +78,10 @@ public final class ShardSetServer implements AutoCloseable {
     final ShardSetMeta meta = new ShardSetMeta(URL, info, settings.idleTimeout(), callers);
     // Avatica's own handler (given no configuration, as with authentication Jetty's security
     // handler in front of it does the checking), told who sends each request.
-    final WriteAccessHandler handler = new WriteAccessHandler(new HandlerFactory().getHandler(
-        new LocalService(meta), settings.serialization()), WriteAccess.of(settings), callers);
+    final WriteAccessHandler handler = new WriteAccessHandler(new TracelessErrorHandler(
+        new HandlerFactory().getHandler(RemoteErrorService.around(new LocalService(meta),
+            callers), settings.serialization()), settings.serialization()),
+        WriteAccess.of(settings), callers);
     final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
         .withHandler(handler)
         .withPort(settings.port())

@@ -36,7 +36,8 @@ final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler 
       HttpServletResponse response) throws IOException, ServletException {
     final String user = request.getRemoteUser() == null ? ANONYMOUS : request.getRemoteUser();
     final boolean mayWrite = access.mayWrite(request::isUserInRole);
-    callers.set(new Caller(user, mayWrite, mayWrite ? null : access.whyReadOnly(user)));
+    callers.set(new Caller(user, mayWrite, mayWrite ? null : access.whyReadOnly(user),
+        !mayWrite && !access.serverReadOnly()));
     try {
       super.handle(target, baseRequest, request, response);
     } finally {

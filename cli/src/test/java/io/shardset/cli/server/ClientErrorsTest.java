@@ -1,0 +1,335 @@
+package io.shardset.cli.server;
+
+import io.shardset.testing.PostgresServer;
+
+import org.apache.calcite.avatica.AvaticaSqlException;
+import org.apache.calcite.avatica.remote.Driver;
+import org.apache.calcite.avatica.remote.JsonService;
+import org.apache.calcite.avatica.remote.ProtobufTranslationImpl;
+import org.apache.calcite.avatica.remote.Service;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The SQLState and message a client gets for each kind of failure, on {@code jdbc:shardset:}
+ * and through a server with either serialization, on two PostgreSQL shards: the state is the
+ * failure's, the reason appears once and the SQL text at most once, the server sends no Java
+ * stack traces, and no message holds a shard's password.
+ */
+class ClientErrorsTest {
+  private static final String PASSWORD = "hunter2";
+  private static final String READ_ONLY_WRITE = "connection is read-only: cannot write to"
+      + " table S.ITEMS";
+
+  /** How a test reaches ShardSet. */
+  enum Client { EMBEDDED, PROTOBUF, JSON }
+
+  /** A statement and the state and reason of its failure. */
+  record Case(String sql, String state, String reason) {
+  }
+
+  private static final List<Case> STATEMENTS = List.of(
+      new Case("SELECT * FORM ITEMS", "42000", "Encountered \"ITEMS\" at line 1, column 15."),
+      new Case("SELECT ID FROM ITEMS WHERE", "42000",
+          "Encountered \"<EOF>\" at line 1, column 26."),
+      new Case("SELECT * FROM NOPE", "42S02",
+          "From line 1, column 15 to line 1, column 18: Object 'NOPE' not found"),
+      new Case("SELECT * FROM S.NOPE", "42S02",
+          "From line 1, column 15 to line 1, column 20: Object 'NOPE' not found within 'S'"),
+      new Case("SELECT NOPE FROM ITEMS", "42S22", "From line 1, column 8 to line 1, column 11:"
+          + " Column 'NOPE' not found in any table"),
+      new Case("SELECT I.NOPE FROM ITEMS I", "42S22", "From line 1, column 10 to line 1,"
+          + " column 13: Column 'NOPE' not found in table 'I'"),
+      new Case("SELECT SUM(ID) FROM ITEMS GROUP BY", "42000",
+          "Encountered \"<EOF>\" at line 1, column 34."));
+
+  private static List<String> databases = List.of();
+  private static Path folder;
+  private static final Map<Client, ShardSetServer> SERVERS = new EnumMap<>(Client.class);
+
+  @BeforeAll static void start() throws Exception {
+    PostgresServer.require();
+    databases = PostgresServer.createDatabases("errors", 2);
+    folder = Files.createTempDirectory("client-errors");
+    final Path model = writeModel("model.json", databases);
+    final Path realm = folder.resolve("realm.properties");
+    Files.writeString(realm, "alice: secret,users,write\nnora: norole,users\n");
+    for (Client client : List.of(Client.PROTOBUF, Client.JSON)) {
+      SERVERS.put(client, ShardSetServer.start(ServerSettings.loopback(model, 0,
+          Driver.Serialization.valueOf(client.name())).withUsers(realm, List.of("users"))));
+    }
+  }
+
+  @AfterAll static void stop() throws Exception {
+    for (ShardSetServer server : SERVERS.values()) {
+      server.close();
+    }
+    SERVERS.clear();
+    PostgresServer.drop(databases);
+  }
+
+  /** Creates ITEMS on each database and writes a model over them, the shards with a
+   * password (PostgreSQL's trust authentication ignores it) that no message may show. */
+  private static Path writeModel(String name, List<String> shards)
+      throws SQLException, IOException {
+    final List<String> json = new ArrayList<>();
+    for (int i = 0; i < shards.size(); i++) {
+      try (Connection c = DriverManager.getConnection(PostgresServer.url(shards.get(i)),
+          PostgresServer.USER, "");
+           Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE IF NOT EXISTS items (id BIGINT PRIMARY KEY, v INT)");
+      }
+      json.add("{\"name\": \"s" + i + "\", \"jdbcUrl\": \"" + PostgresServer.url(shards.get(i))
+          + "\", \"jdbcUser\": \"postgres\", \"jdbcPassword\": \"" + PASSWORD + "\","
+          + " \"jdbcSchema\": \"public\", \"connectTimeout\": 500}");
+    }
+    final Path model = folder.resolve(name);
+    Files.writeString(model, "{\"version\": \"1.0\", \"defaultSchema\": \"S\", \"schemas\": [{"
+        + "\"name\": \"S\", \"type\": \"custom\", \"factory\":"
+        + " \"io.shardset.calcite.ShardSchemaFactory\", \"operand\": {\"shards\": ["
+        + String.join(",", json) + "], \"tables\": [{\"name\": \"ITEMS\", \"physicalName\":"
+        + " \"items\", \"method\": \"range\", \"shardKey\": \"ID\", \"shards\": [\"s0\","
+        + " \"s1\"], \"ranges\": [{\"shard\": \"s0\", \"to\": 100}, {\"shard\": \"s1\","
+        + " \"from\": 100}]}]}}]}");
+    return model;
+  }
+
+  private static Connection connect(Client client, String user, String password, Path model)
+      throws SQLException {
+    if (client == Client.EMBEDDED) {
+      final Properties info = new Properties();
+      info.setProperty("model", model.toString());
+      return DriverManager.getConnection("jdbc:shardset:", info);
+    }
+    return DriverManager.getConnection(SERVERS.get(client).jdbcUrl() + ";avatica_user=" + user
+        + ";avatica_password=" + password);
+  }
+
+  private static Connection connect(Client client) throws SQLException {
+    return connect(client, "alice", "secret", folder.resolve("model.json"));
+  }
+
+  static Stream<Arguments> statements() {
+    return Stream.of(Client.values())
+        .flatMap(client -> STATEMENTS.stream().map(c -> Arguments.of(client, c)));
+  }
+
+  /** Executing the statement fails with its state, and a message that holds the reason and
+   * the SQL text once. */
+  @ParameterizedTest @MethodSource("statements")
+  void executeFailsWithTheStateAndReason(Client client, Case c) throws SQLException {
+    try (Connection connection = connect(client); Statement s = connection.createStatement()) {
+      final SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(c.sql()));
+      assertFailure(client, c.state(), executed(client, c.sql(), c.state(), c.reason()),
+          c.reason(), e);
+    }
+  }
+
+  /** Preparing it fails with its state; Avatica's client words the message of a remote
+   * failure itself, without the reason, which it keeps as the server's "stack trace". */
+  @ParameterizedTest @MethodSource("statements")
+  void prepareFailsWithTheStateAndReason(Client client, Case c) throws SQLException {
+    try (Connection connection = connect(client)) {
+      final SQLException e = assertThrows(SQLException.class,
+          () -> connection.prepareStatement(c.sql()));
+      assertFailure(client, c.state(), client == Client.EMBEDDED ? c.reason()
+          : "Error 0 (" + c.state() + ") : while preparing SQL: " + c.sql(), c.reason(), e);
+    }
+  }
+
+  /** A user without the role {@code write} lacks a privilege (42501); a user who made the
+   * connection read-only gets 25006; embedded connections have no users. */
+  @ParameterizedTest @EnumSource(Client.class)
+  void writesRefusedByRoleOrByReadOnlyConnection(Client client) throws SQLException {
+    final String insert = "INSERT INTO ITEMS VALUES (1, 2)";
+    try (Connection alice = connect(client)) {
+      alice.setReadOnly(true);
+      try (Statement s = alice.createStatement()) {
+        final SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate(insert));
+        assertFailure(client, "25006", executed(client, insert, "25006", READ_ONLY_WRITE),
+            READ_ONLY_WRITE, e);
+      }
+    }
+    if (client == Client.EMBEDDED) {
+      return;
+    }
+    final String denied = "user nora has no role 'write' (or has the role 'read'): cannot write"
+        + " to table S.ITEMS";
+    try (Connection nora = connect(client, "nora", "norole", folder.resolve("model.json"));
+         Statement s = nora.createStatement()) {
+      final SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate(insert));
+      assertFailure(client, "42501", executed(client, insert, "42501", denied), denied, e);
+      try (PreparedStatement p = nora.prepareStatement("INSERT INTO ITEMS VALUES (?, ?)")) {
+        p.setLong(1, 1);
+        p.setInt(2, 2);
+        final SQLException prepared = assertThrows(SQLException.class, p::executeUpdate);
+        assertFailure(client, "42501", "Error 0 (42501) : Remote driver error: " + denied,
+            denied, prepared);
+      }
+    }
+  }
+
+  /**
+   * A scan of a shard that is down fails naming the shard: 08006 while the pool still hands
+   * out connections the shard ended, then 08001 once no connection can be opened.
+   */
+  @ParameterizedTest @EnumSource(Client.class)
+  void aScanOfAShardThatIsDownNamesIt(Client client) throws Exception {
+    final List<String> own = PostgresServer.createDatabases("down", 2);
+    final Path model = writeModel("down-" + client + ".json", own);
+    final ShardSetServer server = client == Client.EMBEDDED ? null
+        : ShardSetServer.start(ServerSettings.loopback(model, 0,
+            Driver.Serialization.valueOf(client.name())));
+    try (Connection c = client == Client.EMBEDDED ? connect(client, "", "", model)
+            : DriverManager.getConnection(server.jdbcUrl());
+         Statement s = c.createStatement()) {
+      s.executeQuery("SELECT * FROM ITEMS").close();
+      try (Connection admin = PostgresServer.admin(); Statement a = admin.createStatement()) {
+        a.execute("ALTER DATABASE " + own.get(1) + " ALLOW_CONNECTIONS false");
+        a.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"
+            + own.get(1) + "'");
+      }
+      final String sql = "SELECT * FROM ITEMS";
+      final String ended = "shard 's1' failed: FATAL: terminating connection due to"
+          + " administrator command";
+      final Pattern unreachable = Pattern.compile(Pattern.quote("shard 's1' failed: shardset-s1"
+          + " - Connection is not available, request timed out after ") + "\\d+"
+          + Pattern.quote("ms (total=0, active=0, idle=0, waiting=0); last connection failure:"
+          + " FATAL: database \"" + own.get(1) + "\" is not currently accepting connections"));
+      // Each connection the shard ended fails one query; the pool holds at most ten.
+      for (int attempt = 0; ; attempt++) {
+        assertTrue(attempt < 12, "still no 08001 after " + attempt + " queries");
+        final SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(sql));
+        if ("08006".equals(e.getSQLState())) {
+          assertFailure(client, "08006", executed(client, sql, "08006", ended), ended, e);
+          continue;
+        }
+        assertEquals("08001", e.getSQLState(), e.getMessage());
+        final String reason = e.getMessage().substring(e.getMessage().indexOf("shard 's1'"));
+        assertTrue(unreachable.matcher(reason).matches(), reason);
+        assertFailure(client, "08001", executed(client, sql, "08001", reason), reason, e);
+        break;
+      }
+    } finally {
+      if (server != null) {
+        server.close();
+      }
+      PostgresServer.drop(own);
+    }
+  }
+
+  /**
+   * A statement out of time fails with 57014 naming the shard it waited for, whether the
+   * failure surfaces in {@code executeQuery} or in {@code next()}. On {@code jdbc:shardset:}
+   * only: remote statement timeouts are another change's.
+   */
+  @Test void aStatementOutOfTimeIsCanceled() throws Exception {
+    try (Connection lock = DriverManager.getConnection(PostgresServer.url(databases.get(0)),
+        PostgresServer.USER, "")) {
+      lock.setAutoCommit(false);
+      try (Statement l = lock.createStatement()) {
+        l.execute("LOCK TABLE items IN ACCESS EXCLUSIVE MODE");
+      }
+      try (Connection c = connect(Client.EMBEDDED); Statement s = c.createStatement()) {
+        s.setQueryTimeout(1);
+        final SQLException e = assertThrows(SQLException.class, () -> {
+          try (ResultSet rs = s.executeQuery("SELECT * FROM ITEMS")) {
+            while (rs.next()) {
+              rs.getObject(1);
+            }
+          }
+        });
+        assertEquals("57014", e.getSQLState(), e.getMessage());
+        assertTrue(Pattern.matches("shard 's0' failed: query timeout of \\d+ ms elapsed"
+            + " \\(ERROR: canceling statement due to user request\\)", e.getMessage()),
+            e.getMessage());
+      } finally {
+        lock.rollback();
+      }
+    }
+  }
+
+  /** A request the server cannot read gets an error without the server's stack traces. */
+  @ParameterizedTest @EnumSource(value = Client.class, names = {"PROTOBUF", "JSON"})
+  void anUnreadableRequestGetsNoStackTrace(Client client) throws Exception {
+    final HttpURLConnection http = (HttpURLConnection) URI.create(
+        "http://127.0.0.1:" + SERVERS.get(client).port() + "/").toURL().openConnection();
+    http.setRequestMethod("POST");
+    http.setDoOutput(true);
+    http.setRequestProperty("Authorization", "Basic " + Base64.getEncoder()
+        .encodeToString("alice:secret".getBytes(StandardCharsets.UTF_8)));
+    // Cut short: neither JSON nor protobuf.
+    http.getOutputStream().write("{\"request\": \"nonsense\"".getBytes(StandardCharsets.UTF_8));
+    final int status = http.getResponseCode();
+    final byte[] body = http.getErrorStream().readAllBytes();
+    assertEquals(500, status);
+    final Service.ErrorResponse error = (Service.ErrorResponse) (client == Client.JSON
+        ? JsonService.MAPPER.readValue(body, Service.Response.class)
+        : new ProtobufTranslationImpl().parseResponse(body));
+    assertTrue(error.errorMessage.startsWith(client == Client.JSON
+        ? "JsonEOFException: Unexpected end-of-input" : "InvalidProtocolBufferException"),
+        error.errorMessage);
+    assertEquals(List.of(error.errorMessage), error.exceptions);
+  }
+
+  /** The message of a failed execution: the reason on {@code jdbc:shardset:}; Avatica's
+   * remote client puts the state and the SQL text in front, and says where the reason comes
+   * from. */
+  private static String executed(Client client, String sql, String state, String reason) {
+    return client == Client.EMBEDDED ? reason : "Error 0 (" + state + ") : Error while"
+        + " executing SQL \"" + sql + "\": Remote driver error: " + reason;
+  }
+
+  private static void assertFailure(Client client, String state, String message, String reason,
+      SQLException e) {
+    assertEquals(state, e.getSQLState(), e.getMessage());
+    assertEquals(message, e.getMessage());
+    assertFalse(e.getMessage().contains(PASSWORD), e.getMessage());
+    if (client == Client.EMBEDDED) {
+      // What failed stays the cause, for the application's log.
+      assertTrue(e.getCause() != null, "no cause");
+    } else {
+      // The server's "stack traces" are the reason alone, never a Java trace, never null.
+      final AvaticaSqlException remote = (AvaticaSqlException) e;
+      assertEquals(List.of(reason), remote.getStackTraces());
+      final StringWriter printed = new StringWriter();
+      remote.printStackTrace(new PrintWriter(printed));
+      assertTrue(printed.toString().endsWith(reason + System.lineSeparator())
+          || printed.toString().endsWith(reason), printed.toString());
+    }
+  }
+}
