@@ -11,6 +11,7 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlLikeOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -110,12 +111,14 @@ final class PushdownPolicy {
 
   /** LIKE is pushed only in its plain form: a literal pattern without backslashes (H2 and
    * PostgreSQL read {@code \} as the default escape character, Calcite does not), no ESCAPE
-   * clause, and not on CHAR values (H2 matches CHAR padding differently). */
+   * clause, and not on CHAR values (H2 matches CHAR padding differently). PostgreSQL's ILIKE,
+   * of the same kind, is not pushed: MariaDB has no ILIKE. */
   private static boolean hasUnsafeLike(RexCall call) {
     if (call.getKind() != SqlKind.LIKE) {
       return false;
     }
-    if (call.getOperands().size() != 2
+    if (!(call.getOperator() instanceof SqlLikeOperator like) || !like.isCaseSensitive()
+        || call.getOperands().size() != 2
         || !(call.getOperands().get(1) instanceof RexLiteral pattern)
         || call.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.CHAR) {
       return true;
