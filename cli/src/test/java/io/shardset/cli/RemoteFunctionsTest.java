@@ -12,6 +12,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -107,12 +110,18 @@ class RemoteFunctionsTest {
     }
   }
 
-  @Test void anUnknownLibraryIsRefusedAtStart() {
-    final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ServerSettings.loopback(folder.resolve("model.json"), 0,
-            Driver.Serialization.PROTOBUF).withFunctions("standard,postgres"));
-    assertTrue(e.getMessage().startsWith("unknown library 'postgres' in the function"
-        + " libraries 'standard,postgres'; Calcite knows "), e.getMessage());
+  /** {@code shardset server --fun} with a library Calcite does not know does not start. */
+  @Test void anUnknownLibraryIsRefusedAtStart() throws Exception {
+    final Path modelFile = folder.resolve("model.json");
+    Files.writeString(modelFile, "{}", StandardCharsets.UTF_8);
+    final StringWriter err = new StringWriter();
+    final CommandLine cli = ShardSetCli.commandLine();
+    cli.setErr(new PrintWriter(err, true));
+    assertEquals(1, cli.execute("server", "--model", modelFile.toString(), "--port", "0",
+        "--fun", "standard,postgres"));
+    assertTrue(err.toString().startsWith("server failed to start: unknown library 'postgres'"
+        + " in the function libraries 'standard,postgres'; Calcite knows standard,"),
+        err.toString());
   }
 
   private static List<Object[]> rows() {
