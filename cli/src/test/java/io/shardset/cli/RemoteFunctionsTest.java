@@ -85,6 +85,11 @@ class RemoteFunctionsTest {
               + sql);
           assertEquals(expected, ShardFixture.rows(remote, sql), backend + ": " + sql);
         }
+        // ILIKE goes to shards that all have it, and stays above a mix with MariaDB.
+        final String plan = String.join("\n", ShardFixture.rows(remote,
+            "EXPLAIN PLAN FOR SELECT ID FROM P WHERE NAME ILIKE 'a%'"));
+        assertEquals(backend != Backend.MIXED_WITH_MARIADB, plan.contains(" ILIKE 'a%'"),
+            plan);
       }
     }
   }
