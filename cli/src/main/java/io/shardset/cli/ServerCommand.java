@@ -74,6 +74,13 @@ public final class ServerCommand implements Callable<Integer> {
           + " its shard connections (default: ${DEFAULT-VALUE}).")
   private long idleTimeoutSeconds;
 
+  @Option(names = "--fun", defaultValue = ServerSettings.DEFAULT_FUNCTIONS,
+      paramLabel = "LIBRARIES",
+      description = "The SQL function libraries of every session, as Calcite's 'fun'"
+          + " property takes them (default: ${DEFAULT-VALUE}: CONCAT, LEFT, RIGHT, SUBSTR,"
+          + " LENGTH, ILIKE... as PostgreSQL means them); clients cannot choose their own.")
+  private String functions;
+
   @CommandLine.Spec
   private CommandLine.Model.CommandSpec spec;
 
@@ -100,7 +107,7 @@ public final class ServerCommand implements Callable<Integer> {
   private ServerSettings settings() {
     final ServerSettings plain = ServerSettings.loopback(model, port, serialization)
         .withBind(bind).withIdleTimeout(Duration.ofSeconds(idleTimeoutSeconds))
-        .withReadOnly(readOnly);
+        .withReadOnly(readOnly).withFunctions(functions);
     return users == null ? plain : plain.withUsers(users, roles);
   }
 

@@ -52,6 +52,17 @@ public class ShardSetDriver extends Driver {
   /** The URL prefix this driver accepts. */
   public static final String CONNECT_STRING_PREFIX = "jdbc:shardset:";
 
+  /**
+   * The function libraries (Calcite's {@code fun} property) of connections that name none,
+   * and of a ShardSet server's sessions unless it is told otherwise: the standard operators
+   * and PostgreSQL's functions ({@code CONCAT}, {@code LEFT}, {@code RIGHT}, {@code SUBSTR},
+   * {@code LENGTH}, {@code ILIKE}...), which jOOQ's PostgreSQL and H2 dialects, Spring and BI
+   * tools emit. Not MySQL's as well: whatever the order of the list, Calcite then takes MySQL's
+   * {@code CONCAT}, which is NULL when any argument is (PostgreSQL's and H2's skip NULLs), and
+   * MySQL's {@code SUBSTR}, which counts a negative start from the end.
+   */
+  public static final String DEFAULT_FUNCTIONS = "standard,postgresql";
+
   static {
     new ShardSetDriver().register();
   }
@@ -80,8 +91,8 @@ public class ShardSetDriver extends Driver {
     return planCache;
   }
 
-  /** Connects as Calcite's driver does, with {@link ShardTypeSystem} as
-   * the type system unless the properties name one. */
+  /** Connects as Calcite's driver does, with {@link ShardTypeSystem} as the type system and
+   * {@link #DEFAULT_FUNCTIONS} as the function libraries unless the properties name others. */
   @Override public Connection connect(String url, Properties info) throws SQLException {
     if (!acceptsURL(url)) {
       return null;
@@ -91,6 +102,9 @@ public class ShardSetDriver extends Driver {
     if (properties.getProperty("typeSystem") == null && !url.contains("typeSystem=")) {
       properties.setProperty("typeSystem",
           ShardTypeSystem.class.getName() + "#INSTANCE");
+    }
+    if (properties.getProperty("fun") == null && !url.contains("fun=")) {
+      properties.setProperty("fun", DEFAULT_FUNCTIONS);
     }
     return super.connect(url, properties);
   }

@@ -11,6 +11,9 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.dialect.H2SqlDialect;
+import org.apache.calcite.sql.dialect.PostgresqlSqlDialect;
+import org.apache.calcite.sql.fun.SqlLikeOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -56,7 +59,25 @@ final class PushdownPolicy {
 
   /** Whether every shard of these tables can evaluate the expression, and alike. */
   static boolean canPush(RexNode node, ShardTable... tables) {
-    return canPush(node, oneProduct(tables));
+    return canPush(node, new Shards(oneProduct(tables), haveIlike(tables)));
+  }
+
+  /** What the shards of the tables have in common. */
+  private record Shards(boolean oneProduct, boolean haveIlike) {
+  }
+
+  /** Whether every shard of the tables has PostgreSQL's ILIKE: PostgreSQL and H2 do, MariaDB
+   * does not. By dialect class: dialects made from metadata say their product is UNKNOWN. */
+  private static boolean haveIlike(ShardTable... tables) {
+    for (ShardTable table : tables) {
+      for (int shard = 0; shard < table.sharded().shardCount(); shard++) {
+        final SqlDialect dialect = table.dialect(shard);
+        if (!(dialect instanceof PostgresqlSqlDialect || dialect instanceof H2SqlDialect)) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** Whether all shards of the tables are databases of one product. */
@@ -72,7 +93,7 @@ final class PushdownPolicy {
     return products.size() <= 1;
   }
 
-  private static boolean canPush(RexNode node, boolean oneProduct) {
+  private static boolean canPush(RexNode node, Shards shards) {
     if (node instanceof RexInputRef || node instanceof RexDynamicParam) {
       return true;
     }
@@ -85,11 +106,12 @@ final class PushdownPolicy {
     if (node instanceof RexCall call) {
       final boolean known = KINDS.contains(call.getKind())
           || FUNCTIONS.contains(call.getOperator());
-      if (!known || isDatetimeArithmetic(call) || hasUnsafeLike(call) || isLossyCast(call)
-          || !oneProduct && COUNTING.contains(call.getOperator())) {
+      if (!known || isDatetimeArithmetic(call) || hasUnsafeLike(call, shards.haveIlike())
+          || isLossyCast(call)
+          || !shards.oneProduct() && COUNTING.contains(call.getOperator())) {
         return false;
       }
-      return call.getOperands().stream().allMatch(operand -> canPush(operand, oneProduct));
+      return call.getOperands().stream().allMatch(operand -> canPush(operand, shards));
     }
     // Sub-queries, correlation variables, field accesses, window aggregates.
     return false;
@@ -110,12 +132,15 @@ final class PushdownPolicy {
 
   /** LIKE is pushed only in its plain form: a literal pattern without backslashes (H2 and
    * PostgreSQL read {@code \} as the default escape character, Calcite does not), no ESCAPE
-   * clause, and not on CHAR values (H2 matches CHAR padding differently). */
-  private static boolean hasUnsafeLike(RexCall call) {
+   * clause, and not on CHAR values (H2 matches CHAR padding differently). PostgreSQL's ILIKE,
+   * of the same kind, only goes to shards that all have it. */
+  private static boolean hasUnsafeLike(RexCall call, boolean haveIlike) {
     if (call.getKind() != SqlKind.LIKE) {
       return false;
     }
-    if (call.getOperands().size() != 2
+    if (!(call.getOperator() instanceof SqlLikeOperator like)
+        || !like.isCaseSensitive() && !haveIlike
+        || call.getOperands().size() != 2
         || !(call.getOperands().get(1) instanceof RexLiteral pattern)
         || call.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.CHAR) {
       return true;

@@ -1,13 +1,18 @@
 package io.shardset.cli.server;
 
+import io.shardset.calcite.jdbc.ShardSetDriver;
+
 import org.apache.calcite.avatica.remote.Driver;
+import org.apache.calcite.sql.fun.SqlLibrary;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * How a {@link ShardSetServer} serves a model: the model file, the address and port it listens
@@ -25,17 +30,24 @@ import java.util.Objects;
  *     server closes it and releases its shard connections: a client that vanished (crashed,
  *     cut off) never says goodbye
  * @param readOnly whether nobody may write, whatever their roles
+ * @param functions the function libraries of every remote session, as Calcite's {@code fun}
+ *     connection property takes them ({@code standard,postgresql}); a client cannot choose
+ *     its own (see {@link ClientProperties})
  */
 public record ServerSettings(Path model, String bind, int port,
     Driver.Serialization serialization, @Nullable Path users, List<String> roles,
-    Duration idleTimeout, boolean readOnly) {
+    Duration idleTimeout, boolean readOnly, String functions) {
   /** The port Avatica servers listen on by default. */
   public static final int DEFAULT_PORT = 8765;
   /** {@link #idleTimeout} unless set otherwise. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
 
+  /** {@link #functions} unless set otherwise: those of embedded connections. */
+  public static final String DEFAULT_FUNCTIONS = ShardSetDriver.DEFAULT_FUNCTIONS;
+
   public ServerSettings {
     Objects.requireNonNull(model, "model");
+    checkLibraries(Objects.requireNonNull(functions, "functions"));
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(serialization, "serialization");
     roles = List.copyOf(roles);
@@ -51,34 +63,51 @@ public record ServerSettings(Path model, String bind, int port,
     }
   }
 
+  /** Fails at start, not in every session, on a library Calcite does not know. */
+  private static void checkLibraries(String functions) {
+    try {
+      SqlLibrary.parse(functions);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(e.getMessage() + " in the function libraries '"
+          + functions + "'; Calcite knows " + Arrays.stream(SqlLibrary.values())
+          .map(library -> library.fun).collect(Collectors.joining(", ")), e);
+    }
+  }
+
   /** Settings for a model on the loopback address without authentication. */
   public static ServerSettings loopback(Path model, int port,
       Driver.Serialization serialization) {
     return new ServerSettings(model, "127.0.0.1", port, serialization, null, List.of(),
-        DEFAULT_IDLE_TIMEOUT, false);
+        DEFAULT_IDLE_TIMEOUT, false, DEFAULT_FUNCTIONS);
   }
 
   /** The same settings with authentication by the users of a realm file. */
   public ServerSettings withUsers(Path realm, List<String> userRoles) {
     return new ServerSettings(model, bind, port, serialization, realm, userRoles, idleTimeout,
-        readOnly);
+        readOnly, functions);
   }
 
   /** The same settings on another address. */
   public ServerSettings withBind(String address) {
     return new ServerSettings(model, address, port, serialization, users, roles, idleTimeout,
-        readOnly);
+        readOnly, functions);
   }
 
   /** The same settings with another idle timeout. */
   public ServerSettings withIdleTimeout(Duration timeout) {
     return new ServerSettings(model, bind, port, serialization, users, roles, timeout,
-        readOnly);
+        readOnly, functions);
   }
 
   /** The same settings where nobody writes ({@code true}) or {@link WriteAccess} decides. */
   public ServerSettings withReadOnly(boolean nobodyWrites) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
-        nobodyWrites);
+        nobodyWrites, functions);
+  }
+
+  /** The same settings with other function libraries for remote sessions. */
+  public ServerSettings withFunctions(String libraries) {
+    return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
+        readOnly, libraries);
   }
 }

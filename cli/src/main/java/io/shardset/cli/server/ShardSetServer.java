@@ -71,6 +71,8 @@ public final class ShardSetServer implements AutoCloseable {
     final Properties info = new Properties();
     // In the properties, not the URL: URLs split on ';', which H2 URLs contain.
     info.setProperty("model", settings.model().toAbsolutePath().toString());
+    // A server property, which no client overrides (see ClientProperties).
+    info.setProperty("fun", settings.functions());
     try (Connection check = DriverManager.getConnection(URL, info)) {
       check.getMetaData();
     }
