@@ -4,6 +4,7 @@ import io.shardset.calcite.OpenScans;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.ShardTypeSystem;
+import io.shardset.calcite.relations.SystemTable;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
@@ -142,6 +143,10 @@ public class ShardSetDriver extends Driver {
 
     @Override public void onConnectionInit(AvaticaConnection connection) throws SQLException {
       calcite.onConnectionInit(connection);
+      if (connection instanceof CalciteConnection calciteConnection) {
+        // What Avatica's protocol cannot ask for, remote clients query.
+        SystemTable.register(calciteConnection.getRootSchema());
+      }
     }
 
     @Override public void onConnectionClose(AvaticaConnection connection) {
