@@ -143,7 +143,7 @@ class MetadataTest {
     }
   }
 
-  private static final String[] FOREIGN_KEY = {"PKTABLE_CAT", "PKTABLE_SCHEM", "PKTABLE_NAME",
+  static final String[] FOREIGN_KEY = {"PKTABLE_CAT", "PKTABLE_SCHEM", "PKTABLE_NAME",
       "PKCOLUMN_NAME", "FKTABLE_CAT", "FKTABLE_SCHEM", "FKTABLE_NAME", "FKCOLUMN_NAME",
       "KEY_SEQ", "UPDATE_RULE", "DELETE_RULE", "FK_NAME", "PK_NAME", "DEFERRABILITY"};
 

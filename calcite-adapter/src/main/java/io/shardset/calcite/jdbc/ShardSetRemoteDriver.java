@@ -1,6 +1,7 @@
 package io.shardset.calcite.jdbc;
 
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaFactory;
 import org.apache.calcite.avatica.DriverVersion;
 import org.apache.calcite.avatica.InternalProperty;
 import org.apache.calcite.avatica.Meta;
@@ -41,6 +42,12 @@ public class ShardSetRemoteDriver extends org.apache.calcite.avatica.remote.Driv
    * release, and the server's own in {@code getRemoteAvaticaProperties()}. */
   @Override protected DriverVersion createDriverVersion() {
     return ShardSetVersion.driverVersion();
+  }
+
+  /** Avatica's JDBC objects, with keys, indexes and {@code java.time} values that work
+   * ({@link ShardSetRemoteFactory}). */
+  @Override protected AvaticaFactory createFactory() {
+    return new ShardSetRemoteFactory();
   }
 
   @Override public Meta createMeta(AvaticaConnection connection) {
