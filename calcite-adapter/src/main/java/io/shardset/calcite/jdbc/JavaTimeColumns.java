@@ -1,5 +1,7 @@
 package io.shardset.calcite.jdbc;
 
+import org.apache.calcite.avatica.AvaticaResultSet;
+
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.sql.Date;
@@ -33,6 +35,23 @@ final class JavaTimeColumns {
   private JavaTimeColumns() {
   }
 
+  /** How a result set reads a column as a type this class does not convert to. */
+  @FunctionalInterface
+  interface Otherwise {
+    @Nullable Object get() throws SQLException;
+  }
+
+  /**
+   * {@code getObject(column, type)} of a result set in the session's time zone (its
+   * calendar's): a {@code java.time} type as this class reads it, any other as
+   * {@code otherwise} does.
+   */
+  static <T> @Nullable T getObject(AvaticaResultSet rs, int column, Class<T> type,
+      Otherwise otherwise) throws SQLException {
+    return converts(type) ? get(rs, column, type, rs.getLocalCalendar().getTimeZone())
+        : type.cast(otherwise.get());
+  }
+
   /** Whether this class converts to the type. */
   static boolean converts(Class<?> type) {
     return type == LocalDate.class || type == LocalTime.class || type == LocalDateTime.class
@@ -42,9 +61,14 @@ final class JavaTimeColumns {
   /**
    * A column's value as {@code type}, one {@link #converts} accepts; null for NULL.
    *
-   * @param zone the session's time zone
+   * @param timeZone the session's time zone
    */
-  static @Nullable Object get(ResultSet rs, int column, Class<?> type, ZoneId zone)
+  static <T> @Nullable T get(ResultSet rs, int column, Class<T> type, TimeZone timeZone)
+      throws SQLException {
+    return type.cast(value(rs, column, type, timeZone.toZoneId()));
+  }
+
+  private static @Nullable Object value(ResultSet rs, int column, Class<?> type, ZoneId zone)
       throws SQLException {
     final Calendar utc = Calendar.getInstance(UTC, Locale.ROOT);
     if (type == LocalDate.class) {

@@ -14,6 +14,8 @@ import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -63,6 +65,20 @@ final class JavaTimeParameters {
     default:
       return null;
     }
+  }
+
+  /**
+   * The parameter values with each {@code java.time} value (which Avatica's site keeps as it
+   * is, of representation OBJECT, and Calcite cannot bind) as {@link #of} sends it.
+   */
+  static List<TypedValue> sendable(List<TypedValue> values, ZoneId zone) {
+    final List<TypedValue> sendable = new ArrayList<>(values.size());
+    for (TypedValue value : values) {
+      final TypedValue time = value == null || value.value == null ? null
+          : of(value.value, Types.OTHER, zone);
+      sendable.add(time == null ? value : time);
+    }
+    return sendable;
   }
 
   /** The date and time a value shows in the session's time zone; a time of day is on

@@ -123,6 +123,11 @@ public class ShardSetDriver extends Driver {
     return new ClosingHandler(super.createHandler());
   }
 
+  /** Calcite's JDBC objects, with result sets that read {@code java.time} values. */
+  @Override protected String getFactoryClassName(JdbcVersion jdbcVersion) {
+    return ShardSetJdbcFactory.class.getName();
+  }
+
   @Override protected String getConnectStringPrefix() {
     return CONNECT_STRING_PREFIX;
   }

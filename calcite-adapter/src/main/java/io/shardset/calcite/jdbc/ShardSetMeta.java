@@ -18,6 +18,7 @@ import org.apache.calcite.jdbc.CalciteMetaTableFactory;
 import org.apache.calcite.schema.SchemaPlus;
 
 import java.sql.SQLException;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -203,7 +204,8 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
   @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       int maxRowsInFirstFrame) throws NoSuchStatementException {
     try {
-      return super.execute(h, parameterValues, maxRowsInFirstFrame);
+      return super.execute(h, JavaTimeParameters.sendable(parameterValues, zone()),
+          maxRowsInFirstFrame);
     } catch (RuntimeException e) {
       throw withSqlState(e);
     }
@@ -216,7 +218,16 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
 
   @Override public ExecuteBatchResult executeBatch(StatementHandle h,
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
-    return asOne(() -> super.executeBatch(h, parameterValues));
+    final List<List<TypedValue>> sendable = new ArrayList<>();
+    for (List<TypedValue> values : parameterValues) {
+      sendable.add(JavaTimeParameters.sendable(values, zone()));
+    }
+    return asOne(() -> super.executeBatch(h, sendable));
+  }
+
+  /** The session's time zone, in which an {@code Instant} parameter is a TIMESTAMP. */
+  private ZoneId zone() {
+    return connection.getTimeZone().toZoneId();
   }
 
   /** A batch's run, whose statements Calcite executes one by one. */

@@ -92,19 +92,15 @@ final class ShardSetRemoteFactory implements AvaticaFactory {
 
   /** A result set that reads DATE, TIME and TIMESTAMP columns as {@code java.time} values. */
   private static final class ResultSet extends AvaticaResultSet {
-    private final TimeZone timeZone;
-
     ResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
         ResultSetMetaData metaData, TimeZone timeZone, Meta.Frame firstFrame)
         throws SQLException {
       super(statement, state, signature, metaData, timeZone, firstFrame);
-      this.timeZone = timeZone;
     }
 
     @Override public <T> T getObject(int columnIndex, Class<T> type) throws SQLException {
-      return JavaTimeColumns.converts(type)
-          ? type.cast(JavaTimeColumns.get(this, columnIndex, type, timeZone.toZoneId()))
-          : super.getObject(columnIndex, type);
+      return JavaTimeColumns.getObject(this, columnIndex, type,
+          () -> super.getObject(columnIndex, type));
     }
 
     @Override public <T> T getObject(String columnLabel, Class<T> type) throws SQLException {
