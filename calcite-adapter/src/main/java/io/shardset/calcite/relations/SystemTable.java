@@ -5,7 +5,8 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.FilterableTable;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.impl.AbstractTable;
@@ -25,25 +26,29 @@ import java.util.Objects;
  * {@link java.sql.DatabaseMetaData} call it answers, for every table of the connection's
  * ShardSet schemas. Each query reads them anew (the foreign keys and indexes from the shards).
  */
-public final class SystemTable extends AbstractTable implements ScannableTable {
+public final class SystemTable extends AbstractTable implements FilterableTable {
   /** The name of the schema that holds the tables: Calcite's own system schema. */
   public static final String SCHEMA = "metadata";
 
-  /** The rows of one table, for a connection's root schema. */
+  /** The rows of one table, for a connection's root schema, narrowed to those whose named
+   * columns hold the given names (the rest may remain). */
   @FunctionalInterface
   private interface Rows {
-    List<Object[]> of(SchemaPlus root) throws SQLException;
+    List<Object[]> of(SchemaPlus root, Map<String, String> names) throws SQLException;
   }
 
   /** The tables, by name. */
   private static final Map<String, SystemTable> TABLES = Map.of(
       "PRIMARY_KEYS", new SystemTable(RelationRows.PRIMARY_KEY_COLUMNS,
-          root -> RelationRows.primaryKeys(root, null, null)),
+          (root, names) -> RelationRows.primaryKeys(root, names.get("TABLE_SCHEM"),
+              names.get("TABLE_NAME"))),
       "FOREIGN_KEYS", new SystemTable(RelationRows.FOREIGN_KEY_COLUMNS,
-          root -> RelationRows.foreignKeys(root, null, null, null, null,
+          (root, names) -> RelationRows.foreignKeys(root, names.get("PKTABLE_SCHEM"),
+              names.get("PKTABLE_NAME"), names.get("FKTABLE_SCHEM"), names.get("FKTABLE_NAME"),
               RelationRows.IMPORTED_KEY_ORDER)),
       "INDEX_INFO", new SystemTable(RelationRows.INDEX_COLUMNS,
-          root -> RelationRows.indexes(root, null, null, false)));
+          (root, names) -> RelationRows.indexes(root, names.get("TABLE_SCHEM"),
+              names.get("TABLE_NAME"), false)));
 
   private final List<MetadataColumn> columns;
   private final Rows rows;
@@ -83,15 +88,23 @@ public final class SystemTable extends AbstractTable implements ScannableTable {
     return SqlTypeName.VARCHAR;
   }
 
+  private List<String> columnNames() {
+    return columns.stream().map(MetadataColumn::name).toList();
+  }
+
   @Override public Schema.TableType getJdbcTableType() {
     return Schema.TableType.SYSTEM_TABLE;
   }
 
-  @Override public Enumerable<@Nullable Object[]>
-      scan(DataContext root) {
+  /**
+   * The rows, narrowed by the conditions {@code column = 'name'} among the filters (which
+   * Calcite still applies), so that asking for one table's keys reads only its shards'.
+   */
+  @Override public Enumerable<@Nullable Object[]> scan(DataContext root,
+      List<RexNode> filters) {
     try {
       return Linq4j.asEnumerable(rows.of(Objects.requireNonNull(root.getRootSchema(),
-          "root schema")));
+          "root schema"), SystemTableFilters.names(filters, columnNames())));
     } catch (SQLException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
