@@ -19,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Time;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -124,11 +125,28 @@ class RemoteJavaTimeTest {
         Connection embedded = Connector.SHARDSET.open(model)) {
       insert(remoteConnection, 1, DAY, TIME, AT);
       insert(embedded, 2, DAY.plusDays(1), TIME.plusHours(1), SKIPPED);
+      // A target type takes that part of the value (JDBC 4.2's conversions).
+      try (PreparedStatement insert = remoteConnection.prepareStatement(INSERT)) {
+        insert.setLong(1, 3);
+        insert.setObject(2, AT, Types.DATE);
+        insert.setObject(3, AT, Types.TIME);
+        insert.setObject(4, DAY, Types.TIMESTAMP);
+        assertEquals(1, insert.executeUpdate());
+      }
+      // Calcite's own prepared statement converts to a target type itself, and knows no
+      // java.time class: embedded, only setObject without a type takes them (pinned here).
+      try (PreparedStatement insert = embedded.prepareStatement(INSERT)) {
+        final RuntimeException e = assertThrows(UnsupportedOperationException.class,
+            () -> insert.setObject(2, AT, Types.DATE));
+        assertEquals("Cannot convert from java.time.LocalDateTime to long", e.getMessage());
+      }
       assertEquals(List.of("1, 2024-02-29, 10:15:30, 2024-03-01 10:15:30, 30123",
-          "2, 2024-03-01, 11:15:30, 2024-03-31 02:30:00, 0"), stored());
+          "2, 2024-03-01, 11:15:30, 2024-03-31 02:30:00, 0",
+          "3, 2024-03-01, 10:15:30, 2024-02-29 00:00:00, 0"), stored());
       for (Connection connection : List.of(remoteConnection, embedded)) {
         assertEquals(List.of("1:" + DAY + ":" + TIME + ":" + AT,
-            "2:" + DAY.plusDays(1) + ":" + TIME.plusHours(1) + ":" + SKIPPED),
+            "2:" + DAY.plusDays(1) + ":" + TIME.plusHours(1) + ":" + SKIPPED,
+            "3:2024-03-01:10:15:30:2024-02-29T00:00"),
             read(connection, SELECT));
         try (PreparedStatement select =
                  connection.prepareStatement("SELECT K FROM E WHERE D = ? AND TS = ?")) {
