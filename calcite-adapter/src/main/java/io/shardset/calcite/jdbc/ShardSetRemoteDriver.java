@@ -14,8 +14,11 @@ import org.apache.calcite.config.NullCollation;
  * client answers the product name and version and the NULL ordering itself, without asking
  * the server, and says "Avatica", "unknown version" and "NULLs at the end"; this driver says
  * "ShardSet" in its own version, and NULLs sorted high, as the server's queries sort them
- * (Calcite's default null collation, which a ShardSet server does not change). Its URL
- * properties are those of {@code jdbc:avatica:remote:}.
+ * (Calcite's default null collation, which a ShardSet server does not change). It lists
+ * primary keys, foreign keys and indexes, which Avatica's protocol cannot ask for, from the
+ * server's system tables, and sends and reads {@code java.time} values
+ * ({@link ShardSetRemoteFactory}). Its URL properties are those of
+ * {@code jdbc:avatica:remote:}.
  */
 public class ShardSetRemoteDriver extends org.apache.calcite.avatica.remote.Driver {
   /** The URL prefix this driver accepts. */

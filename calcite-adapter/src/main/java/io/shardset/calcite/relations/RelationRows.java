@@ -24,8 +24,7 @@ import java.util.TreeMap;
  *
  * <p>A primary key is named after its table, {@code T_PK} for {@code T} (the shards' own
  * constraint names need not agree); a foreign key and an index keep the name the shards give
- * them. CARDINALITY and
- * PAGES are 0: they are statistics of each shard, not of the table.
+ * them. CARDINALITY and PAGES are 0: they are statistics of each shard, not of the table.
  */
 public final class RelationRows {
   /** The columns of {@code getPrimaryKeys}. */
