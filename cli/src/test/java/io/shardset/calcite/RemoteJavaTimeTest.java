@@ -186,6 +186,17 @@ class RemoteJavaTimeTest {
     }
   }
 
+  /** Avatica's JSON serialization, its clients' default, carries them too. */
+  @Test void shardSetsRemoteDriverSendsJavaTimeInJson() throws Exception {
+    try (RemoteTestSupport json = RemoteTestSupport.serve(model, Driver.Serialization.JSON);
+        Connection connection = DriverManager.getConnection(json.url().replace(
+            Driver.CONNECT_STRING_PREFIX, ShardSetRemoteDriver.CONNECT_STRING_PREFIX))) {
+      insert(connection, 1, DAY, TIME, AT);
+      assertEquals(List.of("1:" + DAY + ":" + TIME + ":" + AT), read(connection, SELECT));
+    }
+    assertEquals(List.of("1, 2024-02-29, 10:15:30, 2024-03-01 10:15:30, 30123"), stored());
+  }
+
   private static void insert(Connection connection, long key, Object day, Object time,
       Object at) throws SQLException {
     try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
