@@ -44,12 +44,17 @@ class MetadataTest {
         + " CONSTRAINT VISITS_T FOREIGN KEY (C) REFERENCES T (K) ON DELETE CASCADE)",
         "CREATE TABLE EVENTS (C BIGINT NOT NULL, AT TIMESTAMP)",
         "CREATE INDEX EVENTS_C ON EVENTS (C)");
-    // What one shard declares and the other does not is not the table's.
+    // What one shard declares and the other does not is not the table's; what both declare
+    // alike is, under the first shard's name.
     try (Connection s0 = fixture.shards().endpoint("s0").connect();
-        Statement statement = s0.createStatement()) {
+        Connection s1 = fixture.shards().endpoint("s1").connect();
+        Statement statement = s0.createStatement();
+        Statement other = s1.createStatement()) {
       statement.execute("CREATE INDEX EVENTS_AT ON EVENTS (AT)");
+      statement.execute("CREATE INDEX EVENTS_C_AT ON EVENTS (C, AT)");
       statement.execute("ALTER TABLE EVENTS ADD CONSTRAINT EVENTS_T FOREIGN KEY (C)"
           + " REFERENCES T (K)");
+      other.execute("CREATE INDEX EVENTS_AT_S1 ON EVENTS (AT)");
     }
     model = fixture.model("\"tables\": [\n"
         + "  {\"name\": \"T\", \"method\": \"consistent-hash\", \"shardKey\": [\"K\"]},\n"
@@ -192,7 +197,8 @@ class MetadataTest {
         "null:S:VISITS:false:null:PRIMARY_KEY_9:3:2:C:A:0:0:null",
         "null:S:VISITS:true:null:VISITS_T_INDEX_9:3:1:C:A:0:0:null"),
         rows(md.getIndexInfo(null, null, "VISITS", false, false), INDEX));
-    assertEquals(List.of("null:S:EVENTS:true:null:EVENTS_C:3:1:C:A:0:0:null"),
+    assertEquals(List.of("null:S:EVENTS:true:null:EVENTS_AT:3:1:AT:A:0:0:null",
+        "null:S:EVENTS:true:null:EVENTS_C:3:1:C:A:0:0:null"),
         rows(md.getIndexInfo(null, ShardFixture.SCHEMA, "EVENTS", false, true), INDEX));
     assertEquals(List.of(), rows(md.getIndexInfo(null, "OTHER", "T", false, true), INDEX));
   }

@@ -30,4 +30,10 @@ public record ForeignKeyDef(@Nullable String name, String pkTable, List<String> 
           + " columns referencing " + pkColumns.size());
     }
   }
+
+  /** The same key under another name. */
+  ForeignKeyDef withName(@Nullable String otherName) {
+    return new ForeignKeyDef(otherName, pkTable, pkColumns, fkColumns, updateRule, deleteRule,
+        deferrability);
+  }
 }

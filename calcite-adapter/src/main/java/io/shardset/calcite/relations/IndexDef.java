@@ -32,6 +32,11 @@ public record IndexDef(String name, boolean unique, short type, List<String> col
     }
   }
 
+  /** The same index under another name. */
+  IndexDef withName(String otherName) {
+    return new IndexDef(otherName, unique, type, columns, ascOrDesc, filter);
+  }
+
   /** The same index, unique or not. */
   IndexDef withUnique(boolean isUnique) {
     return new IndexDef(name, isUnique, type, columns, ascOrDesc, filter);

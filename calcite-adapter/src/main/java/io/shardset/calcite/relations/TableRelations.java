@@ -13,12 +13,18 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The indexes and foreign keys of a logical table: those that every shard of the table
  * declares alike, read from the shards when asked (a BI tool asks rarely; a connection should
  * not pay for it when it opens). A shard that declares another, or none, hides it: what one
- * shard lacks is not true of the table.
+ * shard lacks is not true of the table. Alike means with the same definition, whatever the
+ * name: a database names an unnamed index or constraint itself (H2's {@code PRIMARY_KEY_5}),
+ * and a shard created later, by resharding, gets other such names. The first shard's name is
+ * listed.
  *
  * <p>An index unique on each shard is unique in the table only when equal values go to one
  * shard: when the table is duplicated, or the index holds every column the table is routed
@@ -39,7 +45,8 @@ final class TableRelations {
     final List<String> routing = table.keyColumns().stream()
         .map(i -> table.layout().columnNames().get(i)).toList();
     final List<IndexDef> indexes = new ArrayList<>();
-    for (IndexDef index : common(table, "indexes", (reader, shard) -> reader.indexes())) {
+    for (IndexDef index : common(table, "indexes", (reader, shard) -> reader.indexes(),
+        index -> index.withName(""))) {
       indexes.add(index.withUnique(index.unique()
           && (table.isDuplicated() || index.columns().containsAll(routing))));
     }
@@ -50,7 +57,8 @@ final class TableRelations {
   static List<ForeignKeyDef> foreignKeys(ShardSchema schema, ShardTable table)
       throws SQLException {
     return common(table, "foreign keys",
-        (reader, shard) -> reader.foreignKeys(name -> referenced(schema, shard, name)));
+        (reader, shard) -> reader.foreignKeys(name -> referenced(schema, shard, name)),
+        key -> key.withName(null));
   }
 
   /** The logical table of {@code schema} whose physical table on {@code shard} that is. */
@@ -67,9 +75,10 @@ final class TableRelations {
     return null;
   }
 
-  /** What every shard's read returns, in the first shard's order. */
-  private static <T> List<T> common(ShardTable table, String what, ShardRead<T> read)
-      throws SQLException {
+  /** What every shard's read returns with the same definition, as the first shard returns
+   * it, in its order. */
+  private static <T> List<T> common(ShardTable table, String what, ShardRead<T> read,
+      Function<T, T> definition) throws SQLException {
     List<T> common = null;
     for (int i = 0; i < table.shardCount(); i++) {
       final ShardSite site = table.site(i);
@@ -85,7 +94,8 @@ final class TableRelations {
       if (common == null) {
         common = new ArrayList<>(found);
       } else {
-        common.retainAll(found);
+        final Set<T> definitions = found.stream().map(definition).collect(Collectors.toSet());
+        common.removeIf(item -> !definitions.contains(definition.apply(item)));
       }
     }
     return common == null ? List.of() : List.copyOf(common);
