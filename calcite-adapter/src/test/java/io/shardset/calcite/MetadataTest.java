@@ -59,7 +59,8 @@ class MetadataTest {
     model = fixture.model("\"tables\": [\n"
         + "  {\"name\": \"T\", \"method\": \"consistent-hash\", \"shardKey\": [\"K\"]},\n"
         + "  {\"name\": \"VISITS\", \"method\": \"consistent-hash\", \"shardKey\": [\"C\"]},\n"
-        + "  {\"name\": \"EVENTS\", \"method\": \"consistent-hash\", \"shardKey\": [\"C\"]}]");
+        + "  {\"name\": \"EVENTS\", \"method\": \"consistent-hash\", \"shardKey\": [\"C\"],\n"
+        + "   \"references\": [{\"columns\": [\"C\"], \"table\": \"T\"}]}]");
     connection = open(model);
   }
 
@@ -157,15 +158,19 @@ class MetadataTest {
   static final List<String> VISITS_T = List.of(
       "null:S:T:K:null:S:VISITS:C:1:1:0:VISITS_T:T_PK:7");
 
+  /** The one the model declares (EVENTS to T): no action, not deferrable, named by default. */
+  static final List<String> EVENTS_T = List.of(
+      "null:S:T:K:null:S:EVENTS:C:1:3:3:EVENTS_T_FK:T_PK:7");
+
   @Test void foreignKeysAreThoseEveryShardDeclares() throws SQLException {
     final DatabaseMetaData md = connection.getMetaData();
     assertEquals(VISITS_T, rows(md.getImportedKeys(null, ShardFixture.SCHEMA, "VISITS"),
         FOREIGN_KEY));
-    assertEquals(VISITS_T, rows(md.getExportedKeys(null, ShardFixture.SCHEMA, "T"),
-        FOREIGN_KEY));
+    assertEquals(List.of(EVENTS_T.get(0), VISITS_T.get(0)),
+        rows(md.getExportedKeys(null, ShardFixture.SCHEMA, "T"), FOREIGN_KEY));
     assertEquals(VISITS_T, rows(md.getCrossReference(null, ShardFixture.SCHEMA, "T", null,
         ShardFixture.SCHEMA, "VISITS"), FOREIGN_KEY));
-    assertEquals(List.of(), rows(md.getImportedKeys(null, ShardFixture.SCHEMA, "EVENTS"),
+    assertEquals(EVENTS_T, rows(md.getImportedKeys(null, ShardFixture.SCHEMA, "EVENTS"),
         FOREIGN_KEY));
     assertEquals(List.of(), rows(md.getImportedKeys(null, ShardFixture.SCHEMA, "T"),
         FOREIGN_KEY));

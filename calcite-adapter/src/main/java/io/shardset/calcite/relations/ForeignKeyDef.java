@@ -36,4 +36,10 @@ public record ForeignKeyDef(@Nullable String name, String pkTable, List<String> 
     return new ForeignKeyDef(otherName, pkTable, pkColumns, fkColumns, updateRule, deleteRule,
         deferrability);
   }
+
+  /** Whether the other key relates the same columns to the same table's. */
+  boolean relates(ForeignKeyDef other) {
+    return pkTable.equals(other.pkTable) && pkColumns.equals(other.pkColumns)
+        && fkColumns.equals(other.fkColumns);
+  }
 }

@@ -12,7 +12,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -53,12 +55,24 @@ final class TableRelations {
     return indexes;
   }
 
-  /** The foreign keys every shard of the table declares alike, to tables of {@code schema}. */
+  /**
+   * The foreign keys every shard of the table declares alike, to tables of {@code schema},
+   * and after them those the model declares ({@link ModelReferences}) that the shards do not.
+   */
   static List<ForeignKeyDef> foreignKeys(ShardSchema schema, ShardTable table)
       throws SQLException {
-    return common(table, "foreign keys",
+    final List<ForeignKeyDef> keys = new ArrayList<>(common(table, "foreign keys",
         (reader, shard) -> reader.foreignKeys(name -> referenced(schema, shard, name)),
-        key -> key.withName(null));
+        key -> key.withName(null)));
+    final Map<String, ShardTable> tables = new LinkedHashMap<>();
+    schema.tableNames().forEach(name -> tables.put(name, schema.table(name)));
+    for (ForeignKeyDef declared
+        : ModelReferences.foreignKeys(table.schemaName(), table, tables)) {
+      if (keys.stream().noneMatch(key -> key.relates(declared))) {
+        keys.add(declared);
+      }
+    }
+    return keys;
   }
 
   /** The logical table of {@code schema} whose physical table on {@code shard} that is. */
