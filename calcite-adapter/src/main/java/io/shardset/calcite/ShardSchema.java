@@ -1,5 +1,6 @@
 package io.shardset.calcite;
 
+import io.shardset.calcite.relations.ModelReferences;
 import io.shardset.execution.ExecutionRuntime;
 import io.shardset.execution.ModelResources;
 import io.shardset.execution.ShardEndpoint;
@@ -87,6 +88,9 @@ public final class ShardSchema extends AbstractSchema {
       }
       tables.put(name, new ShardTable(table, dialects, openScans, coordinator));
     });
+    final Map<String, ShardTable> shardTables = new LinkedHashMap<>();
+    tables.forEach((name, table) -> shardTables.put(name, (ShardTable) table));
+    ModelReferences.check(model.schema(), shardTables);
     return tables;
   }
 

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 final class TableParser {
   private static final List<String> KEYS = List.of("name", "physicalName", "method", "shardKey",
       "shards", "shardspace", "ranges", "lists", "partitionBy", "directory",
-      SubpartitionsParser.FIELD);
+      SubpartitionsParser.FIELD, ReferenceSpec.FIELD);
   private static final List<String> RANGE_KEYS = List.of("shard", "from", "to");
   private static final List<String> LIST_KEYS = List.of("shard", "values", "default");
 
@@ -38,9 +38,16 @@ final class TableParser {
             ? "duplicate table name '" + name + "'"
             : "table names '" + clash + "' and '" + name + "' differ only in case");
       }
-      tables.add(parseTable(table, name));
+      tables.add(withReferences(parseTable(table, name), table));
     }
+    ReferencesParser.checkTables(tables, entries);
     return tables;
+  }
+
+  private static TableSpec withReferences(TableSpec spec, OperandNode table) {
+    return new TableSpec(spec.name(), spec.physicalName(), spec.method(), spec.shardKey(),
+        spec.shards(), spec.shardspace(), spec.ranges(), spec.lists(), spec.partitionBy(),
+        spec.directory(), spec.subpartitions(), ReferencesParser.parse(table, spec.name()));
   }
 
   private TableSpec parseTable(OperandNode table, String name) {

@@ -20,11 +20,12 @@ import java.util.Objects;
  * @param directory the directory of a lookup table; null for other methods
  * @param subpartitions how each shard splits its rows into subpartition tables, or null when
  *     each shard holds the table as one table
+ * @param references the relationships to other tables the model declares; often none
  */
 public record TableSpec(String name, String physicalName, ShardingMethod method,
     List<String> shardKey, List<String> shards, String shardspace, List<RangeSpec> ranges,
     List<ListSpec> lists, CompositeSpec partitionBy, DirectorySpec directory,
-    SubpartitionSpec subpartitions) {
+    SubpartitionSpec subpartitions, List<ReferenceSpec> references) {
   public TableSpec {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(physicalName, "physicalName");
@@ -33,6 +34,7 @@ public record TableSpec(String name, String physicalName, ShardingMethod method,
     shards = List.copyOf(shards);
     ranges = List.copyOf(ranges);
     lists = List.copyOf(lists);
+    references = List.copyOf(references);
     if (shards.isEmpty()) {
       throw new IllegalArgumentException("table " + name + " has no shards");
     }
@@ -47,6 +49,15 @@ public record TableSpec(String name, String physicalName, ShardingMethod method,
     if (subpartitions != null && method == ShardingMethod.DUPLICATED) {
       throw new IllegalArgumentException("duplicated table " + name + " has subpartitions");
     }
+  }
+
+  /** A table that declares no references. */
+  public TableSpec(String name, String physicalName, ShardingMethod method,
+      List<String> shardKey, List<String> shards, String shardspace, List<RangeSpec> ranges,
+      List<ListSpec> lists, CompositeSpec partitionBy, DirectorySpec directory,
+      SubpartitionSpec subpartitions) {
+    this(name, physicalName, method, shardKey, shards, shardspace, ranges, lists, partitionBy,
+        directory, subpartitions, List.of());
   }
 
   /** A table of a method other than composite and lookup, without subpartitions. */

@@ -13,6 +13,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,13 +37,30 @@ class MetadataTest {
     fixture = ShardFixture.h2(2, "CREATE TABLE T (K BIGINT PRIMARY KEY,"
         + " NAME VARCHAR(40) NOT NULL, AMOUNT DECIMAL(12, 2), N INTEGER, D DATE,"
         + " AT TIMESTAMP(3))",
+        "CREATE UNIQUE INDEX T_NAME ON T (NAME)",
+        "CREATE INDEX T_N_D ON T (N, D DESC)",
         "CREATE TABLE VISITS (C BIGINT NOT NULL, SITE VARCHAR(8) NOT NULL, HITS INTEGER,"
-        + " PRIMARY KEY (SITE, C))",
-        "CREATE TABLE EVENTS (C BIGINT NOT NULL, AT TIMESTAMP)");
+        + " PRIMARY KEY (SITE, C),"
+        + " CONSTRAINT VISITS_T FOREIGN KEY (C) REFERENCES T (K) ON DELETE CASCADE)",
+        "CREATE TABLE EVENTS (C BIGINT NOT NULL, AT TIMESTAMP)",
+        "CREATE INDEX EVENTS_C ON EVENTS (C)");
+    // What one shard declares and the other does not is not the table's; what both declare
+    // alike is, under the first shard's name.
+    try (Connection s0 = fixture.shards().endpoint("s0").connect();
+        Connection s1 = fixture.shards().endpoint("s1").connect();
+        Statement statement = s0.createStatement();
+        Statement other = s1.createStatement()) {
+      statement.execute("CREATE INDEX EVENTS_AT ON EVENTS (AT)");
+      statement.execute("CREATE INDEX EVENTS_C_AT ON EVENTS (C, AT)");
+      statement.execute("ALTER TABLE EVENTS ADD CONSTRAINT EVENTS_T FOREIGN KEY (C)"
+          + " REFERENCES T (K)");
+      other.execute("CREATE INDEX EVENTS_AT_S1 ON EVENTS (AT)");
+    }
     model = fixture.model("\"tables\": [\n"
         + "  {\"name\": \"T\", \"method\": \"consistent-hash\", \"shardKey\": [\"K\"]},\n"
         + "  {\"name\": \"VISITS\", \"method\": \"consistent-hash\", \"shardKey\": [\"C\"]},\n"
-        + "  {\"name\": \"EVENTS\", \"method\": \"consistent-hash\", \"shardKey\": [\"C\"]}]");
+        + "  {\"name\": \"EVENTS\", \"method\": \"consistent-hash\", \"shardKey\": [\"C\"],\n"
+        + "   \"references\": [{\"columns\": [\"C\"], \"table\": \"T\"}]}]");
     connection = open(model);
   }
 
@@ -114,6 +132,80 @@ class MetadataTest {
       }
     }
     return keys;
+  }
+
+  /** The named columns of each row of a metadata result, joined by colons. */
+  static List<String> rows(ResultSet rs, String... columns) throws SQLException {
+    try (rs) {
+      final List<String> rows = new ArrayList<>();
+      while (rs.next()) {
+        final List<String> values = new ArrayList<>();
+        for (String column : columns) {
+          values.add(rs.getString(column));
+        }
+        rows.add(String.join(":", values));
+      }
+      return rows;
+    }
+  }
+
+  static final String[] FOREIGN_KEY = {"PKTABLE_CAT", "PKTABLE_SCHEM", "PKTABLE_NAME",
+      "PKCOLUMN_NAME", "FKTABLE_CAT", "FKTABLE_SCHEM", "FKTABLE_NAME", "FKCOLUMN_NAME",
+      "KEY_SEQ", "UPDATE_RULE", "DELETE_RULE", "FK_NAME", "PK_NAME", "DEFERRABILITY"};
+
+  /** The foreign key every shard declares (VISITS to T, a table of the same family); not the
+   * one only shard s0 declares (EVENTS to T). */
+  static final List<String> VISITS_T = List.of(
+      "null:S:T:K:null:S:VISITS:C:1:1:0:VISITS_T:T_PK:7");
+
+  /** The one the model declares (EVENTS to T): no action, not deferrable, named by default. */
+  static final List<String> EVENTS_T = List.of(
+      "null:S:T:K:null:S:EVENTS:C:1:3:3:EVENTS_T_FK:T_PK:7");
+
+  @Test void foreignKeysAreThoseEveryShardDeclares() throws SQLException {
+    final DatabaseMetaData md = connection.getMetaData();
+    assertEquals(VISITS_T, rows(md.getImportedKeys(null, ShardFixture.SCHEMA, "VISITS"),
+        FOREIGN_KEY));
+    assertEquals(List.of(EVENTS_T.get(0), VISITS_T.get(0)),
+        rows(md.getExportedKeys(null, ShardFixture.SCHEMA, "T"), FOREIGN_KEY));
+    assertEquals(VISITS_T, rows(md.getCrossReference(null, ShardFixture.SCHEMA, "T", null,
+        ShardFixture.SCHEMA, "VISITS"), FOREIGN_KEY));
+    assertEquals(EVENTS_T, rows(md.getImportedKeys(null, ShardFixture.SCHEMA, "EVENTS"),
+        FOREIGN_KEY));
+    assertEquals(List.of(), rows(md.getImportedKeys(null, ShardFixture.SCHEMA, "T"),
+        FOREIGN_KEY));
+    assertEquals(List.of(), rows(md.getExportedKeys(null, ShardFixture.SCHEMA, "VISITS"),
+        FOREIGN_KEY));
+    assertEquals(List.of(), rows(md.getCrossReference(null, ShardFixture.SCHEMA, "VISITS",
+        null, ShardFixture.SCHEMA, "T"), FOREIGN_KEY));
+  }
+
+  private static final String[] INDEX = {"TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME",
+      "NON_UNIQUE", "INDEX_QUALIFIER", "INDEX_NAME", "TYPE", "ORDINAL_POSITION", "COLUMN_NAME",
+      "ASC_OR_DESC", "CARDINALITY", "PAGES", "FILTER_CONDITION"};
+
+  /**
+   * The indexes every shard declares, the primary key's too; unique only where equal values
+   * go to one shard (T_NAME is unique on each shard, but names do not choose the shard).
+   */
+  @Test void indexesAreThoseEveryShardDeclares() throws SQLException {
+    final DatabaseMetaData md = connection.getMetaData();
+    assertEquals(List.of("null:S:T:false:null:PRIMARY_KEY_5:3:1:K:A:0:0:null",
+        "null:S:T:true:null:T_NAME:3:1:NAME:A:0:0:null",
+        "null:S:T:true:null:T_N_D:3:1:N:A:0:0:null",
+        "null:S:T:true:null:T_N_D:3:2:D:D:0:0:null"),
+        rows(md.getIndexInfo(null, ShardFixture.SCHEMA, "T", false, true), INDEX));
+    assertEquals(List.of("null:S:T:false:null:PRIMARY_KEY_5:3:1:K:A:0:0:null"),
+        rows(md.getIndexInfo(null, ShardFixture.SCHEMA, "T", true, true), INDEX));
+    // The shard key C is in the primary key: equal keys are on one shard.
+    assertEquals(List.of("null:S:VISITS:false:null:PRIMARY_KEY_9:3:1:SITE:A:0:0:null",
+        "null:S:VISITS:false:null:PRIMARY_KEY_9:3:2:C:A:0:0:null",
+        "null:S:VISITS:true:null:VISITS_T_INDEX_9:3:1:C:A:0:0:null"),
+        rows(md.getIndexInfo(null, null, "VISITS", false, false), INDEX));
+    assertEquals(List.of("null:S:EVENTS:true:null:EVENTS_AT:3:1:AT:A:0:0:null",
+        "null:S:EVENTS:true:null:EVENTS_C:3:1:C:A:0:0:null"),
+        rows(md.getIndexInfo(null, ShardFixture.SCHEMA, "EVENTS", false, true), INDEX));
+    assertEquals(List.of(), rows(md.getIndexInfo(null, "OTHER", "T", false, true), INDEX));
   }
 
   @Test void getColumnsNamesTheTypeAndGivesSizeAndNullabilityApart() throws SQLException {

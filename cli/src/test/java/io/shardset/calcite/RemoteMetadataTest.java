@@ -1,6 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
+import io.shardset.testing.ShardFixture;
 
 import org.apache.calcite.avatica.AvaticaSpecificDatabaseMetaData;
 import org.apache.calcite.avatica.remote.Driver;
@@ -12,6 +13,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Properties;
 
@@ -38,13 +40,35 @@ class RemoteMetadataTest extends MetadataTest {
   }
 
   /**
-   * Avatica's protocol has no request for primary keys: its remote driver answers
-   * getPrimaryKeys itself, with no rows, and never asks the server. What a remote client sees
-   * today, pinned so that a change to it is noticed.
+   * Avatica's protocol has no request for keys or indexes: its own remote driver answers them
+   * itself, with no rows, and never asks the server; the system tables answer its queries.
    */
-  @Override @Test void primaryKeysAreTheShardsKeys() throws SQLException {
-    try (ResultSet rs = connection().getMetaData().getPrimaryKeys(null, null, null)) {
-      assertFalse(rs.next());
+  @Test void avaticasDriverListsNoKeysButQueriesTheSystemTables() throws SQLException {
+    try (Connection avatica = remote.connect()) {
+      final DatabaseMetaData md = avatica.getMetaData();
+      try (ResultSet rs = md.getPrimaryKeys(null, null, null)) {
+        assertFalse(rs.next());
+      }
+      try (ResultSet rs = md.getImportedKeys(null, ShardFixture.SCHEMA, "VISITS")) {
+        assertFalse(rs.next());
+      }
+      try (ResultSet rs = md.getIndexInfo(null, ShardFixture.SCHEMA, "T", false, true)) {
+        assertFalse(rs.next());
+      }
+      try (Statement statement = avatica.createStatement()) {
+        assertEquals(List.of("T:K:1:T_PK", "VISITS:SITE:1:VISITS_PK", "VISITS:C:2:VISITS_PK"),
+            rows(statement.executeQuery("SELECT * FROM \"metadata\".\"PRIMARY_KEYS\""
+                + " ORDER BY TABLE_SCHEM, TABLE_NAME, KEY_SEQ"), "TABLE_NAME", "COLUMN_NAME",
+                "KEY_SEQ", "PK_NAME"));
+        assertEquals(List.of(EVENTS_T.get(0), VISITS_T.get(0)), rows(statement.executeQuery(
+            "SELECT * FROM \"metadata\".\"FOREIGN_KEYS\" ORDER BY FKTABLE_NAME"),
+            FOREIGN_KEY));
+        assertEquals(List.of("PRIMARY_KEY_5:K", "T_NAME:NAME", "T_N_D:N", "T_N_D:D"),
+            rows(statement.executeQuery("SELECT * FROM \"metadata\".\"INDEX_INFO\""
+                + " WHERE TABLE_NAME = 'T'"
+                + " ORDER BY NON_UNIQUE, TYPE, INDEX_NAME, ORDINAL_POSITION"),
+                "INDEX_NAME", "COLUMN_NAME"));
+      }
     }
   }
 

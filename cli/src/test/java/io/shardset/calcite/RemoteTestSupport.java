@@ -26,11 +26,17 @@ final class RemoteTestSupport implements AutoCloseable {
 
   /** Writes the model to a file and serves it. */
   static RemoteTestSupport serve(String model) throws SQLException {
+    return serve(model, Driver.Serialization.PROTOBUF);
+  }
+
+  /** Writes the model to a file and serves it in the given serialization. */
+  static RemoteTestSupport serve(String model, Driver.Serialization serialization)
+      throws SQLException {
     try {
       final Path file = Files.createTempFile("shardset-remote-", ".json");
       Files.writeString(file, model, StandardCharsets.UTF_8);
       return new RemoteTestSupport(file, ShardSetServer.start(
-          ServerSettings.loopback(file, 0, Driver.Serialization.PROTOBUF)));
+          ServerSettings.loopback(file, 0, serialization)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

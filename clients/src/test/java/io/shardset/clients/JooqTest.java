@@ -17,7 +17,6 @@ import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,8 +138,6 @@ class JooqTest {
     }
   }
 
-  @Disabled("needs metadata: through the server getPrimaryKeys is empty, so jOOQ's ORDERS has"
-      + " no primary key (getPrimaryKey() is null)")
   @Test void metaHasPrimaryKeysRemote() throws Exception {
     try (Connection c = connect(Target.REMOTE)) {
       assertPrimaryKeys(DSL.using(c, SQLDialect.DEFAULT).meta());

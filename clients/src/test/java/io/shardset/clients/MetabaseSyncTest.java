@@ -2,7 +2,6 @@ package io.shardset.clients;
 
 import io.shardset.testing.ShardFixture;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -94,8 +93,6 @@ class MetabaseSyncTest extends ConnectSequenceTestBase {
   }
 
   /** Primary keys reach Metabase through the server as embedded. */
-  @Disabled("needs metadata: through the server getPrimaryKeys is empty (Avatica's protocol"
-      + " has no request for it), expected [ID] for ORDERS")
   @Test void primaryKeysThroughTheServer() throws Exception {
     try (Connection c = connect(Via.SHARDSET_REMOTE)) {
       assertEquals(List.of("ID"), rows(c.getMetaData().getPrimaryKeys(null,

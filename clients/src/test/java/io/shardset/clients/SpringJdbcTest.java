@@ -130,9 +130,6 @@ class SpringJdbcTest {
     javaTimeQueryParameters(Target.EMBEDDED);
   }
 
-  @Disabled("needs metadata (java.time over Avatica): the remote driver cannot send a"
-      + " LocalDateTime parameter: SQLException 'Unhandled value: OBJECT class"
-      + " java.time.LocalDateTime' (SQLState null)")
   @Test void javaTimeQueryParametersRemote() throws Exception {
     javaTimeQueryParameters(Target.REMOTE);
   }
@@ -147,17 +144,10 @@ class SpringJdbcTest {
         "SELECT ID, ORDERED_AT FROM ORDERS WHERE ID = ?", key));
   }
 
-  @Disabled("needs metadata (java.time over Avatica): INSERT with a LocalDateTime parameter"
-      + " fails in Calcite's generated code: java.lang.ClassCastException: class"
-      + " java.time.LocalDateTime cannot be cast to class java.lang.Long (at Baz$1$1.current,"
-      + " from ShardWrites.insert)")
   @Test void javaTimeInsertEmbedded() throws Exception {
     javaTimeInsert(Target.EMBEDDED);
   }
 
-  @Disabled("needs metadata (java.time over Avatica): the remote driver cannot send a"
-      + " LocalDateTime parameter: SQLException 'Unhandled value: OBJECT class"
-      + " java.time.LocalDateTime' (SQLState null)")
   @Test void javaTimeInsertRemote() throws Exception {
     javaTimeInsert(Target.REMOTE);
   }

@@ -4,6 +4,7 @@ import io.shardset.calcite.OpenScans;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.ShardTypeSystem;
+import io.shardset.calcite.relations.SystemTable;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
@@ -141,7 +142,10 @@ public class ShardSetDriver extends Driver {
     return CONNECT_STRING_PREFIX;
   }
 
-  /** Calcite's JDBC objects, whose preparation failures keep their SQLState and reason. */
+  /**
+   * Calcite's JDBC objects, whose failures keep their SQLState and reason and whose result
+   * sets read {@code java.time} values.
+   */
   @Override protected String getFactoryClassName(JdbcVersion jdbcVersion) {
     return ShardSetJdbcFactory.class.getName();
   }
@@ -162,6 +166,10 @@ public class ShardSetDriver extends Driver {
 
     @Override public void onConnectionInit(AvaticaConnection connection) throws SQLException {
       calcite.onConnectionInit(connection);
+      if (connection instanceof CalciteConnection calciteConnection) {
+        // What Avatica's protocol cannot ask for, remote clients query.
+        SystemTable.register(calciteConnection.getRootSchema());
+      }
     }
 
     @Override public void onConnectionClose(AvaticaConnection connection) {

@@ -1,12 +1,13 @@
 package io.shardset.calcite.jdbc;
 
 import io.shardset.calcite.ConnectionTransactions;
-import io.shardset.calcite.ShardSchema;
+import io.shardset.calcite.relations.MetadataColumn;
+import io.shardset.calcite.relations.RelationRows;
 
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaSeverity;
-import org.apache.calcite.avatica.MetaImpl;
+import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.AccessibleCalciteMeta;
@@ -14,14 +15,13 @@ import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaColumnFactory;
 import org.apache.calcite.jdbc.CalciteMetaTableFactory;
 import org.apache.calcite.schema.SchemaPlus;
-import org.apache.calcite.schema.lookup.LikePattern;
 
 import java.sql.SQLException;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
 
 /**
  * Calcite's metadata and statement handling for a {@code jdbc:shardset:} connection, with the
@@ -106,43 +106,74 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
    * The primary key of each ShardSet table whose shards all declare the same one (the table
    * layout keeps it; the writes find rows by it), as {@code DatabaseMetaData.getPrimaryKeys}
    * lists keys: {@code schema} and {@code table} are names, not patterns; null matches every
-   * one. Calcite itself lists none. The key's name is the table's followed by {@code _PK}: the
-   * shards' own constraint names need not agree.
+   * one. Calcite itself lists none. See {@link RelationRows}.
    */
   @Override public MetaResultSet getPrimaryKeys(ConnectionHandle ch, String catalog,
       String schema, String table) {
-    final List<Object> rows = new ArrayList<>();
-    final SchemaPlus root;
+    return result(RelationRows.PRIMARY_KEY_COLUMNS,
+        RelationRows.primaryKeys(rootSchema(), schema, table));
+  }
+
+  /** The foreign keys of {@code schema.table} that its shards declare alike, by the table
+   * they reference; Calcite lists none. */
+  @Override public MetaResultSet getImportedKeys(ConnectionHandle ch, String catalog,
+      String schema, String table) {
+    return foreignKeys(null, null, schema, table, RelationRows.IMPORTED_KEY_ORDER);
+  }
+
+  /** The foreign keys that reference {@code schema.table}, by the table they belong to. */
+  @Override public MetaResultSet getExportedKeys(ConnectionHandle ch, String catalog,
+      String schema, String table) {
+    return foreignKeys(schema, table, null, null, RelationRows.EXPORTED_KEY_ORDER);
+  }
+
+  /** The foreign keys of the foreign table that reference the parent table. */
+  @Override public MetaResultSet getCrossReference(ConnectionHandle ch, String parentCatalog,
+      String parentSchema, String parentTable, String foreignCatalog, String foreignSchema,
+      String foreignTable) {
+    return foreignKeys(parentSchema, parentTable, foreignSchema, foreignTable,
+        RelationRows.EXPORTED_KEY_ORDER);
+  }
+
+  private MetaResultSet foreignKeys(String pkSchema, String pkTable, String fkSchema,
+      String fkTable, List<String> order) {
     try {
-      root = connection.unwrap(CalciteConnection.class).getRootSchema();
+      return result(RelationRows.FOREIGN_KEY_COLUMNS, RelationRows.foreignKeys(rootSchema(),
+          pkSchema, pkTable, fkSchema, fkTable, order));
     } catch (SQLException e) {
       throw raise(e);
     }
-    for (String schemaName : new TreeSet<>(root.subSchemas().getNames(LikePattern.any()))) {
-      final SchemaPlus sub = root.subSchemas().get(schemaName);
-      if (sub == null || schema != null && !schema.equals(schemaName)) {
-        continue;
-      }
-      final ShardSchema shards;
-      try {
-        shards = sub.unwrap(ShardSchema.class);
-      } catch (ClassCastException e) {
-        // Not a ShardSet schema (Calcite's metadata schema, say): no keys known.
-        continue;
-      }
-      for (String tableName : shards.tableNames()) {
-        if (table != null && !table.equals(tableName)) {
-          continue;
-        }
-        final List<String> key = shards.table(tableName).layout().primaryKey();
-        for (int i = 0; i < key.size(); i++) {
-          rows.add(new Object[] {null, schemaName, tableName, key.get(i), (short) (i + 1),
-              tableName + "_PK"});
-        }
-      }
+  }
+
+  /** The indexes of {@code schema.table} that its shards declare alike (see
+   * {@link RelationRows}); Calcite lists none. */
+  @Override public MetaResultSet getIndexInfo(ConnectionHandle ch, String catalog,
+      String schema, String table, boolean unique, boolean approximate) {
+    try {
+      return result(RelationRows.INDEX_COLUMNS,
+          RelationRows.indexes(rootSchema(), schema, table, unique));
+    } catch (SQLException e) {
+      throw raise(e);
     }
-    return createResultSet(Map.of(), fieldMetaData(MetaImpl.MetaPrimaryKey.class).columns,
-        CursorFactory.ARRAY, Frame.create(0, true, rows));
+  }
+
+  private SchemaPlus rootSchema() {
+    try {
+      return connection.unwrap(CalciteConnection.class).getRootSchema();
+    } catch (SQLException e) {
+      throw raise(e);
+    }
+  }
+
+  /** A metadata result of rows in the given columns. */
+  private MetaResultSet result(List<MetadataColumn> columns, List<Object[]> rows) {
+    final List<ColumnMetaData> metaData = new ArrayList<>();
+    for (MetadataColumn column : columns) {
+      metaData.add(columnMetaData(column.name(), metaData.size(), column.type(),
+          column.nullable()));
+    }
+    return createResultSet(Map.of(), metaData, CursorFactory.ARRAY,
+        Frame.create(0, true, new ArrayList<>(rows)));
   }
 
   /**
@@ -172,7 +203,8 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
   @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       int maxRowsInFirstFrame) throws NoSuchStatementException {
     try {
-      return super.execute(h, parameterValues, maxRowsInFirstFrame);
+      return super.execute(h, JavaTimeParameters.sendable(parameterValues, zone()),
+          maxRowsInFirstFrame);
     } catch (RuntimeException e) {
       throw withSqlState(e);
     }
@@ -185,7 +217,16 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
 
   @Override public ExecuteBatchResult executeBatch(StatementHandle h,
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
-    return asOne(() -> super.executeBatch(h, parameterValues));
+    final List<List<TypedValue>> sendable = new ArrayList<>();
+    for (List<TypedValue> values : parameterValues) {
+      sendable.add(JavaTimeParameters.sendable(values, zone()));
+    }
+    return asOne(() -> super.executeBatch(h, sendable));
+  }
+
+  /** The session's time zone, in which an {@code Instant} parameter is a TIMESTAMP. */
+  private ZoneId zone() {
+    return connection.getTimeZone().toZoneId();
   }
 
   /** A batch's run, whose statements Calcite executes one by one. */

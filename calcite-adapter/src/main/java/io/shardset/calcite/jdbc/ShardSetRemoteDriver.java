@@ -1,6 +1,7 @@
 package io.shardset.calcite.jdbc;
 
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaFactory;
 import org.apache.calcite.avatica.DriverVersion;
 import org.apache.calcite.avatica.InternalProperty;
 import org.apache.calcite.avatica.Meta;
@@ -13,8 +14,11 @@ import org.apache.calcite.config.NullCollation;
  * client answers the product name and version and the NULL ordering itself, without asking
  * the server, and says "Avatica", "unknown version" and "NULLs at the end"; this driver says
  * "ShardSet" in its own version, and NULLs sorted high, as the server's queries sort them
- * (Calcite's default null collation, which a ShardSet server does not change). Its URL
- * properties are those of {@code jdbc:avatica:remote:}.
+ * (Calcite's default null collation, which a ShardSet server does not change). It lists
+ * primary keys, foreign keys and indexes, which Avatica's protocol cannot ask for, from the
+ * server's system tables, and sends and reads {@code java.time} values
+ * ({@link ShardSetRemoteFactory}). Its URL properties are those of
+ * {@code jdbc:avatica:remote:}.
  */
 public class ShardSetRemoteDriver extends org.apache.calcite.avatica.remote.Driver {
   /** The URL prefix this driver accepts. */
@@ -41,6 +45,12 @@ public class ShardSetRemoteDriver extends org.apache.calcite.avatica.remote.Driv
    * release, and the server's own in {@code getRemoteAvaticaProperties()}. */
   @Override protected DriverVersion createDriverVersion() {
     return ShardSetVersion.driverVersion();
+  }
+
+  /** Avatica's JDBC objects, with keys, indexes and {@code java.time} values that work
+   * ({@link ShardSetRemoteFactory}). */
+  @Override protected AvaticaFactory createFactory() {
+    return new ShardSetRemoteFactory();
   }
 
   @Override public Meta createMeta(AvaticaConnection connection) {

@@ -1,6 +1,7 @@
 package org.apache.calcite.jdbc;
 
 import io.shardset.calcite.jdbc.ClientErrors;
+import io.shardset.calcite.jdbc.JavaTimeColumns;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
@@ -78,7 +79,9 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
   /**
    * Calcite's result set, whose failures while it reads rows (a shard that fails or times out
    * after the first rows) are SQLExceptions with their state, where Calcite's are unchecked
-   * exceptions, and Avatica's cancellation has no state.
+   * exceptions, and Avatica's cancellation has no state; and which reads DATE, TIME and
+   * TIMESTAMP columns as {@code java.time} values ({@link JavaTimeColumns}), which Calcite's
+   * refuse.
    */
   private static final class ShardSetResultSet extends CalciteResultSet {
     ShardSetResultSet(AvaticaStatement statement, CalcitePrepare.CalciteSignature<?> signature,
@@ -95,6 +98,15 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
       } catch (SQLException e) {
         throw e.getSQLState() == null ? ClientErrors.classify(e) : e;
       }
+    }
+
+    @Override public <T> T getObject(int columnIndex, Class<T> type) throws SQLException {
+      return JavaTimeColumns.getObject(this, columnIndex, type,
+          () -> super.getObject(columnIndex, type));
+    }
+
+    @Override public <T> T getObject(String columnLabel, Class<T> type) throws SQLException {
+      return getObject(findColumn(columnLabel), type);
     }
   }
 
