@@ -74,6 +74,11 @@ public final class ServerCommand implements Callable<Integer> {
           + " its shard connections (default: ${DEFAULT-VALUE}).")
   private long idleTimeoutSeconds;
 
+  @Option(names = "--statement-timeout", defaultValue = "0", paramLabel = "SECONDS",
+      description = "Stop any statement that runs longer, its shard statements too, as"
+          + " setQueryTimeout would; Avatica clients cannot send their own (default: none).")
+  private int statementTimeoutSeconds;
+
   @CommandLine.Spec
   private CommandLine.Model.CommandSpec spec;
 
@@ -100,7 +105,8 @@ public final class ServerCommand implements Callable<Integer> {
   private ServerSettings settings() {
     final ServerSettings plain = ServerSettings.loopback(model, port, serialization)
         .withBind(bind).withIdleTimeout(Duration.ofSeconds(idleTimeoutSeconds))
-        .withReadOnly(readOnly);
+        .withReadOnly(readOnly)
+        .withStatementTimeout(Duration.ofSeconds(statementTimeoutSeconds));
     return users == null ? plain : plain.withUsers(users, roles);
   }
 
