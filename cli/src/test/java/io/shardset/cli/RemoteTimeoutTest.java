@@ -6,8 +6,10 @@ import io.shardset.cli.server.ShardSetServer;
 import io.shardset.testing.PostgresItems;
 import io.shardset.testing.PostgresServer;
 
+import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.remote.Driver;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,11 +31,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static io.shardset.testing.PostgresItems.awaitValue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -55,7 +60,8 @@ class RemoteTimeoutTest {
   private Connection lockHolder;
 
   @BeforeAll static void createShards() throws SQLException {
-    items = PostgresItems.create("timeout", 10);
+    // More rows than the first frame and a merge's buffers hold.
+    items = PostgresItems.create("timeout", 5_000);
     databases = items.databases();
   }
 
@@ -63,9 +69,13 @@ class RemoteTimeoutTest {
     items.drop();
   }
 
-  @BeforeEach void writeModelAndLockS3() throws Exception {
+  @BeforeEach void writeModel() throws Exception {
     modelFile = folder.resolve("model.json");
     Files.writeString(modelFile, items.model(""), StandardCharsets.UTF_8);
+  }
+
+  /** Locks s3's ITEMS, so that a query of it waits. */
+  private void lockS3() throws SQLException {
     lockHolder = DriverManager.getConnection(PostgresServer.url(databases.get(3)),
         PostgresServer.USER, "");
     lockHolder.setClientInfo("ApplicationName", LOCK_HOLDER);
@@ -96,10 +106,83 @@ class RemoteTimeoutTest {
   /** A plain Avatica client cannot send a timeout: the server's applies to it. */
   @Test void theServersStatementTimeoutStopsAPlainAvaticaClientsStatement() throws Exception {
     server = ShardSetServer.start(settings().withStatementTimeout(Duration.ofSeconds(1)));
+    lockS3();
     try (Connection c = DriverManager.getConnection(server.jdbcUrl());
          Statement s = c.createStatement()) {
       assertTimesOut(s, "query timeout of 1 s elapsed");
     }
+  }
+
+  /** The time the client takes over the rows counts: the fetch after it fails. */
+  @Test void theServersStatementTimeoutStopsAStatementWhoseRowsAreReadSlowly()
+      throws Exception {
+    server = ShardSetServer.start(settings().withStatementTimeout(Duration.ofSeconds(1)));
+    try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+         Statement s = c.createStatement()) {
+      assertSlowReadTimesOut(s, "query timeout of 1 s elapsed");
+    }
+  }
+
+  @Test void aShardSetRemoteClientsQueryTimeoutStopsAStatementWhoseRowsAreReadSlowly()
+      throws Exception {
+    server = ShardSetServer.start(settings());
+    try (Connection c = DriverManager.getConnection(shardSetRemoteUrl());
+         Statement s = c.createStatement()) {
+      s.setQueryTimeout(1);
+      // ShardSet's driver throws what JDBC promises, where Avatica's throws its unchecked one.
+      assertInstanceOf(SQLException.class,
+          assertSlowReadTimesOut(s, "query timeout of 1 s elapsed"));
+    }
+  }
+
+  /**
+   * Reads a merge's first row, waits until the 1 s timeout is up and reads on; expects the
+   * timeout's SQLState and {@code message}, and every shard statement to end; returns the
+   * error.
+   */
+  private static Exception assertSlowReadTimesOut(Statement s, String message)
+      throws Exception {
+    final Exception e = assertThrows(Exception.class, () -> {
+      try (ResultSet rs = s.executeQuery("SELECT * FROM ITEMS ORDER BY V")) {
+        final long started = System.nanoTime();
+        assertTrue(rs.next());
+        // The statement's time counts from before executeQuery returned.
+        final long end = started + TimeUnit.MILLISECONDS.toNanos(1_100);
+        for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+          LockSupport.parkNanos(left);
+        }
+        while (rs.next()) {
+          rs.getObject(1);
+        }
+      }
+    });
+    assertTimeout(e, message);
+    awaitValue(0, RemoteTimeoutTest::busySessions);
+    return e;
+  }
+
+  /**
+   * Expects a timeout's error: SQLState 57014 and {@code message}. A SQLException, except
+   * that a plain Avatica client's {@code ResultSet.next()} throws the error of a fetch as
+   * Avatica's unchecked exception.
+   */
+  private static void assertTimeout(@Nullable Throwable thrown, String message) {
+    assertNotNull(thrown, "the query did not fail");
+    final String state;
+    if (thrown instanceof SQLException e) {
+      state = e.getSQLState();
+    } else if (thrown instanceof AvaticaClientRuntimeException e) {
+      state = e.getSqlState();
+    } else {
+      throw new AssertionError("not a query's error: " + thrown, thrown);
+    }
+    assertEquals("57014", state, thrown.toString());
+    assertTrue(String.valueOf(thrown.getMessage()).contains(message), thrown.toString());
+  }
+
+  private String shardSetRemoteUrl() {
+    return server.jdbcUrl().replace("jdbc:avatica:remote:",
+        ShardSetRemoteDriver.CONNECT_STRING_PREFIX);
   }
 
   /**
@@ -108,9 +191,9 @@ class RemoteTimeoutTest {
    */
   @Test void aShardSetRemoteClientsQueryTimeoutStopsTheStatementOnTheServer() throws Exception {
     server = ShardSetServer.start(settings());
-    final String url = server.jdbcUrl().replace("jdbc:avatica:remote:",
-        ShardSetRemoteDriver.CONNECT_STRING_PREFIX);
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+    lockS3();
+    try (Connection c = DriverManager.getConnection(shardSetRemoteUrl());
+         Statement s = c.createStatement()) {
       s.setQueryTimeout(1);
       assertTimesOut(s, "query timeout of 1 s elapsed; the statement was closed on the server");
       releaseLock();
@@ -142,15 +225,25 @@ class RemoteTimeoutTest {
       });
       // Without a timeout the query waits for the lock for as long as the test holds it.
       final Throwable thrown = query.get(20, TimeUnit.SECONDS);
-      assertNotNull(thrown, "the query did not fail");
-      assertTrue(thrown instanceof SQLException, String.valueOf(thrown));
-      assertEquals("57014", ((SQLException) thrown).getSQLState(), thrown.toString());
-      assertTrue(String.valueOf(thrown.getMessage()).contains(message), thrown.toString());
+      assertTimeout(thrown, message);
     } finally {
       executor.shutdownNow();
     }
     awaitValue(0, RemoteTimeoutTest::lockWaiters);
-    awaitValue(0, RemoteTimeoutTest::busySessions);
+    try {
+      awaitValue(0, RemoteTimeoutTest::busySessions);
+    } catch (AssertionError e) {
+      try (Connection c = PostgresServer.admin(); Statement st = c.createStatement();
+           ResultSet rs = st.executeQuery("SELECT datname, state, application_name, query"
+               + " FROM pg_stat_activity WHERE datname IN ('" + String.join("', '", databases)
+               + "')")) {
+        while (rs.next()) {
+          e.addSuppressed(new AssertionError(rs.getString(1) + " " + rs.getString(2) + " "
+              + rs.getString(3) + " " + rs.getString(4)));
+        }
+      }
+      throw e;
+    }
   }
 
   /** Shard statements waiting for the test's lock. */

@@ -18,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -92,6 +93,13 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
       if (deadline != null && deadline.end()) {
         // Read by ResultSet.next(), which passes a SQLException on as it is.
         throw ShardSetMeta.raise(deadline.elapsed(e));
+      }
+      if (e instanceof AvaticaClientRuntimeException remote
+          && QueryTimeoutException.SQL_STATE.equals(remote.getSqlState())) {
+        // The server's own timeout (--statement-timeout): a SQLException too, not the
+        // unchecked exception Avatica's client lets ResultSet.next() throw.
+        throw ShardSetMeta.raise(new SQLTimeoutException(remote.getMessage(),
+            remote.getSqlState(), remote.getErrorCode(), remote));
       }
       throw e;
     }
