@@ -85,6 +85,13 @@ public final class OpenScans implements AutoCloseable {
     }
     final Object flag = DataContext.Variable.CANCEL_FLAG.get(root);
     final int statement = flag instanceof AtomicBoolean b ? statementId(connection, b) : NONE;
+    if (statement == NONE && flag instanceof AtomicBoolean
+        && connection instanceof AvaticaConnection) {
+      // Its statement closed while it executed, before the scan started (a server closes a
+      // statement whose client's timeout is up): nothing would close the scan later.
+      scan.close();
+      return scan;
+    }
     final Owned owned = new Owned(scan, connection, statement);
     open.compute(connection, (key, scans) -> {
       final ConnectionScans known = scans == null ? new ConnectionScans(key) : scans;

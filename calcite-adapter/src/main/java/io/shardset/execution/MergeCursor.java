@@ -83,7 +83,7 @@ final class MergeCursor implements ScanCursor {
   private static ScanOptions shardOptions(ScanOptions options, int share) {
     int fetchSize = options.fetchSize() == 0 ? 0 : Math.min(options.fetchSize(), share);
     return new ScanOptions(options.services(), options.parallelism(),
-        Math.min(options.batchSize(), share), 1, fetchSize, options.timeoutMillis(),
+        Math.min(options.batchSize(), share), 1, fetchSize, options.timeout(),
         options.cancelFlag(), options.fewRowsExpected());
   }
 

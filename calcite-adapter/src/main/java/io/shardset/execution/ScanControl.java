@@ -5,8 +5,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -53,8 +52,8 @@ final class ScanControl implements ShardCursor.Registry, CancelWatch.Watched {
   private volatile boolean closed;
   private int readers;
   private int startedRequests;
-  private final Set<RunningStatement> runningStatements =
-      Collections.newSetFromMap(new IdentityHashMap<>());
+  /** In the order they started; a statement is equal only to itself. */
+  private final Set<RunningStatement> runningStatements = new LinkedHashSet<>();
   private final List<Runnable> stopListeners = new ArrayList<>();
   // Written under lock, read without it.
   private volatile @Nullable ShardException failure;
@@ -64,7 +63,7 @@ final class ScanControl implements ShardCursor.Registry, CancelWatch.Watched {
   ScanControl(ScanOptions options) {
     this.options = options;
     this.deadlineNanos =
-        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis());
+        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.timeout().leftMillis());
   }
 
   ScanOptions options() {
@@ -255,9 +254,14 @@ final class ScanControl implements ShardCursor.Registry, CancelWatch.Watched {
   }
 
   /**
-   * Stops the scan when its cancel flag is set, and abandons the connections of statements
-   * whose shard kept them waiting past their time limit; their readers then fail at once with
-   * the limit that elapsed, instead of waiting for a shard that does not answer.
+   * Stops the scan when its cancel flag is set or its query's time is up, and abandons the
+   * connections of statements whose shard kept them waiting past their time limit; their
+   * readers then fail at once with the limit that elapsed, instead of waiting for a shard that
+   * does not answer.
+   *
+   * <p>The query's time counts whatever the statements wait for: a driver's own timeout
+   * covers only the execution of a statement, not the fetches of a result streamed to a
+   * consumer that takes its time, and it is rounded up to whole seconds.
    */
   @Override public void check(long nowNanos) {
     if (options.cancelRequested()) {
@@ -266,6 +270,13 @@ final class ScanControl implements ShardCursor.Registry, CancelWatch.Watched {
     List<RunningStatement> overdue;
     lock.lock();
     try {
+      if (!closed && options.timeout().limited() && nowNanos - deadlineNanos >= 0
+          && !runningStatements.isEmpty()) {
+        // Named after the shard that has run longest: the one the query still waits for.
+        ShardEndpoint waitedFor = runningStatements.iterator().next().endpoint();
+        fail(waitedFor, options.timeout().elapsed(""));
+        return;
+      }
       overdue = runningStatements.stream().filter(s -> s.overdue(nowNanos)).toList();
     } finally {
       lock.unlock();

@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * @param bufferBatches batches the scan buffers before shards wait for the consumer; a merge
  *     buffers as many rows in all, shared by its shards
  * @param fetchSize JDBC fetch size of every shard statement; 0 leaves the driver's default
- * @param timeoutMillis time left for the query when the scan is created, 0 for none; each shard
- *     statement gets the time left when it starts, rounded up to whole seconds
+ * @param timeout the query's time limit and what was left of it when the scan was created;
+ *     each shard statement gets the time left when it starts, rounded up to whole seconds,
+ *     and the scan stops when it is up
  * @param cancelFlag Calcite's DataContext cancel flag, or null
  * @param fewRowsExpected whether the query fixes the shard key to a few values, so that each
  *     shard most likely returns fewer than {@code fetchSize} rows; a shard whose driver streams
@@ -26,7 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     without one (see {@link ShardEndpoint#streamsInTransactionOnly()})
  */
 public record ScanOptions(ScanServices services, int parallelism, int batchSize,
-    int bufferBatches, int fetchSize, long timeoutMillis, @Nullable AtomicBoolean cancelFlag,
+    int bufferBatches, int fetchSize, QueryTimeout timeout, @Nullable AtomicBoolean cancelFlag,
     boolean fewRowsExpected) {
   /** Upper limit of {@link #defaults}' parallelism. */
   public static final int DEFAULT_MAX_PARALLELISM = 16;
@@ -40,7 +41,7 @@ public record ScanOptions(ScanServices services, int parallelism, int batchSize,
     requireAtLeast("batchSize", batchSize, 1);
     requireAtLeast("bufferBatches", bufferBatches, 1);
     requireAtLeast("fetchSize", fetchSize, 0);
-    requireAtLeast("timeoutMillis", timeoutMillis, 0);
+    Objects.requireNonNull(timeout, "timeout");
   }
 
   /**
@@ -50,32 +51,37 @@ public record ScanOptions(ScanServices services, int parallelism, int batchSize,
   public static ScanOptions defaults(int targetShards, ScanServices services) {
     int parallelism = Math.max(1, Math.min(targetShards, DEFAULT_MAX_PARALLELISM));
     return new ScanOptions(services, parallelism, DEFAULT_BATCH_SIZE, DEFAULT_BUFFER_BATCHES,
-        DEFAULT_FETCH_SIZE, 0, null, false);
+        DEFAULT_FETCH_SIZE, QueryTimeout.NONE, null, false);
   }
 
   public ScanOptions withParallelism(int parallelism) {
     return new ScanOptions(services, parallelism, batchSize, bufferBatches, fetchSize,
-        timeoutMillis, cancelFlag, fewRowsExpected);
+        timeout, cancelFlag, fewRowsExpected);
   }
 
   public ScanOptions withBatching(int batchSize, int bufferBatches) {
     return new ScanOptions(services, parallelism, batchSize, bufferBatches, fetchSize,
-        timeoutMillis, cancelFlag, fewRowsExpected);
+        timeout, cancelFlag, fewRowsExpected);
   }
 
+  /** The same options with a query timeout of {@code timeoutMillis}, all of it left. */
   public ScanOptions withTimeoutMillis(long timeoutMillis) {
+    return withTimeout(QueryTimeout.of(timeoutMillis, 0));
+  }
+
+  public ScanOptions withTimeout(QueryTimeout timeout) {
     return new ScanOptions(services, parallelism, batchSize, bufferBatches, fetchSize,
-        timeoutMillis, cancelFlag, fewRowsExpected);
+        timeout, cancelFlag, fewRowsExpected);
   }
 
   public ScanOptions withCancelFlag(@Nullable AtomicBoolean cancelFlag) {
     return new ScanOptions(services, parallelism, batchSize, bufferBatches, fetchSize,
-        timeoutMillis, cancelFlag, fewRowsExpected);
+        timeout, cancelFlag, fewRowsExpected);
   }
 
   public ScanOptions withFewRowsExpected(boolean fewRowsExpected) {
     return new ScanOptions(services, parallelism, batchSize, bufferBatches, fetchSize,
-        timeoutMillis, cancelFlag, fewRowsExpected);
+        timeout, cancelFlag, fewRowsExpected);
   }
 
   /** Returns whether the cancel flag is set. */

@@ -378,16 +378,15 @@ final class ShardCursor implements AutoCloseable {
    * Returns the time a statement starting now may run: the time left of the query's timeout,
    * or the shard's statement timeout where that is shorter; 0 for no limit.
    *
-   * @throws SQLTimeoutException if the query's time is up already
+   * @throws QueryTimeoutException if the query's time is up already
    */
   private static long limitMillis(ScanOptions options, long deadlineNanos,
       long statementTimeoutMillis) throws SQLTimeoutException {
     long limitMillis = 0;
-    if (options.timeoutMillis() > 0) {
+    if (options.timeout().limited()) {
       limitMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
       if (limitMillis <= 0) {
-        throw new SQLTimeoutException("query timeout of " + options.timeoutMillis()
-            + " ms elapsed before the statement started");
+        throw options.timeout().elapsed(" before the statement started");
       }
     }
     if (statementTimeoutMillis > 0 && (limitMillis == 0 || statementTimeoutMillis < limitMillis)) {
@@ -403,16 +402,16 @@ final class ShardCursor implements AutoCloseable {
   private static SQLException explainTimeout(SQLException e, ScanOptions options,
       long deadlineNanos, long startedNanos, long statementTimeoutMillis) {
     long now = System.nanoTime();
-    String limit;
-    if (options.timeoutMillis() > 0 && now - deadlineNanos >= 0) {
-      limit = "query timeout of " + options.timeoutMillis() + " ms";
+    if (options.timeout().limited() && now - deadlineNanos >= 0) {
+      QueryTimeoutException timeout = options.timeout().elapsed(" (" + e.getMessage() + ")");
+      timeout.initCause(e);
+      return timeout;
     } else if (statementTimeoutMillis > 0
         && now - startedNanos >= TimeUnit.MILLISECONDS.toNanos(statementTimeoutMillis)) {
-      limit = "statement timeout of " + statementTimeoutMillis + " ms";
+      return new SQLTimeoutException("statement timeout of " + statementTimeoutMillis
+          + " ms elapsed (" + e.getMessage() + ")", e.getSQLState(), e.getErrorCode(), e);
     } else {
       return e;
     }
-    return new SQLTimeoutException(limit + " elapsed (" + e.getMessage() + ")", e.getSQLState(),
-        e.getErrorCode(), e);
   }
 }

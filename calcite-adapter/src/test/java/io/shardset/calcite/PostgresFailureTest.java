@@ -38,8 +38,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * queries work again once it is back.
  */
 class PostgresFailureTest {
+  /** Rows of BIG on each shard. */
+  private static final int BIG_ROWS = 20_000;
+
+  /** The application name of the connections that hold the tests' locks. */
+  private static final String LOCK_HOLDER = "shardset-test-lock";
+
   private static List<String> databases = List.of();
   private static String model;
+  /**
+   * The model of the timeout tests, whose pools are not the other tests': canceled statements
+   * leave more than one connection in a pool, which a test that takes a shard down counts on
+   * not to find.
+   */
+  private static String timeoutModel;
   private final List<Connection> lockHolders = new ArrayList<>();
 
   @BeforeAll static void createShards() throws SQLException {
@@ -53,9 +65,14 @@ class PostgresFailureTest {
         s.execute("INSERT INTO items VALUES (" + (i * 100 + 1) + ", " + i + ")");
         s.execute("CREATE TABLE countries (code VARCHAR(2) PRIMARY KEY)");
         s.execute("INSERT INTO countries VALUES ('BR'), ('FR')");
+        // More rows than a merge buffers: its shard statements are still open after a row.
+        s.execute("CREATE TABLE big (id BIGINT PRIMARY KEY, v INT)");
+        s.execute("INSERT INTO big SELECT " + i * BIG_ROWS + " + g, g % 977 FROM"
+            + " generate_series(0, " + (BIG_ROWS - 1) + ") g");
       }
     }
     model = model(shardsJson(1000));
+    timeoutModel = model(shardsJson(2000));
   }
 
   @AfterAll static void dropShards() throws SQLException {
@@ -83,7 +100,7 @@ class PostgresFailureTest {
 
   @Test void cancelStopsEveryShardStatement() throws Exception {
     try (Connection c = ShardFixture.connect(model); Statement s = c.createStatement()) {
-      final Future<Throwable> query = runBlockedScan(s);
+      final Future<Throwable> query = runBlockedScan(s, "SELECT * FROM ITEMS", databases);
       s.cancel();
       final long canceled = System.nanoTime();
       final Throwable thrown = query.get(30, TimeUnit.SECONDS);
@@ -97,10 +114,73 @@ class PostgresFailureTest {
   }
 
   @Test void queryTimeoutStopsEveryShardStatement() throws Exception {
-    try (Connection c = ShardFixture.connect(model); Statement s = c.createStatement()) {
+    try (Connection c = Connector.SHARDSET.open(timeoutModel); Statement s = c.createStatement()) {
       s.setQueryTimeout(1);
-      // The limit is the time left of the 1 s when the shard scan started.
-      assertBlockedScanTimesOut(c, s, "query timeout of \\d+ ms");
+      // ShardSet's watch or the driver's own timer, whichever comes first, stops the shard.
+      assertQueryTimeout(runBlockedScan(s, "SELECT * FROM ITEMS", databases)
+          .get(30, TimeUnit.SECONDS),
+          "shard 's[0-3]' failed: query timeout of 1 s elapsed"
+          + "( \\(ERROR: canceling statement due to user request\\))?");
+      awaitZero(PostgresFailureTest::blockedBackends);
+      assertEquals(0, checkedOutConnections(c));
+    }
+  }
+
+  /** A merge waits for the first row of every shard: one slow shard holds it back. */
+  @Test void queryTimeoutStopsAMergeWaitingForItsSlowestShard() throws Exception {
+    try (Connection c = Connector.SHARDSET.open(timeoutModel); Statement s = c.createStatement()) {
+      s.setQueryTimeout(1);
+      assertQueryTimeout(runBlockedScan(s, "SELECT * FROM ITEMS ORDER BY V",
+          databases.subList(3, 4)).get(30, TimeUnit.SECONDS),
+          "shard 's3' failed: query timeout of 1 s elapsed"
+          + "( \\(ERROR: canceling statement due to user request\\))?");
+      awaitZero(PostgresFailureTest::blockedBackends);
+      awaitZero(PostgresFailureTest::busyBackends);
+      assertEquals(0, checkedOutConnections(c));
+    }
+  }
+
+  /**
+   * The time a client takes over the rows counts: a merge whose shards answered at once, read
+   * slowly, fails once the timeout is up, and its shard statements, which wait for the client
+   * with their results half read, end.
+   */
+  @Test void queryTimeoutStopsAMergeWhileItStreams() throws Exception {
+    try (Connection c = Connector.SHARDSET.open(timeoutModel); Statement s = c.createStatement()) {
+      s.setQueryTimeout(1);
+      final SQLException e = assertThrows(SQLException.class, () -> {
+        try (ResultSet rs = s.executeQuery("SELECT * FROM BIG ORDER BY V")) {
+          final long started = System.nanoTime();
+          assertTrue(rs.next());
+          assertEquals(4, busyBackends(), "the shards' statements wait for the client");
+          awaitTimeout(started);
+          while (rs.next()) {
+            rs.getObject(1);
+          }
+        }
+      });
+      assertQueryTimeout(e, "query timeout of 1 s elapsed");
+      awaitZero(PostgresFailureTest::busyBackends);
+      assertEquals(0, checkedOutConnections(c));
+    }
+  }
+
+  /**
+   * A statement whose rows are first asked for once its timeout is up fails at once, and says
+   * which timeout it set, in the unit it set it: not the time that was left of it.
+   */
+  @Test void queryTimeoutNamesTheTimeoutTheStatementSet() throws Exception {
+    try (Connection c = Connector.SHARDSET.open(timeoutModel); Statement s = c.createStatement()) {
+      s.setQueryTimeout(1);
+      try (ResultSet rs = s.executeQuery("SELECT * FROM ITEMS ORDER BY ID")) {
+        awaitTimeout(System.nanoTime());
+        assertQueryTimeout(assertThrows(SQLException.class, rs::next),
+            "query timeout of 1 s elapsed");
+      }
+      // The statement runs again, within its time.
+      assertEquals(4, count(s, "SELECT COUNT(*) FROM ITEMS"));
+      awaitZero(PostgresFailureTest::busyBackends);
+      assertEquals(0, checkedOutConnections(c));
     }
   }
 
@@ -108,21 +188,43 @@ class PostgresFailureTest {
     final String withTimeout = model(shardsJson(1000).replace("\"connectTimeout\": 1000",
         "\"connectTimeout\": 1000, \"statementTimeout\": 500"));
     try (Connection c = ShardFixture.connect(withTimeout); Statement s = c.createStatement()) {
-      assertBlockedScanTimesOut(c, s, "statement timeout of 500 ms");
+      final Throwable thrown =
+          runBlockedScan(s, "SELECT * FROM ITEMS", databases).get(30, TimeUnit.SECONDS);
+      assertNotNull(thrown, "the query did not fail");
+      assertTrue(messages(thrown).matches("(?s).*shard 's[0-3]' failed: statement timeout of"
+          + " 500 ms elapsed \\(ERROR: canceling statement due to user request\\).*"),
+          messages(thrown));
+      awaitZero(PostgresFailureTest::blockedBackends);
+      assertEquals(0, checkedOutConnections(c));
     }
   }
 
-  /** Runs a blocked scan, expects a shard to report the limit (a regex), and every shard to
-   * stop. */
-  private void assertBlockedScanTimesOut(Connection c, Statement s, String limit)
-      throws Exception {
-    final Throwable thrown = runBlockedScan(s).get(30, TimeUnit.SECONDS);
+  /**
+   * Expects the query timeout's SQLException: SQLState 57014 and a message that contains a
+   * match of {@code message} (a regex), after the statement's words when it failed executing.
+   */
+  private static void assertQueryTimeout(Throwable thrown, String message) {
     assertNotNull(thrown, "the query did not fail");
-    assertTrue(messages(thrown).matches("(?s).*shard 's[0-3]' failed: " + limit
-        + " elapsed \\(ERROR: canceling statement due to user request\\).*"),
-        messages(thrown));
-    awaitZero(PostgresFailureTest::blockedBackends);
-    assertEquals(0, checkedOutConnections(c));
+    if (!(thrown instanceof SQLException e)) {
+      throw new AssertionError("not a SQLException: " + messages(thrown), thrown);
+    }
+    assertEquals("57014", e.getSQLState(), messages(e));
+    assertTrue(String.valueOf(e.getMessage())
+        .matches("(?s)(Error 0 \\(57014\\) : Error while executing SQL \"[^\"]*\": )?"
+            + message + "(\n.*)?"),
+        messages(e));
+  }
+
+  /**
+   * Waits until a 1 s timeout that started before {@code started} (nanoTime) is up: the
+   * statement's time counts from its execution, after its planning, so from before
+   * {@code executeQuery} returned.
+   */
+  private static void awaitTimeout(long started) {
+    final long end = started + TimeUnit.MILLISECONDS.toNanos(1_100);
+    for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+      LockSupport.parkNanos(left);
+    }
   }
 
   @Test void downShardIsNamedAndComesBack() throws Exception {
@@ -246,11 +348,16 @@ class PostgresFailureTest {
     assertTrue(messages(e).contains("Connection to 127.0.0.1:1 refused"), messages(e));
   }
 
-  /** Locks the table on every shard, starts a full scan and returns once all four wait. */
-  private Future<Throwable> runBlockedScan(Statement s) throws Exception {
-    for (String database : databases) {
+  /**
+   * Locks ITEMS on the shards of {@code locked}, starts {@code sql} and returns once the
+   * statements of those shards wait for the lock.
+   */
+  private Future<Throwable> runBlockedScan(Statement s, String sql, List<String> locked)
+      throws Exception {
+    for (String database : locked) {
       final Connection holder = DriverManager.getConnection(PostgresServer.url(database),
           PostgresServer.USER, "");
+      holder.setClientInfo("ApplicationName", LOCK_HOLDER);
       holder.setAutoCommit(false);
       try (Statement lock = holder.createStatement()) {
         lock.execute("LOCK TABLE items IN ACCESS EXCLUSIVE MODE");
@@ -259,7 +366,7 @@ class PostgresFailureTest {
     }
     final ExecutorService executor = Executors.newSingleThreadExecutor();
     final Future<Throwable> result = executor.submit(() -> {
-      try (ResultSet rs = s.executeQuery("SELECT * FROM ITEMS")) {
+      try (ResultSet rs = s.executeQuery(sql)) {
         while (rs.next()) {
           rs.getObject(1);
         }
@@ -269,8 +376,25 @@ class PostgresFailureTest {
       }
     });
     executor.shutdown();
-    awaitValue(4, PostgresFailureTest::blockedBackends);
+    awaitValue(locked.size(), PostgresFailureTest::blockedBackends);
     return result;
+  }
+
+  /**
+   * Shard statements of this test's databases that run or hold a result open: active, or idle
+   * in the transaction a streamed result needs.
+   */
+  private static int busyBackends() {
+    try (Connection c = PostgresServer.admin(); Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM pg_stat_activity"
+             + " WHERE state IN ('active', 'idle in transaction') AND pid <> pg_backend_pid()"
+             + " AND application_name <> '" + LOCK_HOLDER + "'"
+             + " AND datname IN ('" + String.join("', '", databases) + "')")) {
+      rs.next();
+      return rs.getInt(1);
+    } catch (SQLException e) {
+      throw new AssertionError(e);
+    }
   }
 
   /** Shard statements of this test's databases now waiting for the test's locks. */
@@ -352,6 +476,12 @@ class PostgresFailureTest {
         + " \"shardKey\": \"ID\", \"shards\": [\"s0\", \"s1\", \"s2\", \"s3\"], \"ranges\": ["
         + "{\"shard\": \"s0\", \"to\": 100}, {\"shard\": \"s1\", \"from\": 100, \"to\": 200},"
         + " {\"shard\": \"s2\", \"from\": 200, \"to\": 300}, {\"shard\": \"s3\", \"from\": 300}]},"
+        + "{\"name\": \"BIG\", \"physicalName\": \"big\", \"method\": \"range\","
+        + " \"shardKey\": \"ID\", \"shards\": [\"s0\", \"s1\", \"s2\", \"s3\"], \"ranges\": ["
+        + "{\"shard\": \"s0\", \"to\": " + BIG_ROWS + "}, {\"shard\": \"s1\", \"from\": "
+        + BIG_ROWS + ", \"to\": " + 2 * BIG_ROWS + "}, {\"shard\": \"s2\", \"from\": "
+        + 2 * BIG_ROWS + ", \"to\": " + 3 * BIG_ROWS + "}, {\"shard\": \"s3\", \"from\": "
+        + 3 * BIG_ROWS + "}]},"
         + "{\"name\": \"COUNTRIES\", \"physicalName\": \"countries\", \"method\": \"duplicated\","
         + " \"shards\": [\"s0\", \"s1\", \"s2\", \"s3\"]}]}}]}";
   }

@@ -131,6 +131,27 @@ class DirectScanTest extends ShardScanTestBase {
     }
   }
 
+  /**
+   * A scan that starts once its query's time is up sends nothing, and its error names the
+   * timeout the statement set, in seconds, not the millisecond that was left of it.
+   */
+  @Test void aScanStartedAfterTheTimeoutNamesTheTimeoutSet() {
+    Enumerator<Object[]> scan = scan(ShardRequest.of(shards.endpoint("s0"), "select id from big"),
+        ID, TestPools.scanOptions(1).withTimeout(QueryTimeout.of(1_000, 1_200)));
+    // The 1 ms left runs out.
+    long created = System.nanoTime();
+    while (System.nanoTime() - created < TimeUnit.MILLISECONDS.toNanos(2)) {
+      Thread.onSpinWait();
+    }
+    ShardException e = assertThrows(ShardException.class, scan::moveNext);
+    assertEquals("shard 's0' failed: query timeout of 1 s elapsed before the statement started",
+        e.getMessage());
+    assertEquals(QueryTimeoutException.SQL_STATE,
+        ((QueryTimeoutException) e.getCause()).getSQLState());
+    assertEquals(0, shards.statementsExecuted());
+    scan.close();
+  }
+
   @Test void closeAfterOneRowReleasesTheShard() {
     Enumerator<Object[]> scan = scan("s0", "select id from big");
     assertTrue(scan.moveNext());

@@ -44,6 +44,11 @@ public final class PostgresItems {
     return new PostgresItems(databases, rowsPerShard);
   }
 
+  /** The shards' databases, s0 first. */
+  public List<String> databases() {
+    return databases;
+  }
+
   public int rowsPerShard() {
     return rowsPerShard;
   }

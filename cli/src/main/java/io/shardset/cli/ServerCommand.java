@@ -80,6 +80,10 @@ public final class ServerCommand implements Callable<Integer> {
           + " property takes them (default: ${DEFAULT-VALUE}: CONCAT, LEFT, RIGHT, SUBSTR,"
           + " LENGTH, ILIKE... as PostgreSQL means them); clients cannot choose their own.")
   private String functions;
+  @Option(names = "--statement-timeout", defaultValue = "0", paramLabel = "SECONDS",
+      description = "Stop any statement that runs longer, its shard statements too, as"
+          + " setQueryTimeout would; Avatica clients cannot send their own (default: none).")
+  private int statementTimeoutSeconds;
 
   @CommandLine.Spec
   private CommandLine.Model.CommandSpec spec;
@@ -107,7 +111,8 @@ public final class ServerCommand implements Callable<Integer> {
   private ServerSettings settings() {
     final ServerSettings plain = ServerSettings.loopback(model, port, serialization)
         .withBind(bind).withIdleTimeout(Duration.ofSeconds(idleTimeoutSeconds))
-        .withReadOnly(readOnly).withFunctions(functions);
+        .withReadOnly(readOnly).withFunctions(functions)
+        .withStatementTimeout(Duration.ofSeconds(statementTimeoutSeconds));
     return users == null ? plain : plain.withUsers(users, roles);
   }
 

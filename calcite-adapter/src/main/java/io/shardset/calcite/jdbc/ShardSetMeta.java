@@ -7,8 +7,10 @@ import io.shardset.calcite.relations.RelationRows;
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.AccessibleCalciteMeta;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -188,6 +190,28 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
   @SuppressWarnings("unchecked")
   private static <E extends Exception> E unchecked(Exception e) throws E {
     throw (E) e;
+  }
+
+  /**
+   * The rows of a query, which fail once the statement's query timeout is up (see
+   * {@link TimedRows}); Calcite itself passes the timeout to the scans only, which do not see
+   * the time the client or Calcite spends on rows they already sent.
+   */
+  @Override public Iterable<Object> createIterable(StatementHandle handle, QueryState state,
+      Signature signature, List<TypedValue> parameterValues, Frame firstFrame) {
+    final Iterable<Object> rows =
+        super.createIterable(handle, state, signature, parameterValues, firstFrame);
+    final AvaticaStatement statement = connection.statementMap.get(handle.id);
+    if (statement == null
+        || signature.statementType != null && signature.statementType.canUpdate()) {
+      // A write's count: its shard statements are not scans, and it is not a result to read.
+      return rows;
+    }
+    try {
+      return TimedRows.of(rows, statement.getQueryTimeout());
+    } catch (SQLException e) {
+      throw raise(e);
+    }
   }
 
   @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,

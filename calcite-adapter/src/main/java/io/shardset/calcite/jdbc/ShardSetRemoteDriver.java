@@ -53,9 +53,13 @@ public class ShardSetRemoteDriver extends org.apache.calcite.avatica.remote.Driv
     return new ShardSetRemoteFactory();
   }
 
+  /** Avatica's remote metadata, which also makes the server stop a statement whose
+   * {@code setQueryTimeout} is up (see {@link TimedRemoteMeta}). */
   @Override public Meta createMeta(AvaticaConnection connection) {
     connection.properties.put(InternalProperty.NULL_SORTING,
         NullSorting.of(SERVER_NULL_COLLATION));
-    return super.createMeta(connection);
+    // Avatica's own logs in and sets the connection's service, which the timed one sends on.
+    super.createMeta(connection);
+    return new TimedRemoteMeta(connection, connection.getService());
   }
 }

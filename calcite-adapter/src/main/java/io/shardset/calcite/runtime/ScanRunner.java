@@ -1,6 +1,7 @@
 package io.shardset.calcite.runtime;
 
 import io.shardset.execution.ParallelScan;
+import io.shardset.execution.QueryTimeout;
 import io.shardset.execution.ScanOptions;
 import io.shardset.execution.ScanServices;
 import io.shardset.execution.ShardRequest;
@@ -55,7 +56,7 @@ final class ScanRunner {
         read.parallelism() == null ? defaults.parallelism()
             : Math.min(read.parallelism(), requests.size()),
         defaults.batchSize(), defaults.bufferBatches(), defaults.fetchSize(),
-        remainingMillis(root), cancelFlag(root), read.fewRowsExpected());
+        timeout(root), cancelFlag(root), read.fewRowsExpected());
     // Sorted shard streams are merged in order; anything else is concatenated as it comes.
     final Enumerator<Object[]> rows = read.mergeOrder() == null || requests.size() == 1
         ? ParallelScan.concat(requests, read.reader(), options)
@@ -78,15 +79,15 @@ final class ScanRunner {
     return new ShardRequest(plan.shards().endpoints().get(shard), text.sql(), values);
   }
 
-  /** Time left of the statement's query timeout, 0 when it has none. */
-  private static long remainingMillis(DataContext root) {
+  /** The statement's query timeout, and what is left of it since the execution started. */
+  private static QueryTimeout timeout(DataContext root) {
     final Object timeout = DataContext.Variable.TIMEOUT.get(root);
     if (!(timeout instanceof Long millis) || millis <= 0) {
-      return 0L;
+      return QueryTimeout.NONE;
     }
     final Object start = DataContext.Variable.UTC_TIMESTAMP.get(root);
     final long elapsed = start instanceof Long s ? System.currentTimeMillis() - s : 0L;
-    return Math.max(1L, millis - elapsed);
+    return QueryTimeout.of(millis, elapsed);
   }
 
   private static @Nullable AtomicBoolean cancelFlag(DataContext root) {

@@ -33,10 +33,14 @@ import java.util.stream.Collectors;
  * @param functions the function libraries of every remote session, as Calcite's {@code fun}
  *     connection property takes them ({@code standard,postgresql}); a client cannot choose
  *     its own (see {@link ClientProperties})
+ * @param statementTimeout how long any remote statement may run, in whole seconds, as if its
+ *     client had called {@code setQueryTimeout} (Avatica's protocol does not carry a client's
+ *     own); {@link Duration#ZERO} for no limit
  */
 public record ServerSettings(Path model, String bind, int port,
     Driver.Serialization serialization, @Nullable Path users, List<String> roles,
-    Duration idleTimeout, boolean readOnly, String functions) {
+    Duration idleTimeout, boolean readOnly, String functions,
+    Duration statementTimeout) {
   /** The port Avatica servers listen on by default. */
   public static final int DEFAULT_PORT = 8765;
   /** {@link #idleTimeout} unless set otherwise. */
@@ -54,6 +58,12 @@ public record ServerSettings(Path model, String bind, int port,
     Objects.requireNonNull(idleTimeout, "idleTimeout");
     if (idleTimeout.toMillis() < 1) {
       throw new IllegalArgumentException("idle timeout must be positive: " + idleTimeout);
+    }
+    Objects.requireNonNull(statementTimeout, "statementTimeout");
+    if (statementTimeout.isNegative() || statementTimeout.toNanos() % 1_000_000_000L != 0
+        || statementTimeout.getSeconds() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("statement timeout must be whole seconds, 0 for"
+          + " none: " + statementTimeout);
     }
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be between 0 and 65535: " + port);
@@ -78,36 +88,42 @@ public record ServerSettings(Path model, String bind, int port,
   public static ServerSettings loopback(Path model, int port,
       Driver.Serialization serialization) {
     return new ServerSettings(model, "127.0.0.1", port, serialization, null, List.of(),
-        DEFAULT_IDLE_TIMEOUT, false, DEFAULT_FUNCTIONS);
+        DEFAULT_IDLE_TIMEOUT, false, DEFAULT_FUNCTIONS, Duration.ZERO);
   }
 
   /** The same settings with authentication by the users of a realm file. */
   public ServerSettings withUsers(Path realm, List<String> userRoles) {
     return new ServerSettings(model, bind, port, serialization, realm, userRoles, idleTimeout,
-        readOnly, functions);
+        readOnly, functions, statementTimeout);
   }
 
   /** The same settings on another address. */
   public ServerSettings withBind(String address) {
     return new ServerSettings(model, address, port, serialization, users, roles, idleTimeout,
-        readOnly, functions);
+        readOnly, functions, statementTimeout);
   }
 
   /** The same settings with another idle timeout. */
   public ServerSettings withIdleTimeout(Duration timeout) {
     return new ServerSettings(model, bind, port, serialization, users, roles, timeout,
-        readOnly, functions);
+        readOnly, functions, statementTimeout);
   }
 
   /** The same settings where nobody writes ({@code true}) or {@link WriteAccess} decides. */
   public ServerSettings withReadOnly(boolean nobodyWrites) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
-        nobodyWrites, functions);
+        nobodyWrites, functions, statementTimeout);
   }
 
   /** The same settings with other function libraries for remote sessions. */
   public ServerSettings withFunctions(String libraries) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
-        readOnly, libraries);
+        readOnly, libraries, statementTimeout);
+  }
+
+  /** The same settings where every statement may run {@code timeout}, zero for no limit. */
+  public ServerSettings withStatementTimeout(Duration timeout) {
+    return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
+        readOnly, functions, timeout);
   }
 }

@@ -2,7 +2,9 @@ package io.shardset.cli.server;
 
 import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.jdbc.AccessibleStatementInfo;
 import org.apache.calcite.avatica.jdbc.JdbcMeta;
+import org.apache.calcite.avatica.jdbc.StatementInfo;
 import org.apache.calcite.avatica.remote.TypedValue;
 
 import org.slf4j.Logger;
@@ -10,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -44,10 +47,14 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
   /** Statements running a call now, which are in use however long the call takes. */
   private final Map<InUse, Integer> running = new ConcurrentHashMap<>();
 
-  ShardSetMeta(String url, Properties server, Duration idleTimeout, Caller.Current callers)
-      throws SQLException {
+  /** The query timeout of every statement, in seconds; 0 for none. */
+  private final int statementTimeoutSeconds;
+
+  ShardSetMeta(String url, Properties server, Duration idleTimeout, Duration statementTimeout,
+      Caller.Current callers) throws SQLException {
     super(url, withExpiry(server, idleTimeout));
     this.server = copy(server);
+    this.statementTimeoutSeconds = (int) statementTimeout.getSeconds();
     this.callers = callers;
     this.cleaner = Executors.newSingleThreadScheduledExecutor(runnable -> {
       final Thread thread = new Thread(runnable, "shardset-server-idle-cleaner");
@@ -156,6 +163,7 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     LOG.debug("connection {} runs: {}", h.connectionId, sql);
     begin(h);
     try {
+      limit(h);
       return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
     } catch (RuntimeException e) {
       throw RemoteErrors.withSqlState(e);
@@ -168,6 +176,7 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
       int maxRowsInFirstFrame) throws NoSuchStatementException {
     begin(h);
     try {
+      limit(h);
       return super.execute(h, parameterValues, maxRowsInFirstFrame);
     } catch (RuntimeException e) {
       throw RemoteErrors.withSqlState(e);
@@ -182,8 +191,31 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     begin(h);
     try {
       return super.fetch(h, offset, fetchMaxRowCount);
+    } catch (RuntimeException e) {
+      // A timeout while the client reads the rows, say, with its state.
+      throw RemoteErrors.withSqlState(e);
     } finally {
       end(h);
+    }
+  }
+
+  /**
+   * Gives a statement the server's query timeout before it runs: Avatica's protocol does not
+   * carry the one its client set, and ShardSet stops a statement when its timeout is up,
+   * shard statements included.
+   */
+  private void limit(StatementHandle h) {
+    if (statementTimeoutSeconds == 0) {
+      return;
+    }
+    final StatementInfo info = getStatementCache().getIfPresent(h.id);
+    final Statement statement = info == null ? null : AccessibleStatementInfo.statement(info);
+    if (statement != null) {
+      try {
+        statement.setQueryTimeout(statementTimeoutSeconds);
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
     }
   }
 

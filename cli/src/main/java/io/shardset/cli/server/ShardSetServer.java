@@ -77,7 +77,8 @@ public final class ShardSetServer implements AutoCloseable {
       check.getMetaData();
     }
     final Caller.Current callers = new Caller.Current();
-    final ShardSetMeta meta = new ShardSetMeta(URL, info, settings.idleTimeout(), callers);
+    final ShardSetMeta meta = new ShardSetMeta(URL, info, settings.idleTimeout(),
+        settings.statementTimeout(), callers);
     // Avatica's own handler (given no configuration, as with authentication Jetty's security
     // handler in front of it does the checking), told who sends each request.
     final WriteAccessHandler handler = new WriteAccessHandler(new TracelessErrorHandler(

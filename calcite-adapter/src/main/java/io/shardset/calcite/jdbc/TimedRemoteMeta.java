@@ -1,0 +1,252 @@
+package io.shardset.calcite.jdbc;
+
+import io.shardset.execution.QueryTimeout;
+import io.shardset.execution.QueryTimeoutException;
+
+import org.apache.calcite.avatica.AvaticaClientRuntimeException;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.MissingResultsException;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.remote.AccessibleRemoteMeta;
+import org.apache.calcite.avatica.remote.Service;
+import org.apache.calcite.avatica.remote.TypedValue;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Avatica's remote metadata with the query timeouts JDBC promises. Avatica's protocol carries
+ * neither a statement's {@code setQueryTimeout} nor a cancel, so when a statement's timeout is
+ * up while the server executes it or sends its rows, this closes the statement on the server
+ * from a timer thread; the server then stops it, its shard statements included, and the call
+ * that waits fails with SQLState {@value QueryTimeoutException#SQL_STATE}.
+ *
+ * <p>The time counts from the execution until the server has sent the last row, as an embedded
+ * {@code jdbc:shardset:} statement's does. A statement that timed out runs again (Avatica's
+ * client opens a new one on the server); a prepared statement must be prepared again.
+ */
+final class TimedRemoteMeta extends AccessibleRemoteMeta {
+  private static final Logger LOG = LoggerFactory.getLogger(TimedRemoteMeta.class);
+
+  private final AvaticaConnection connection;
+  /** The running executions that have a timeout, by statement id. */
+  private final Map<Integer, Deadline> deadlines = new ConcurrentHashMap<>();
+  /** Started with the first statement that has a timeout; guarded by this. */
+  private @Nullable ScheduledExecutorService timer;
+  private boolean closed;
+
+  TimedRemoteMeta(AvaticaConnection connection, Service service) {
+    super(connection, service);
+    this.connection = connection;
+  }
+
+  @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
+      long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
+      throws NoSuchStatementException {
+    final Deadline deadline = start(h);
+    final ExecuteResult result;
+    try {
+      result = super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+    } catch (RuntimeException | NoSuchStatementException e) {
+      endAfterFailure(deadline, e);
+      throw e;
+    }
+    return executed(deadline, result);
+  }
+
+  @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      int maxRowsInFirstFrame) throws NoSuchStatementException {
+    final Deadline deadline = start(h);
+    final ExecuteResult result;
+    try {
+      result = super.execute(h, parameterValues, maxRowsInFirstFrame);
+    } catch (RuntimeException | NoSuchStatementException e) {
+      endAfterFailure(deadline, e);
+      throw e;
+    }
+    return executed(deadline, result);
+  }
+
+  @Override public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
+      throws NoSuchStatementException, MissingResultsException {
+    final Deadline deadline = deadlines.get(h.id);
+    if (deadline != null && deadline.fired) {
+      throw ShardSetMeta.raise(deadline.elapsed(null));
+    }
+    final Frame frame;
+    try {
+      frame = super.fetch(h, offset, fetchMaxRowCount);
+    } catch (RuntimeException | NoSuchStatementException | MissingResultsException e) {
+      if (deadline != null && deadline.end()) {
+        // Read by ResultSet.next(), which passes a SQLException on as it is.
+        throw ShardSetMeta.raise(deadline.elapsed(e));
+      }
+      if (e instanceof AvaticaClientRuntimeException remote
+          && QueryTimeoutException.SQL_STATE.equals(remote.getSqlState())) {
+        // The server's own timeout (--statement-timeout): a SQLException too, not the
+        // unchecked exception Avatica's client lets ResultSet.next() throw.
+        throw ShardSetMeta.raise(new SQLTimeoutException(remote.getMessage(),
+            remote.getSqlState(), remote.getErrorCode(), remote));
+      }
+      throw e;
+    }
+    if (deadline != null && (frame.done ? deadline.end() : deadline.fired)) {
+      throw ShardSetMeta.raise(deadline.elapsed(null));
+    }
+    return frame;
+  }
+
+  @Override public void closeStatement(StatementHandle h) {
+    final Deadline deadline = deadlines.remove(h.id);
+    if (deadline != null) {
+      deadline.end();
+    }
+    super.closeStatement(h);
+  }
+
+  @Override public void closeConnection(ConnectionHandle ch) {
+    try {
+      super.closeConnection(ch);
+    } finally {
+      synchronized (this) {
+        closed = true;
+        if (timer != null) {
+          timer.shutdownNow();
+        }
+      }
+    }
+  }
+
+  /** Starts the time of an execution, when its statement has a timeout; else null. */
+  private @Nullable Deadline start(StatementHandle h) {
+    final Deadline previous = deadlines.remove(h.id);
+    if (previous != null) {
+      previous.end();
+    }
+    final AvaticaStatement statement = connection.statementMap.get(h.id);
+    final int seconds;
+    try {
+      seconds = statement == null ? 0 : statement.getQueryTimeout();
+    } catch (SQLException e) {
+      // A closed statement: its execution fails for that reason.
+      return null;
+    }
+    if (seconds <= 0) {
+      return null;
+    }
+    final ScheduledExecutorService alarms = timer();
+    if (alarms == null) {
+      return null;
+    }
+    final Deadline deadline = new Deadline(h, seconds);
+    deadlines.put(h.id, deadline);
+    deadline.arm(alarms);
+    return deadline;
+  }
+
+  /** The rows of an execution, or its timeout; the time ends with the last row. */
+  private ExecuteResult executed(@Nullable Deadline deadline, ExecuteResult result) {
+    if (deadline == null) {
+      return result;
+    }
+    final boolean done = result.resultSets.stream()
+        .allMatch(r -> r.updateCount != -1 || r.firstFrame != null && r.firstFrame.done);
+    if (done ? deadline.end() : deadline.fired) {
+      throw failure(deadline.elapsed(null));
+    }
+    return result;
+  }
+
+  /** Ends the time of an execution that failed; throws the timeout if it was up. */
+  private static void endAfterFailure(@Nullable Deadline deadline, Exception e) {
+    if (deadline != null && deadline.end()) {
+      throw failure(deadline.elapsed(e));
+    }
+  }
+
+  /**
+   * The error of a timed-out execution: Avatica's client passes the SQLState of this class
+   * of exception on, whether it executes a statement or a prepared one.
+   */
+  private static AvaticaClientRuntimeException failure(QueryTimeoutException timeout) {
+    final AvaticaClientRuntimeException failure = new AvaticaClientRuntimeException(
+        timeout.getMessage(), 0, timeout.getSQLState(), AvaticaSeverity.ERROR, List.of(),
+        null);
+    failure.initCause(timeout);
+    return failure;
+  }
+
+  private synchronized @Nullable ScheduledExecutorService timer() {
+    if (closed) {
+      return null;
+    }
+    if (timer == null) {
+      timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        final Thread thread = new Thread(runnable, "shardset-remote-timeouts");
+        thread.setDaemon(true);
+        return thread;
+      });
+    }
+    return timer;
+  }
+
+  /** The time limit of one execution of a statement. */
+  private final class Deadline {
+    private final StatementHandle handle;
+    private final QueryTimeout timeout;
+    private volatile boolean fired;
+    private @Nullable ScheduledFuture<?> alarm;
+
+    Deadline(StatementHandle handle, int seconds) {
+      this.handle = handle;
+      this.timeout = QueryTimeout.of(TimeUnit.SECONDS.toMillis(seconds), 0);
+    }
+
+    void arm(ScheduledExecutorService alarms) {
+      alarm = alarms.schedule(this::fire, timeout.setMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Closes the statement on the server, which stops it there. */
+    private void fire() {
+      fired = true;
+      try {
+        TimedRemoteMeta.super.closeStatement(handle);
+      } catch (RuntimeException e) {
+        LOG.debug("closing statement {} on the server after its {} failed", handle.id,
+            timeout.describe(), e);
+      }
+    }
+
+    /** Ends the time; returns whether it was up before. */
+    boolean end() {
+      final ScheduledFuture<?> armed = alarm;
+      if (armed != null) {
+        armed.cancel(false);
+      }
+      deadlines.remove(handle.id, this);
+      return fired;
+    }
+
+    QueryTimeoutException elapsed(@Nullable Exception cause) {
+      final QueryTimeoutException elapsed = new QueryTimeoutException(timeout.describe()
+          + " elapsed; the statement was closed on the server");
+      if (cause != null) {
+        elapsed.initCause(cause);
+      }
+      return elapsed;
+    }
+  }
+}

@@ -1,0 +1,275 @@
+package io.shardset.cli;
+
+import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
+import io.shardset.cli.server.ServerSettings;
+import io.shardset.cli.server.ShardSetServer;
+import io.shardset.testing.PostgresItems;
+import io.shardset.testing.PostgresServer;
+
+import org.apache.calcite.avatica.AvaticaClientRuntimeException;
+import org.apache.calcite.avatica.remote.Driver;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import static io.shardset.testing.PostgresItems.awaitValue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Query timeouts of remote statements, on four PostgreSQL shards one of which keeps the query
+ * waiting for a lock: the server's {@code --statement-timeout} for any Avatica client, and a
+ * {@code jdbc:shardset:remote:} client's own {@code setQueryTimeout}, which Avatica's protocol
+ * does not carry. Either way the client gets SQLState 57014 and the shard statements end.
+ */
+class RemoteTimeoutTest {
+  /** The application name of the connection that holds the lock. */
+  private static final String LOCK_HOLDER = "shardset-test-lock";
+
+  private static PostgresItems items;
+  private static List<String> databases = List.of();
+
+  @TempDir Path folder;
+  private Path modelFile;
+  private ShardSetServer server;
+  private Connection lockHolder;
+
+  @BeforeAll static void createShards() throws SQLException {
+    // More rows than the first frame and a merge's buffers hold.
+    items = PostgresItems.create("timeout", 5_000);
+    databases = items.databases();
+  }
+
+  @AfterAll static void dropShards() throws SQLException {
+    items.drop();
+  }
+
+  @BeforeEach void writeModel() throws Exception {
+    modelFile = folder.resolve("model.json");
+    Files.writeString(modelFile, items.model(""), StandardCharsets.UTF_8);
+  }
+
+  /** Locks s3's ITEMS, so that a query of it waits. */
+  private void lockS3() throws SQLException {
+    lockHolder = DriverManager.getConnection(PostgresServer.url(databases.get(3)),
+        PostgresServer.USER, "");
+    lockHolder.setClientInfo("ApplicationName", LOCK_HOLDER);
+    lockHolder.setAutoCommit(false);
+    try (Statement lock = lockHolder.createStatement()) {
+      lock.execute("LOCK TABLE items IN ACCESS EXCLUSIVE MODE");
+    }
+  }
+
+  @AfterEach void stopServerAndUnlock() throws SQLException {
+    try {
+      if (server != null) {
+        server.close();
+      }
+    } finally {
+      releaseLock();
+    }
+  }
+
+  private void releaseLock() throws SQLException {
+    if (lockHolder != null) {
+      lockHolder.rollback();
+      lockHolder.close();
+      lockHolder = null;
+    }
+  }
+
+  /** A plain Avatica client cannot send a timeout: the server's applies to it. */
+  @Test void theServersStatementTimeoutStopsAPlainAvaticaClientsStatement() throws Exception {
+    server = ShardSetServer.start(settings().withStatementTimeout(Duration.ofSeconds(1)));
+    lockS3();
+    try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+         Statement s = c.createStatement()) {
+      assertTimesOut(s, "query timeout of 1 s elapsed");
+    }
+  }
+
+  /** The time the client takes over the rows counts: the fetch after it fails. */
+  @Test void theServersStatementTimeoutStopsAStatementWhoseRowsAreReadSlowly()
+      throws Exception {
+    server = ShardSetServer.start(settings().withStatementTimeout(Duration.ofSeconds(1)));
+    try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+         Statement s = c.createStatement()) {
+      assertSlowReadTimesOut(s, "query timeout of 1 s elapsed");
+    }
+  }
+
+  @Test void aShardSetRemoteClientsQueryTimeoutStopsAStatementWhoseRowsAreReadSlowly()
+      throws Exception {
+    server = ShardSetServer.start(settings());
+    try (Connection c = DriverManager.getConnection(shardSetRemoteUrl());
+         Statement s = c.createStatement()) {
+      s.setQueryTimeout(1);
+      // ShardSet's driver throws what JDBC promises, where Avatica's throws its unchecked one.
+      assertInstanceOf(SQLException.class,
+          assertSlowReadTimesOut(s, "query timeout of 1 s elapsed"));
+    }
+  }
+
+  /**
+   * Reads a merge's first row, waits until the 1 s timeout is up and reads on; expects the
+   * timeout's SQLState and {@code message}, and every shard statement to end; returns the
+   * error.
+   */
+  private static Exception assertSlowReadTimesOut(Statement s, String message)
+      throws Exception {
+    final Exception e = assertThrows(Exception.class, () -> {
+      try (ResultSet rs = s.executeQuery("SELECT * FROM ITEMS ORDER BY V")) {
+        final long started = System.nanoTime();
+        assertTrue(rs.next());
+        // The statement's time counts from before executeQuery returned.
+        final long end = started + TimeUnit.MILLISECONDS.toNanos(1_100);
+        for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+          LockSupport.parkNanos(left);
+        }
+        while (rs.next()) {
+          rs.getObject(1);
+        }
+      }
+    });
+    assertTimeout(e, message);
+    awaitValue(0, RemoteTimeoutTest::busySessions);
+    return e;
+  }
+
+  /**
+   * Expects a timeout's error: SQLState 57014 and {@code message}. A SQLException, except
+   * that a plain Avatica client's {@code ResultSet.next()} throws the error of a fetch as
+   * Avatica's unchecked exception.
+   */
+  private static void assertTimeout(@Nullable Throwable thrown, String message) {
+    assertNotNull(thrown, "the query did not fail");
+    final String state;
+    if (thrown instanceof SQLException e) {
+      state = e.getSQLState();
+    } else if (thrown instanceof AvaticaClientRuntimeException e) {
+      state = e.getSqlState();
+    } else {
+      throw new AssertionError("not a query's error: " + thrown, thrown);
+    }
+    assertEquals("57014", state, thrown.toString());
+    assertTrue(String.valueOf(thrown.getMessage()).contains(message), thrown.toString());
+  }
+
+  private String shardSetRemoteUrl() {
+    return server.jdbcUrl().replace("jdbc:avatica:remote:",
+        ShardSetRemoteDriver.CONNECT_STRING_PREFIX);
+  }
+
+  /**
+   * {@code jdbc:shardset:remote:} makes the server stop a statement whose own timeout is up;
+   * the statement then runs again.
+   */
+  @Test void aShardSetRemoteClientsQueryTimeoutStopsTheStatementOnTheServer() throws Exception {
+    server = ShardSetServer.start(settings());
+    lockS3();
+    try (Connection c = DriverManager.getConnection(shardSetRemoteUrl());
+         Statement s = c.createStatement()) {
+      s.setQueryTimeout(1);
+      assertTimesOut(s, "query timeout of 1 s elapsed; the statement was closed on the server");
+      releaseLock();
+      // Time enough for the server to plan a new query: the client's time counts planning.
+      s.setQueryTimeout(30);
+      try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM ITEMS")) {
+        assertTrue(rs.next());
+        assertEquals(4L * items.rowsPerShard(), rs.getLong(1));
+      }
+    }
+  }
+
+  /**
+   * Runs a query that waits for s3's lock; expects SQLState 57014 and {@code message} in the
+   * error, and s3's statement, and every other shard statement, to end.
+   */
+  private static void assertTimesOut(Statement s, String message) throws Exception {
+    final ExecutorService executor = Executors.newSingleThreadExecutor();
+    try {
+      final Future<Throwable> query = executor.submit(() -> {
+        try (ResultSet rs = s.executeQuery("SELECT * FROM ITEMS")) {
+          while (rs.next()) {
+            rs.getObject(1);
+          }
+          return null;
+        } catch (Throwable t) {
+          return t;
+        }
+      });
+      // Without a timeout the query waits for the lock for as long as the test holds it.
+      final Throwable thrown = query.get(20, TimeUnit.SECONDS);
+      assertTimeout(thrown, message);
+    } finally {
+      executor.shutdownNow();
+    }
+    awaitValue(0, RemoteTimeoutTest::lockWaiters);
+    try {
+      awaitValue(0, RemoteTimeoutTest::busySessions);
+    } catch (AssertionError e) {
+      try (Connection c = PostgresServer.admin(); Statement st = c.createStatement();
+           ResultSet rs = st.executeQuery("SELECT datname, state, application_name, query"
+               + " FROM pg_stat_activity WHERE datname IN ('" + String.join("', '", databases)
+               + "')")) {
+        while (rs.next()) {
+          e.addSuppressed(new AssertionError(rs.getString(1) + " " + rs.getString(2) + " "
+              + rs.getString(3) + " " + rs.getString(4)));
+        }
+      }
+      throw e;
+    }
+  }
+
+  /** Shard statements waiting for the test's lock. */
+  private static int lockWaiters() {
+    return count("state = 'active' AND wait_event_type = 'Lock'");
+  }
+
+  /** Shard sessions running a statement or inside a transaction, the lock's holder aside. */
+  private static int busySessions() {
+    return count("state IN ('active', 'idle in transaction') AND application_name <> '"
+        + LOCK_HOLDER + "'");
+  }
+
+  private static int count(String condition) {
+    try (Connection c = PostgresServer.admin(); Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM pg_stat_activity WHERE "
+             + condition + " AND pid <> pg_backend_pid()"
+             + " AND datname IN ('" + String.join("', '", databases) + "')")) {
+      rs.next();
+      return rs.getInt(1);
+    } catch (SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private ServerSettings settings() {
+    return ServerSettings.loopback(modelFile, 0, Driver.Serialization.PROTOBUF);
+  }
+}
