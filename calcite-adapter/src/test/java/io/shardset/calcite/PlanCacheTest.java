@@ -194,6 +194,42 @@ class PlanCacheTest extends SalesDataTestBase {
     }
   }
 
+  /** A plan whose generated code divides a constant by zero fails in its class's static
+   * initialiser: every run fails the same way, not only the first (later ones would find the
+   * class unusable), also a prepared statement run again and a plan shared by literals; the
+   * connection still runs other statements. */
+  @Test void aPlanFailingInItsInitialiserFailsAlikeEveryTime() throws SQLException {
+    for (String sql : new String[] {"SELECT 1/0 FROM CUSTOMERS",
+        "SELECT 1/0 FROM CUSTOMERS WHERE CUSTOMER_ID = 5"}) {
+      try (PreparedStatement prepared = connection.prepareStatement(sql)) {
+        for (int i = 0; i < 3; i++) {
+          try (Statement s = connection.createStatement()) {
+            assertDividedByZero(sql + ", run " + i, () -> s.executeQuery(sql));
+          }
+          assertDividedByZero(sql + ", prepared run " + i, prepared::executeQuery);
+        }
+      }
+    }
+    final String count = "SELECT COUNT(*) FROM CUSTOMERS";
+    assertEquals(fixture.oracleRows(count), rows(count));
+  }
+
+  private static void assertDividedByZero(String run, Query query) {
+    final SQLException e = assertThrows(SQLException.class, () -> {
+      try (ResultSet rs = query.run()) {
+        rs.next();
+      }
+    }, run);
+    assertEquals("22012", e.getSQLState(), run + ": " + e);
+    assertEquals("/ by zero", e.getMessage(), run);
+  }
+
+  /** A query to run. */
+  @FunctionalInterface
+  private interface Query {
+    ResultSet run() throws SQLException;
+  }
+
   @Test void boundedPerConnectionAndInvalidated() throws SQLException {
     final PlanCache small = new PlanCache(2);
     final ShardSetDriver driver = new ShardSetDriver(small);

@@ -6,7 +6,6 @@ import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -257,16 +256,31 @@ class SpringJdbcTest {
     assertEquals(List.of(), ids(new JdbcTemplate(pool), key));
   }
 
-  @Disabled("needs errors: a parse error has no SQLState (embedded: null; remote: 00000,"
-      + " 'Error 0 (00000) : ... Remote driver error: ... parse failed: Non-query expression"
-      + " encountered in illegal context'), so Spring gives UncategorizedSQLException")
+  /** Spring maps the SQLStates of class 42 that ShardSet gives a statement that does not
+   * parse or names an unknown column to BadSqlGrammarException, with the reason. */
   @ParameterizedTest @MethodSource("pools")
   void syntaxErrorsAreBadSqlGrammar(Kind kind, Target target) throws Exception {
     final JdbcTemplate jdbc = new JdbcTemplate(pools.pool(kind, target));
-    assertThrows(BadSqlGrammarException.class,
-        () -> jdbc.queryForList("SELEC ID FROM CUSTOMERS"));
-    assertThrows(BadSqlGrammarException.class,
-        () -> jdbc.queryForList("SELECT NO_SUCH_COLUMN FROM CUSTOMERS"));
+    assertBadGrammar(jdbc, "SELEC ID FROM CUSTOMERS", "42000",
+        "Non-query expression encountered in illegal context");
+    assertBadGrammar(jdbc, "SELECT NO_SUCH_COLUMN FROM CUSTOMERS", "42S22",
+        "From line 1, column 8 to line 1, column 21: Column 'NO_SUCH_COLUMN' not found in any"
+            + " table");
+    assertBadGrammar(jdbc, "SELECT ID FROM NO_SUCH_TABLE", "42S02",
+        "From line 1, column 16 to line 1, column 28: Object 'NO_SUCH_TABLE' not found");
+    // The pooled connection still serves.
+    assertEquals("Customer 7", jdbc.queryForObject("SELECT NAME FROM CUSTOMERS WHERE ID = 7",
+        String.class));
+  }
+
+  private static void assertBadGrammar(JdbcTemplate jdbc, String sql, String state,
+      String reason) {
+    final BadSqlGrammarException e =
+        assertThrows(BadSqlGrammarException.class, () -> jdbc.queryForList(sql));
+    assertEquals(sql, e.getSql());
+    assertEquals(state, e.getSQLException().getSQLState(), e.getMessage());
+    assertTrue(e.getSQLException().getMessage().endsWith(reason),
+        e.getSQLException().getMessage());
   }
 
   @ParameterizedTest @MethodSource("pools")

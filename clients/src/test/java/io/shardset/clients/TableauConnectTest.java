@@ -7,7 +7,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -36,15 +35,6 @@ class TableauConnectTest extends ConnectSequenceTestBase {
           + md.getColumnTypeName(i) + "|" + md.isNullable(i));
     }
     return columns;
-  }
-
-  /** Embedded, Tableau's URL asks for Calcite's LENIENT conformance, which the server gives
-   * remote sessions by default: Tableau writes {@code GROUP BY 1}, which the default
-   * conformance refuses ("Expression 'ORDERS.STATUS' is not being grouped"). */
-  @Override Connection connect(Via via) throws SQLException {
-    return via == Via.EMBEDDED
-        ? DriverManager.getConnection(fixture.embeddedUrl() + ";conformance=LENIENT")
-        : super.connect(via);
   }
 
   @ParameterizedTest @EnumSource(Via.class)
@@ -97,7 +87,8 @@ class TableauConnectTest extends ConnectSequenceTestBase {
       final String extract = "SELECT \"ORDERS\".\"STATUS\" AS \"STATUS\","
           + " SUM(\"ORDERS\".\"TOTAL\") AS \"sum:TOTAL:ok\" FROM \"S\".\"ORDERS\" \"ORDERS\""
           + " GROUP BY 1 ORDER BY 1 NULLS FIRST";
-      // H2 groups by names only.
+      // GROUP BY 1 as Tableau writes it: ShardSet's connections and server sessions default
+      // to Calcite's LENIENT conformance. The oracle, H2, groups by names only.
       final String expected = extract.replace("GROUP BY 1 ORDER BY 1",
           "GROUP BY \"ORDERS\".\"STATUS\" ORDER BY 1");
       try (Statement s = c.createStatement()) {

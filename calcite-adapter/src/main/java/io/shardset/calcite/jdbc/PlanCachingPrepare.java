@@ -27,7 +27,8 @@ import java.util.function.UnaryOperator;
 /**
  * {@link CalcitePrepareImpl} that answers {@code prepareSql} from a {@link PlanCache}, planning
  * only on a miss; see {@link PlanCache} for the design. A semicolon ending the statement is
- * dropped first ({@link StatementText}).
+ * dropped first ({@link StatementText}). Every plan it returns, cached or not, fails each run
+ * alike when its generated code cannot initialise ({@link InitFailureSignature}).
  */
 final class PlanCachingPrepare extends CalcitePrepareImpl {
   private final PlanCache cache;
@@ -39,12 +40,14 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
   @Override public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query,
       Type elementType, long maxRowCount) {
     if (query.sql == null) {
-      return super.prepareSql(context, query, elementType, maxRowCount);
+      return InitFailureSignature.of(super.prepareSql(context, query, elementType,
+          maxRowCount));
     }
     final String sql = StatementText.withoutTerminator(query.sql);
     final SqlNode parsed = parseQuery(context, sql);
     if (parsed == null) {
-      return super.prepareSql(context, Query.of(sql), elementType, maxRowCount);
+      return InitFailureSignature.of(super.prepareSql(context, Query.of(sql), elementType,
+          maxRowCount));
     }
     final LiteralParameterizer.ParameterizedSql normalized =
         LiteralParameterizer.parameterize(sql, parsed);
@@ -78,7 +81,8 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
     final PlanCache.Key key = new PlanCache.Key(sql, context.getDefaultSchemaPath(),
         elementType.getTypeName(), maxRowCount);
     return (CalciteSignature<T>) cache.get(context.getMutableRootSchema(), key,
-        () -> super.prepareSql(context, Query.of(sql), elementType, maxRowCount));
+        () -> InitFailureSignature.of(
+            super.prepareSql(context, Query.of(sql), elementType, maxRowCount)));
   }
 
   /** Calcite's statement preparation, with IN lists of any length converted as Calcite

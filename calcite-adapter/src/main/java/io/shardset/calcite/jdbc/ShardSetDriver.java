@@ -64,6 +64,14 @@ public class ShardSetDriver extends Driver {
    */
   public static final String DEFAULT_FUNCTIONS = "standard,postgresql";
 
+  /**
+   * The SQL conformance (Calcite's {@code conformance} property) of connections that name
+   * none, the one a ShardSet server's sessions get too: BI tools (Tableau, say) write
+   * {@code GROUP BY 1} and {@code ORDER BY} select-list aliases, which Calcite's default
+   * conformance rejects.
+   */
+  public static final String DEFAULT_CONFORMANCE = "LENIENT";
+
   static {
     new ShardSetDriver().register();
   }
@@ -92,8 +100,9 @@ public class ShardSetDriver extends Driver {
     return planCache;
   }
 
-  /** Connects as Calcite's driver does, with {@link ShardTypeSystem} as the type system and
-   * {@link #DEFAULT_FUNCTIONS} as the function libraries unless the properties name others. */
+  /** Connects as Calcite's driver does, with {@link ShardTypeSystem} as the type system,
+   * {@link #DEFAULT_FUNCTIONS} as the function libraries and {@link #DEFAULT_CONFORMANCE} as
+   * the conformance unless the properties name others. */
   @Override public Connection connect(String url, Properties info) throws SQLException {
     if (!acceptsURL(url)) {
       return null;
@@ -106,6 +115,9 @@ public class ShardSetDriver extends Driver {
     }
     if (properties.getProperty("fun") == null && !url.contains("fun=")) {
       properties.setProperty("fun", DEFAULT_FUNCTIONS);
+    }
+    if (properties.getProperty("conformance") == null && !url.contains("conformance=")) {
+      properties.setProperty("conformance", DEFAULT_CONFORMANCE);
     }
     return super.connect(url, properties);
   }

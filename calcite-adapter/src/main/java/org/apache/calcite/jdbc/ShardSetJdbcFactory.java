@@ -21,6 +21,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Properties;
 import java.util.TimeZone;
 
@@ -30,6 +31,8 @@ import java.util.TimeZone;
  * connection prepares without its {@code Meta} and reports every failure as "Error while
  * preparing statement [sql]", without a state or the reason, and Avatica's statement gives a
  * failure the state only by dropping its cause, and repeats the SQL text in the message.
+ * Errors are SQLExceptions too (the {@link ExceptionInInitializerError} of generated code
+ * that divides a constant by zero, say): a JDBC client expects nothing else from a statement.
  * Lives in Calcite's package only to extend Calcite's connection class, which is not public.
  */
 public final class ShardSetJdbcFactory extends CalciteFactory {
@@ -93,7 +96,7 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
     @Override public boolean next() throws SQLException {
       try {
         return super.next();
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         throw ClientErrors.classify(e);
       } catch (SQLException e) {
         throw e.getSQLState() == null ? ClientErrors.classify(e) : e;
@@ -125,7 +128,7 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
       } catch (AvaticaClientRuntimeException e) {
         // ShardSetMeta's, the state given, around the failure.
         throw ClientErrors.classify(e.getCause() == null ? e : e.getCause());
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         throw ClientErrors.classify(e);
       }
     }
@@ -138,6 +141,28 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
         return super.executeQueryInternal(statement, signature, firstFrame, state, isUpdate);
       } catch (SQLException e) {
         throw ClientErrors.classify(e.getCause() == null ? e : e.getCause());
+      } catch (RuntimeException | Error e) {
+        throw ClientErrors.classify(e);
+      }
+    }
+
+    /** Runs a prepared statement's batch; Avatica wraps exceptions but not errors. */
+    @Override protected long[] executeBatchUpdateInternal(AvaticaPreparedStatement statement)
+        throws SQLException {
+      try {
+        return super.executeBatchUpdateInternal(statement);
+      } catch (Error e) {
+        throw ClientErrors.classify(e);
+      }
+    }
+
+    /** Runs a statement's batch; Avatica wraps exceptions but not errors. */
+    @Override protected Meta.ExecuteBatchResult prepareAndUpdateBatch(AvaticaStatement statement,
+        List<String> queries) throws NoSuchStatementException, SQLException {
+      try {
+        return super.prepareAndUpdateBatch(statement, queries);
+      } catch (Error e) {
+        throw ClientErrors.classify(e);
       }
     }
 
@@ -149,6 +174,8 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
       } catch (SQLException e) {
         // Calcite's exception says only which SQL failed; its cause says why.
         throw ClientErrors.classify(e.getCause() == null ? e : e.getCause());
+      } catch (RuntimeException | Error e) {
+        throw ClientErrors.classify(e);
       }
     }
   }

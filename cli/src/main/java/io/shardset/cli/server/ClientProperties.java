@@ -1,5 +1,7 @@
 package io.shardset.cli.server;
 
+import io.shardset.calcite.jdbc.ShardSetDriver;
+
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
@@ -12,10 +14,11 @@ import java.util.Set;
  * client could otherwise send {@code model=inline:...} and reach any JDBC URL from the server.
  */
 public final class ClientProperties {
-  /** Session-only Calcite properties a client may set when the server does not. */
-  /** The SQL conformance of remote connections that do not choose one. */
-  public static final String DEFAULT_CONFORMANCE = "LENIENT";
+  /** The SQL conformance of remote connections that do not choose one: the embedded
+   * driver's. */
+  public static final String DEFAULT_CONFORMANCE = ShardSetDriver.DEFAULT_CONFORMANCE;
 
+  /** Session-only Calcite properties a client may set when the server does not. */
   public static final Set<String> ALLOWED = Set.of("timeZone", "locale", "lex",
       "caseSensitive", "quoting", "quotedCasing", "unquotedCasing", "conformance");
 

@@ -282,6 +282,35 @@ class ClientErrorsTest {
     }
   }
 
+  /**
+   * A constant divided by zero fails in the static initialiser of the plan's generated code:
+   * every run fails with 22012 and the reason, not only the first (the plan is cached, and a
+   * later run would find its class unusable), a prepared statement run again too, and the
+   * connection still runs other statements.
+   */
+  @ParameterizedTest @EnumSource(Client.class)
+  void aDivisionByZeroFailsAlikeEveryTime(Client client) throws SQLException {
+    final String sql = "SELECT 1/0 FROM ITEMS";
+    final String reason = "/ by zero";
+    try (Connection c = connect(client);
+         PreparedStatement prepared = c.prepareStatement(sql)) {
+      for (int i = 0; i < 3; i++) {
+        try (Statement s = c.createStatement()) {
+          final SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(sql));
+          assertFailure(client, "22012", executed(client, sql, "22012", reason), reason, e);
+        }
+        final SQLException e = assertThrows(SQLException.class, prepared::executeQuery);
+        assertFailure(client, "22012", client == Client.EMBEDDED ? reason
+            : "Error 0 (22012) : Remote driver error: " + reason, reason, e);
+      }
+      try (Statement s = c.createStatement();
+           ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM ITEMS WHERE ID < 0")) {
+        assertTrue(rs.next());
+        assertEquals(0, rs.getLong(1));
+      }
+    }
+  }
+
   /** A request the server cannot read gets an error without the server's stack traces. */
   @ParameterizedTest @EnumSource(value = Client.class, names = {"PROTOBUF", "JSON"})
   void anUnreadableRequestGetsNoStackTrace(Client client) throws Exception {
