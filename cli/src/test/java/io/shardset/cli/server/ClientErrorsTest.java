@@ -274,8 +274,10 @@ class ClientErrorsTest {
           }
         });
         assertEquals("57014", e.getSQLState(), e.getMessage());
-        assertEquals("shard 's0' failed: query timeout of 1 s elapsed"
-            + " (ERROR: canceling statement due to user request)", e.getMessage());
+        // ShardSet's watch or the shard driver's own timer, whichever comes first, stops it.
+        assertTrue(Pattern.matches("shard 's0' failed: query timeout of 1 s elapsed"
+            + "( \\(ERROR: canceling statement due to user request\\))?", e.getMessage()),
+            e.getMessage());
       } finally {
         lock.rollback();
       }
