@@ -6,7 +6,6 @@ import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -257,9 +256,6 @@ class SpringJdbcTest {
     assertEquals(List.of(), ids(new JdbcTemplate(pool), key));
   }
 
-  @Disabled("needs errors: a parse error has no SQLState (embedded: null; remote: 00000,"
-      + " 'Error 0 (00000) : ... Remote driver error: ... parse failed: Non-query expression"
-      + " encountered in illegal context'), so Spring gives UncategorizedSQLException")
   @ParameterizedTest @MethodSource("pools")
   void syntaxErrorsAreBadSqlGrammar(Kind kind, Target target) throws Exception {
     final JdbcTemplate jdbc = new JdbcTemplate(pools.pool(kind, target));
