@@ -257,7 +257,7 @@ class SpringJdbcTest {
   }
 
   /** Spring maps the SQLStates of class 42 that ShardSet gives a statement that does not
-   * parse or names an unknown column to BadSqlGrammarException, with the reason. */
+   * parse or names an unknown column or table to BadSqlGrammarException, with the reason. */
   @ParameterizedTest @MethodSource("pools")
   void syntaxErrorsAreBadSqlGrammar(Kind kind, Target target) throws Exception {
     final JdbcTemplate jdbc = new JdbcTemplate(pools.pool(kind, target));

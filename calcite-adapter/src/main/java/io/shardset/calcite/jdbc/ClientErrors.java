@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
  *   <li>{@value #GENERAL_ERROR} when nothing says more.
  * </ul>
  *
- * <p>The message never holds the SQL text: Avatica's statement puts it in front once. It holds
+ * <p>The message never holds the SQL text: Avatica's statement puts it in front once
+ * (on {@code jdbc:avatica:remote:}; {@code jdbc:shardset:remote:} does not). It holds
  * no password either: shard failures are redacted where they are made.
  */
 public final class ClientErrors {

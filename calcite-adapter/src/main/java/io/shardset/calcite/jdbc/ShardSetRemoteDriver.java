@@ -17,8 +17,9 @@ import org.apache.calcite.config.NullCollation;
  * (Calcite's default null collation, which a ShardSet server does not change). It lists
  * primary keys, foreign keys and indexes, which Avatica's protocol cannot ask for, from the
  * server's system tables, and sends and reads {@code java.time} values
- * ({@link ShardSetRemoteFactory}). Its URL properties are those of
- * {@code jdbc:avatica:remote:}.
+ * ({@link ShardSetRemoteFactory}). Its errors carry the server's reason as their message, as
+ * {@code jdbc:shardset:} words them, where Avatica's client words its own
+ * ({@link RemoteFailures}). Its URL properties are those of {@code jdbc:avatica:remote:}.
  */
 public class ShardSetRemoteDriver extends org.apache.calcite.avatica.remote.Driver {
   /** The URL prefix this driver accepts. */

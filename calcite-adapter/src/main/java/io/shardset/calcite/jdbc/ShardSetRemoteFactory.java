@@ -26,8 +26,9 @@ import java.util.TimeZone;
 /**
  * The JDBC objects of a {@code jdbc:shardset:remote:} connection: Avatica's, with the
  * {@link RemoteDatabaseMetaData} that lists keys and indexes, prepared statements that send
- * {@code java.time} values ({@link JavaTimeParameters}), and result sets that read them
- * ({@link JavaTimeColumns}).
+ * {@code java.time} values ({@link JavaTimeParameters}), result sets that read them
+ * ({@link JavaTimeColumns}), and a connection whose statements fail with the server's reason
+ * ({@link RemoteFailures}).
  */
 final class ShardSetRemoteFactory implements AvaticaFactory {
   @Override public int getJdbcMajorVersion() {
@@ -74,11 +75,34 @@ final class ShardSetRemoteFactory implements AvaticaFactory {
     return new AvaticaResultSetMetaData(statement, null, signature);
   }
 
-  /** A remote connection, as Avatica's. */
+  /**
+   * A remote connection, as Avatica's, whose prepared statements fail with the server's
+   * reason ({@link RemoteFailures}): Avatica's connection wraps the error of their execution
+   * in one without a state.
+   */
   private static final class Connection extends AvaticaConnection {
     Connection(UnregisteredDriver driver, AvaticaFactory factory, String url,
         Properties info) {
       super(driver, factory, url, info);
+    }
+
+    @Override protected java.sql.ResultSet executeQueryInternal(AvaticaStatement statement,
+        Meta.Signature signature, Meta.Frame firstFrame, QueryState state, boolean isUpdate)
+        throws SQLException {
+      try {
+        return super.executeQueryInternal(statement, signature, firstFrame, state, isUpdate);
+      } catch (SQLException e) {
+        throw RemoteFailures.unwrap(e);
+      }
+    }
+
+    @Override protected long[] executeBatchUpdateInternal(AvaticaPreparedStatement statement)
+        throws SQLException {
+      try {
+        return super.executeBatchUpdateInternal(statement);
+      } catch (SQLException e) {
+        throw RemoteFailures.unwrap(e);
+      }
     }
   }
 

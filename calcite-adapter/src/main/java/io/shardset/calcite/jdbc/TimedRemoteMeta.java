@@ -3,9 +3,7 @@ package io.shardset.calcite.jdbc;
 import io.shardset.execution.QueryTimeout;
 import io.shardset.execution.QueryTimeoutException;
 
-import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
-import org.apache.calcite.avatica.AvaticaSeverity;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.NoSuchStatementException;
@@ -18,7 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.SQLException;
-import java.sql.SQLTimeoutException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,6 +34,10 @@ import java.util.concurrent.TimeUnit;
  * <p>The time counts from the execution until the server has sent the last row, as an embedded
  * {@code jdbc:shardset:} statement's does. A statement that timed out runs again (Avatica's
  * client opens a new one on the server); a prepared statement must be prepared again.
+ *
+ * <p>The server's error of a prepare, an execution or a fetch is thrown as the SQLException
+ * whose message is the server's reason ({@link RemoteFailures}), which Avatica's statements
+ * pass on, rather than as the unchecked exception they would word themselves.
  */
 final class TimedRemoteMeta extends AccessibleRemoteMeta {
   private static final Logger LOG = LoggerFactory.getLogger(TimedRemoteMeta.class);
@@ -62,9 +63,20 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
       result = super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
     } catch (RuntimeException | NoSuchStatementException e) {
       endAfterFailure(deadline, e);
+      if (e instanceof RuntimeException unchecked) {
+        throw reasoned(unchecked);
+      }
       throw e;
     }
     return executed(deadline, result);
+  }
+
+  @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+    try {
+      return super.prepare(ch, sql, maxRowCount);
+    } catch (RuntimeException e) {
+      throw reasoned(e);
+    }
   }
 
   @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
@@ -75,9 +87,30 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
       result = super.execute(h, parameterValues, maxRowsInFirstFrame);
     } catch (RuntimeException | NoSuchStatementException e) {
       endAfterFailure(deadline, e);
+      if (e instanceof RuntimeException unchecked) {
+        throw reasoned(unchecked);
+      }
       throw e;
     }
     return executed(deadline, result);
+  }
+
+  @Override public ExecuteBatchResult executeBatch(StatementHandle h,
+      List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
+    try {
+      return super.executeBatch(h, parameterValues);
+    } catch (RuntimeException e) {
+      throw reasoned(e);
+    }
+  }
+
+  @Override public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h,
+      List<String> sqlCommands) throws NoSuchStatementException {
+    try {
+      return super.prepareAndExecuteBatch(h, sqlCommands);
+    } catch (RuntimeException e) {
+      throw reasoned(e);
+    }
   }
 
   @Override public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
@@ -90,16 +123,11 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
     try {
       frame = super.fetch(h, offset, fetchMaxRowCount);
     } catch (RuntimeException | NoSuchStatementException | MissingResultsException e) {
-      if (deadline != null && deadline.end()) {
-        // Read by ResultSet.next(), which passes a SQLException on as it is.
-        throw ShardSetMeta.raise(deadline.elapsed(e));
-      }
-      if (e instanceof AvaticaClientRuntimeException remote
-          && QueryTimeoutException.SQL_STATE.equals(remote.getSqlState())) {
-        // The server's own timeout (--statement-timeout): a SQLException too, not the
-        // unchecked exception Avatica's client lets ResultSet.next() throw.
-        throw ShardSetMeta.raise(new SQLTimeoutException(remote.getMessage(),
-            remote.getSqlState(), remote.getErrorCode(), remote));
+      endAfterFailure(deadline, e);
+      // The server's error (its own timeout too, --statement-timeout): a SQLException, not
+      // the unchecked exception Avatica's client lets ResultSet.next() throw.
+      if (e instanceof RuntimeException unchecked) {
+        throw reasoned(unchecked);
       }
       throw e;
     }
@@ -165,28 +193,31 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
     final boolean done = result.resultSets.stream()
         .allMatch(r -> r.updateCount != -1 || r.firstFrame != null && r.firstFrame.done);
     if (done ? deadline.end() : deadline.fired) {
-      throw failure(deadline.elapsed(null));
+      throw ShardSetMeta.raise(deadline.elapsed(null));
     }
     return result;
   }
 
-  /** Ends the time of an execution that failed; throws the timeout if it was up. */
+  /**
+   * Ends the time of an execution that failed; throws the timeout if it was up, whose cause
+   * is the server's error.
+   */
   private static void endAfterFailure(@Nullable Deadline deadline, Exception e) {
     if (deadline != null && deadline.end()) {
-      throw failure(deadline.elapsed(e));
+      final SQLException server = RemoteFailures.of(e);
+      throw ShardSetMeta.raise(deadline.elapsed(server == null ? e : server));
     }
   }
 
   /**
-   * The error of a timed-out execution: Avatica's client passes the SQLState of this class
-   * of exception on, whether it executes a statement or a prepared one.
+   * The server's error as the SQLException whose message is its reason
+   * ({@link RemoteFailures}), thrown unchecked: the statements and result sets of Avatica's
+   * client pass it on as it is (a prepared statement's execution wraps it, and
+   * {@link ShardSetRemoteFactory}'s connection unwraps it). Any other failure stays as it is.
    */
-  private static AvaticaClientRuntimeException failure(QueryTimeoutException timeout) {
-    final AvaticaClientRuntimeException failure = new AvaticaClientRuntimeException(
-        timeout.getMessage(), 0, timeout.getSQLState(), AvaticaSeverity.ERROR, List.of(),
-        null);
-    failure.initCause(timeout);
-    return failure;
+  private static RuntimeException reasoned(RuntimeException e) {
+    final SQLException server = RemoteFailures.of(e);
+    return server == null ? e : ShardSetMeta.raise(server);
   }
 
   private synchronized @Nullable ScheduledExecutorService timer() {

@@ -1,7 +1,9 @@
 package io.shardset.cli.server;
 
+import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
 import io.shardset.testing.PostgresServer;
 
+import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaSqlException;
 import org.apache.calcite.avatica.remote.Driver;
 import org.apache.calcite.avatica.remote.JsonService;
@@ -41,22 +43,51 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The SQLState and message a client gets for each kind of failure, on {@code jdbc:shardset:}
- * and through a server with either serialization, on two PostgreSQL shards: the state is the
- * failure's, the reason appears once and the SQL text at most once, the server sends no Java
- * stack traces, and no message holds a shard's password.
+ * and through a server with either serialization, with Avatica's driver and with ShardSet's
+ * ({@code jdbc:shardset:remote:}), on two PostgreSQL shards: the state is the failure's, the
+ * reason appears once and the SQL text at most once, the server sends no Java stack traces,
+ * and no message holds a shard's password. ShardSet's remote driver gives the message
+ * {@code jdbc:shardset:} gives.
  */
 class ClientErrorsTest {
   private static final String PASSWORD = "hunter2";
   private static final String READ_ONLY_WRITE = "connection is read-only: cannot write to"
       + " table S.ITEMS";
 
-  /** How a test reaches ShardSet. */
-  enum Client { EMBEDDED, PROTOBUF, JSON }
+  /** How a test reaches ShardSet: embedded, or through a server with Avatica's driver or
+   * ShardSet's, with either serialization. */
+  enum Client {
+    EMBEDDED(null, false),
+    PROTOBUF(Driver.Serialization.PROTOBUF, false),
+    JSON(Driver.Serialization.JSON, false),
+    SHARDSET_PROTOBUF(Driver.Serialization.PROTOBUF, true),
+    SHARDSET_JSON(Driver.Serialization.JSON, true);
+
+    final Driver.Serialization serialization;
+    /** Whether it connects with {@code jdbc:shardset:remote:}. */
+    final boolean shardSet;
+
+    Client(Driver.Serialization serialization, boolean shardSet) {
+      this.serialization = serialization;
+      this.shardSet = shardSet;
+    }
+
+    /** Whether the client's messages are Avatica's wording. */
+    boolean avatica() {
+      return serialization != null && !shardSet;
+    }
+
+    String url(ShardSetServer server) {
+      return shardSet ? server.jdbcUrl().replace("jdbc:avatica:remote:",
+          ShardSetRemoteDriver.CONNECT_STRING_PREFIX) : server.jdbcUrl();
+    }
+  }
 
   /** A statement and the state and reason of its failure. */
   record Case(String sql, String state, String reason) {
@@ -77,20 +108,33 @@ class ClientErrorsTest {
       new Case("SELECT SUM(ID) FROM ITEMS GROUP BY", "42000",
           "Encountered \"<EOF>\" at line 1, column 34."));
 
+  /** A query whose row with ID 250 divides by zero, in ShardSet's own evaluation. */
+  private static final String FAILING_ROW =
+      "SELECT ID, 1000 / (ID - 250) AS Q FROM ITEMS ORDER BY ID";
+
   private static List<String> databases = List.of();
   private static Path folder;
-  private static final Map<Client, ShardSetServer> SERVERS = new EnumMap<>(Client.class);
+  private static final Map<Driver.Serialization, ShardSetServer> SERVERS =
+      new EnumMap<>(Driver.Serialization.class);
 
   @BeforeAll static void start() throws Exception {
     PostgresServer.require();
     databases = PostgresServer.createDatabases("errors", 2);
     folder = Files.createTempDirectory("client-errors");
     final Path model = writeModel("model.json", databases);
+    for (int i = 0; i < databases.size(); i++) {
+      try (Connection c = DriverManager.getConnection(PostgresServer.url(databases.get(i)),
+          PostgresServer.USER, "");
+           Statement s = c.createStatement()) {
+        s.execute("INSERT INTO items SELECT n, 0 FROM generate_series(" + (i * 100) + ", "
+            + (i == 0 ? 99 : 299) + ") n");
+      }
+    }
     final Path realm = folder.resolve("realm.properties");
     Files.writeString(realm, "alice: secret,users,write\nnora: norole,users\n");
-    for (Client client : List.of(Client.PROTOBUF, Client.JSON)) {
-      SERVERS.put(client, ShardSetServer.start(ServerSettings.loopback(model, 0,
-          Driver.Serialization.valueOf(client.name())).withUsers(realm, List.of("users"))));
+    for (Driver.Serialization serialization : Driver.Serialization.values()) {
+      SERVERS.put(serialization, ShardSetServer.start(ServerSettings.loopback(model, 0,
+          serialization).withUsers(realm, List.of("users"))));
     }
   }
 
@@ -135,7 +179,8 @@ class ClientErrorsTest {
       info.setProperty("model", model.toString());
       return DriverManager.getConnection("jdbc:shardset:", info);
     }
-    return DriverManager.getConnection(SERVERS.get(client).jdbcUrl() + ";avatica_user=" + user
+    return DriverManager.getConnection(client.url(SERVERS.get(client.serialization))
+        + ";avatica_user=" + user
         + ";avatica_password=" + password);
   }
 
@@ -160,14 +205,39 @@ class ClientErrorsTest {
   }
 
   /** Preparing it fails with its state; Avatica's client words the message of a remote
-   * failure itself, without the reason, which it keeps as the server's "stack trace". */
+   * failure itself, without the reason, which it keeps as the server's "stack trace";
+   * ShardSet's gives the reason. */
   @ParameterizedTest @MethodSource("statements")
   void prepareFailsWithTheStateAndReason(Client client, Case c) throws SQLException {
     try (Connection connection = connect(client)) {
       final SQLException e = assertThrows(SQLException.class,
           () -> connection.prepareStatement(c.sql()));
-      assertFailure(client, c.state(), client == Client.EMBEDDED ? c.reason()
-          : "Error 0 (" + c.state() + ") : while preparing SQL: " + c.sql(), c.reason(), e);
+      assertFailure(client, c.state(), client.avatica()
+          ? "Error 0 (" + c.state() + ") : while preparing SQL: " + c.sql() : c.reason(),
+          c.reason(), e);
+    }
+  }
+
+  /**
+   * A query whose rows fail after the first ones fails in {@code ResultSet.next()}, with the
+   * state and reason an embedded client gets: through a server, in a fetch after the first
+   * frame. Avatica's driver throws its unchecked exception there, with the server's state.
+   */
+  @ParameterizedTest @EnumSource(Client.class)
+  void aFetchFailsWithTheStateAndReason(Client client) throws SQLException {
+    try (Connection connection = connect(client); Statement s = connection.createStatement()) {
+      s.setFetchSize(10);
+      final List<Long> read = new ArrayList<>();
+      final Exception e = assertThrows(Exception.class, () -> {
+        try (ResultSet rs = s.executeQuery(FAILING_ROW)) {
+          while (rs.next()) {
+            read.add(rs.getLong(1));
+          }
+        }
+      });
+      // The row before the failing one was read: the failure is the fetch's.
+      assertTrue(read.size() > 200, "failed before its first rows: " + read);
+      assertUncheckedOnAvatica(client, "22012", "/ by zero", e);
     }
   }
 
@@ -197,9 +267,16 @@ class ClientErrorsTest {
         p.setLong(1, 1);
         p.setInt(2, 2);
         final SQLException prepared = assertThrows(SQLException.class, p::executeUpdate);
-        assertFailure(client, "42501", "Error 0 (42501) : Remote driver error: " + denied,
-            denied, prepared);
+        assertFailure(client, "42501", client.avatica()
+            ? "Error 0 (42501) : Remote driver error: " + denied : denied, denied, prepared);
+        p.addBatch();
+        final SQLException batch = assertThrows(SQLException.class, p::executeBatch);
+        assertFailure(client, "42501", client.avatica()
+            ? "Error 0 (42501) : Remote driver error: " + denied : denied, denied, batch);
       }
+      s.addBatch(insert);
+      assertUncheckedOnAvatica(client, "42501", denied,
+          assertThrows(Exception.class, s::executeBatch));
     }
   }
 
@@ -212,10 +289,9 @@ class ClientErrorsTest {
     final List<String> own = PostgresServer.createDatabases("down", 2);
     final Path model = writeModel("down-" + client + ".json", own);
     final ShardSetServer server = client == Client.EMBEDDED ? null
-        : ShardSetServer.start(ServerSettings.loopback(model, 0,
-            Driver.Serialization.valueOf(client.name())));
+        : ShardSetServer.start(ServerSettings.loopback(model, 0, client.serialization));
     try (Connection c = client == Client.EMBEDDED ? connect(client, "", "", model)
-            : DriverManager.getConnection(server.jdbcUrl());
+            : DriverManager.getConnection(client.url(server));
          Statement s = c.createStatement()) {
       s.executeQuery("SELECT * FROM ITEMS").close();
       try (Connection admin = PostgresServer.admin(); Statement a = admin.createStatement()) {
@@ -316,8 +392,8 @@ class ClientErrorsTest {
   /** A request the server cannot read gets an error without the server's stack traces. */
   @ParameterizedTest @EnumSource(value = Client.class, names = {"PROTOBUF", "JSON"})
   void anUnreadableRequestGetsNoStackTrace(Client client) throws Exception {
-    final HttpURLConnection http = (HttpURLConnection) URI.create(
-        "http://127.0.0.1:" + SERVERS.get(client).port() + "/").toURL().openConnection();
+    final HttpURLConnection http = (HttpURLConnection) URI.create("http://127.0.0.1:"
+        + SERVERS.get(client.serialization).port() + "/").toURL().openConnection();
     http.setRequestMethod("POST");
     http.setDoOutput(true);
     http.setRequestProperty("Authorization", "Basic " + Base64.getEncoder()
@@ -336,12 +412,30 @@ class ClientErrorsTest {
     assertEquals(List.of(error.errorMessage), error.exceptions);
   }
 
-  /** The message of a failed execution: the reason on {@code jdbc:shardset:}; Avatica's
-   * remote client puts the state and the SQL text in front, and says where the reason comes
-   * from. */
+  /** The message of a failed execution: the reason on {@code jdbc:shardset:} and
+   * {@code jdbc:shardset:remote:}; Avatica's remote client puts the state and the SQL text in
+   * front, and says where the reason comes from. */
   private static String executed(Client client, String sql, String state, String reason) {
-    return client == Client.EMBEDDED ? reason : "Error 0 (" + state + ") : Error while"
+    return !client.avatica() ? reason : "Error 0 (" + state + ") : Error while"
         + " executing SQL \"" + sql + "\": Remote driver error: " + reason;
+  }
+
+  /**
+   * The failure of a call that Avatica's driver lets through as its unchecked exception (a
+   * fetch, a statement's batch) and the others throw as an SQLException whose message is the
+   * reason.
+   */
+  private static void assertUncheckedOnAvatica(Client client, String state, String reason,
+      Exception e) {
+    if (!client.avatica()) {
+      assertFailure(client, state, reason, reason, assertInstanceOf(SQLException.class, e));
+      return;
+    }
+    final AvaticaClientRuntimeException remote =
+        assertInstanceOf(AvaticaClientRuntimeException.class, e);
+    assertEquals(state, remote.getSqlState());
+    assertEquals("Remote driver error: " + reason, remote.getMessage());
+    assertEquals(List.of(reason), remote.getServerExceptions());
   }
 
   private static void assertFailure(Client client, String state, String message, String reason,
@@ -353,8 +447,12 @@ class ClientErrorsTest {
       // What failed stays the cause, for the application's log.
       assertTrue(e.getCause() != null, "no cause");
     } else {
-      // The server's "stack traces" are the reason alone, never a Java trace, never null.
-      final AvaticaSqlException remote = (AvaticaSqlException) e;
+      // The server's "stack traces" are the reason alone, never a Java trace, never null;
+      // ShardSet's driver keeps the server's error, with its state and code, as the cause.
+      final AvaticaSqlException remote = (AvaticaSqlException) (client.shardSet
+          ? e.getCause() : e);
+      assertEquals(state, remote.getSQLState());
+      assertEquals(e.getErrorCode(), remote.getErrorCode());
       assertEquals(List.of(reason), remote.getStackTraces());
       final StringWriter printed = new StringWriter();
       remote.printStackTrace(new PrintWriter(printed));
