@@ -1,6 +1,5 @@
 package io.shardset.calcite;
 
-import io.shardset.calcite.relations.ModelReferences;
 import io.shardset.execution.ExecutionRuntime;
 import io.shardset.execution.ModelResources;
 import io.shardset.execution.ShardEndpoint;

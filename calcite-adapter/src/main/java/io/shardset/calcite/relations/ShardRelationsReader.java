@@ -1,5 +1,6 @@
 package io.shardset.calcite.relations;
 
+import io.shardset.calcite.ForeignKeyDef;
 import io.shardset.model.PhysicalTable;
 import io.shardset.model.TableLayout;
 

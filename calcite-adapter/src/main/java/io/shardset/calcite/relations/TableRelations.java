@@ -1,5 +1,7 @@
 package io.shardset.calcite.relations;
 
+import io.shardset.calcite.ForeignKeyDef;
+import io.shardset.calcite.ModelReferences;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.ShardTable;
 import io.shardset.calcite.relations.ShardRelationsReader.PhysicalName;

@@ -1,6 +1,5 @@
-package io.shardset.calcite.relations;
+package io.shardset.calcite;
 
-import io.shardset.calcite.ShardTable;
 import io.shardset.model.ModelException;
 import io.shardset.model.ReferenceSpec;
 import io.shardset.model.TableLayout;
@@ -31,7 +30,7 @@ public final class ModelReferences {
   }
 
   /** The foreign keys a table's references declare. */
-  static List<ForeignKeyDef> foreignKeys(String schema, ShardTable table,
+  public static List<ForeignKeyDef> foreignKeys(String schema, ShardTable table,
       Map<String, ShardTable> tables) {
     final List<ForeignKeyDef> keys = new ArrayList<>();
     for (ReferenceSpec reference : table.spec().references()) {

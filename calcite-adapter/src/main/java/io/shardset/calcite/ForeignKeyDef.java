@@ -1,4 +1,4 @@
-package io.shardset.calcite.relations;
+package io.shardset.calcite;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -32,13 +32,13 @@ public record ForeignKeyDef(@Nullable String name, String pkTable, List<String> 
   }
 
   /** The same key under another name. */
-  ForeignKeyDef withName(@Nullable String otherName) {
+  public ForeignKeyDef withName(@Nullable String otherName) {
     return new ForeignKeyDef(otherName, pkTable, pkColumns, fkColumns, updateRule, deleteRule,
         deferrability);
   }
 
   /** Whether the other key relates the same columns to the same table's. */
-  boolean relates(ForeignKeyDef other) {
+  public boolean relates(ForeignKeyDef other) {
     return pkTable.equals(other.pkTable) && pkColumns.equals(other.pkColumns)
         && fkColumns.equals(other.fkColumns);
   }
