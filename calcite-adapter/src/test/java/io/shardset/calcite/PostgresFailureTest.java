@@ -8,8 +8,11 @@ import io.shardset.testing.ShardFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -36,6 +39,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Cancel, timeouts and shards that are down, on four PostgreSQL shards: statements stop on
  * every shard and give their connections back, a shard that cannot be reached is named, and
  * queries work again once it is back.
+ *
+ * <p>Tests count the connections of the shards' pools, so each starts with none: every test
+ * connects through {@code jdbc:shardset:}, whose connection closes its model's pools when it
+ * closes ({@code jdbc:calcite:} would leave them open until its schema is garbage, for the
+ * next test to find), and each test's model keeps its decision log in a folder of its own,
+ * so that no log a write of an earlier test created makes the transaction coordinator
+ * recover at start, on a connection of each shard's pool, while the test runs.
  */
 class PostgresFailureTest {
   /** Rows of BIG on each shard. */
@@ -45,13 +55,15 @@ class PostgresFailureTest {
   private static final String LOCK_HOLDER = "shardset-test-lock";
 
   private static List<String> databases = List.of();
-  private static String model;
+  /** Where this test's models keep their decision log, which only a write creates. */
+  @TempDir Path logFolder;
+  private String model;
   /**
    * The model of the timeout tests, whose pools are not the other tests': canceled statements
    * leave more than one connection in a pool, which a test that takes a shard down counts on
    * not to find.
    */
-  private static String timeoutModel;
+  private String timeoutModel;
   private final List<Connection> lockHolders = new ArrayList<>();
 
   @BeforeAll static void createShards() throws SQLException {
@@ -71,6 +83,9 @@ class PostgresFailureTest {
             + " generate_series(0, " + (BIG_ROWS - 1) + ") g");
       }
     }
+  }
+
+  @BeforeEach void createModels() {
     model = model(shardsJson(1000));
     timeoutModel = model(shardsJson(2000));
   }
@@ -99,7 +114,7 @@ class PostgresFailureTest {
   }
 
   @Test void cancelStopsEveryShardStatement() throws Exception {
-    try (Connection c = ShardFixture.connect(model); Statement s = c.createStatement()) {
+    try (Connection c = Connector.SHARDSET.open(model); Statement s = c.createStatement()) {
       final Future<Throwable> query = runBlockedScan(s, "SELECT * FROM ITEMS", databases);
       s.cancel();
       final long canceled = System.nanoTime();
@@ -187,7 +202,7 @@ class PostgresFailureTest {
   @Test void shardStatementTimeoutFromTheModel() throws Exception {
     final String withTimeout = model(shardsJson(1000).replace("\"connectTimeout\": 1000",
         "\"connectTimeout\": 1000, \"statementTimeout\": 500"));
-    try (Connection c = ShardFixture.connect(withTimeout); Statement s = c.createStatement()) {
+    try (Connection c = Connector.SHARDSET.open(withTimeout); Statement s = c.createStatement()) {
       final Throwable thrown =
           runBlockedScan(s, "SELECT * FROM ITEMS", databases).get(30, TimeUnit.SECONDS);
       assertNotNull(thrown, "the query did not fail");
@@ -228,7 +243,7 @@ class PostgresFailureTest {
   }
 
   @Test void downShardIsNamedAndComesBack() throws Exception {
-    try (Connection c = ShardFixture.connect(model); Statement s = c.createStatement()) {
+    try (Connection c = Connector.SHARDSET.open(model); Statement s = c.createStatement()) {
       assertEquals(4, count(s, "SELECT COUNT(*) FROM ITEMS"));
       takeDown(databases.get(2));
       final long start = System.nanoTime();
@@ -251,7 +266,7 @@ class PostgresFailureTest {
       // A query pruned away from the shard keeps working.
       assertEquals(1, count(s, "SELECT COUNT(*) FROM ITEMS WHERE ID < 100"));
       // A new connection reuses the layout read before the shard went down.
-      try (Connection fresh = ShardFixture.connect(model);
+      try (Connection fresh = Connector.SHARDSET.open(model);
            Statement t = fresh.createStatement()) {
         assertEquals(1, count(t, "SELECT COUNT(*) FROM ITEMS WHERE ID = 301"));
       }
@@ -323,7 +338,7 @@ class PostgresFailureTest {
   }
 
   @Test void duplicatedTableIsReadFromTheNextShard() throws Exception {
-    try (Connection c = ShardFixture.connect(model); Statement s = c.createStatement()) {
+    try (Connection c = Connector.SHARDSET.open(model); Statement s = c.createStatement()) {
       takeDown(databases.get(0));
       assertEquals(2, count(s, "SELECT COUNT(*) FROM COUNTRIES"));
       assertEquals(0, checkedOutConnections(c));
@@ -466,11 +481,12 @@ class PostgresFailureTest {
     return String.join(",\n", shards);
   }
 
-  private static String model(String shardsJson) {
+  private String model(String shardsJson) {
     return "{\"version\": \"1.0\", \"defaultSchema\": \"" + ShardFixture.SCHEMA + "\","
         + " \"schemas\": [{\"name\": \"" + ShardFixture.SCHEMA + "\", \"type\": \"custom\","
         + " \"factory\": \"io.shardset.calcite.ShardSchemaFactory\", \"operand\": {"
         + "\"shards\": [" + shardsJson + "],"
+        + " \"transactions\": {\"log\": \"" + logFolder + "\"},"
         + " \"tables\": ["
         + "{\"name\": \"ITEMS\", \"physicalName\": \"items\", \"method\": \"range\","
         + " \"shardKey\": \"ID\", \"shards\": [\"s0\", \"s1\", \"s2\", \"s3\"], \"ranges\": ["

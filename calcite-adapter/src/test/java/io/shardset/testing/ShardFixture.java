@@ -7,7 +7,11 @@ import io.shardset.load.ShardedInserter;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.schema.SchemaPlus;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,6 +20,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,28 +29,42 @@ import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * A set of counted shards (H2, PostgreSQL or both, see {@link Backend}) plus one unsharded
  * database (the oracle) holding the same tables and rows, and helpers to query both and
  * compare.
+ *
+ * <p>The fixture's models keep their transactions' decision log in a folder of the fixture's
+ * own and recover only when a test asks: the shards record every statement they receive, and
+ * a recovery pass (at a coordinator's start when its log exists, then periodically) would
+ * add its own ({@code XA RECOVER}, {@code INFORMATION_SCHEMA.IN_DOUBT}, ...) to a query's,
+ * whenever it happened to run. By default a model with no file keeps its log in the user's
+ * home, named after its shards' URLs, which repeat from one test JVM to the next.
  */
 public final class ShardFixture implements AutoCloseable {
   /** The schema name the fixture's models use. */
   public static final String SCHEMA = "S";
   private static final AtomicInteger GROUPS = new AtomicInteger();
+  /** The longest recovery interval a model may set: no pass runs while a test does. */
+  private static final int NO_BACKGROUND_RECOVERY_SECONDS = 86_400;
 
   private final String group;
   private final Backend.Databases databases;
   private final CountingShards shards;
   private final Connection oracle;
+  /** Where the fixture's models keep their decision log, which a write across shards
+   * creates. */
+  private final Path logFolder;
 
   private ShardFixture(String group, Backend.Databases databases, CountingShards shards,
-      Connection oracle) {
+      Connection oracle, Path logFolder) {
     this.group = group;
     this.databases = databases;
     this.shards = shards;
     this.oracle = oracle;
+    this.logFolder = logFolder;
   }
 
   /** Creates {@code count} H2 shards {@code s0..} and an H2 oracle, each with the tables of
@@ -76,8 +95,13 @@ public final class ShardFixture implements AutoCloseable {
           s.execute(sql);
         }
       }
+      final Path logFolder = Files.createTempDirectory("shardset-fixture-log");
       CountingDriver.register(group, shards);
-      return new ShardFixture(group, databases, shards, oracle);
+      return new ShardFixture(group, databases, shards, oracle, logFolder);
+    } catch (IOException e) {
+      oracle.close();
+      databases.close();
+      throw new UncheckedIOException(e);
     } catch (SQLException | RuntimeException e) {
       if (oracle != null) {
         oracle.close();
@@ -109,7 +133,11 @@ public final class ShardFixture implements AutoCloseable {
     return j.toString();
   }
 
-  /** A whole model whose schema {@value #SCHEMA} has these shards and operand entries. */
+  /**
+   * A whole model whose schema {@value #SCHEMA} has these shards and operand entries, and
+   * the fixture's decision log without background recovery unless the entries name
+   * {@code transactions} themselves.
+   */
   public String model(String operandEntries) {
     return model(operandEntries, Map.of());
   }
@@ -119,8 +147,15 @@ public final class ShardFixture implements AutoCloseable {
     return "{\"version\": \"1.0\", \"defaultSchema\": \"" + SCHEMA + "\", \"schemas\": [{\n"
         + "  \"name\": \"" + SCHEMA + "\", \"type\": \"custom\",\n"
         + "  \"factory\": \"io.shardset.calcite.ShardSchemaFactory\",\n"
-        + "  \"operand\": {\"shards\": " + shardsJson(shardspaces) + ",\n" + operandEntries
-        + "}}]}";
+        + "  \"operand\": {\"shards\": " + shardsJson(shardspaces) + ",\n"
+        + (operandEntries.contains("\"transactions\"") ? "" : transactionsJson() + ",\n")
+        + operandEntries + "}}]}";
+  }
+
+  /** The model's {@code transactions} entry: the fixture's log, recovered only when asked. */
+  private String transactionsJson() {
+    return "\"transactions\": {\"log\": \"" + logFolder + "\", \"recoveryIntervalSeconds\": "
+        + NO_BACKGROUND_RECOVERY_SECONDS + "}";
   }
 
   /** Opens a {@code jdbc:calcite:} connection on an inline model. */
@@ -260,5 +295,15 @@ public final class ShardFixture implements AutoCloseable {
     oracle.close();
     shards.close();
     databases.close();
+    deleteLogFolder();
+  }
+
+  /** Deletes the decision log folder; a log a pool still holds open is left to the OS. */
+  private void deleteLogFolder() {
+    try (Stream<Path> paths = Files.walk(logFolder)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + logFolder, e);
+    }
   }
 }
