@@ -82,6 +82,23 @@ class PlanCacheTest extends SalesDataTestBase {
     assertEquals(1, javaPlans.get());
   }
 
+  /** Decimal literals on a BIGINT key stay literal, so no plan is shared with the integer
+   * literals' parameterized one, in either order: 42.0 reaches 42's shard and 42.5 none. */
+  @Test void decimalLiteralsOnABigintKeyPruneByTheirOwnValue() throws SQLException {
+    final String where = "SELECT CUSTOMER_ID, NAME FROM CUSTOMERS WHERE CUSTOMER_ID ";
+    final String[] sqls = {"= 7", "= 42.0", "= 42.5", "= 42", "IN (42.0, 2.5, 7)", "IN (42, 7)",
+        "= 42.5", "= 42.0", "= 7"};
+    final List<Set<String>> shards = List.of(hash(7), hash(42), Set.of(), hash(42),
+        hash(42, 7), hash(42, 7), Set.of(), hash(42), hash(7));
+    for (int i = 0; i < sqls.length; i++) {
+      final String sql = where + sqls[i];
+      try (PreparedStatement p = connection.prepareStatement(sql)) {
+        assertEquals(shards.get(i), reached(p), sql);
+      }
+      assertEquals(sorted(fixture.oracleRows(sql)), sorted(rows(sql)), sql);
+    }
+  }
+
   @Test void inListsAndStringsSharePlansAndStayRight() throws SQLException {
     final String[] sqls = {
         "SELECT ORDER_ID FROM ORDERS WHERE CUSTOMER_ID IN (1, 150) ORDER BY ORDER_ID",
