@@ -378,8 +378,8 @@ class ClientErrorsTest {
           assertFailure(client, "22012", executed(client, sql, "22012", reason), reason, e);
         }
         final SQLException e = assertThrows(SQLException.class, prepared::executeQuery);
-        assertFailure(client, "22012", client == Client.EMBEDDED ? reason
-            : "Error 0 (22012) : Remote driver error: " + reason, reason, e);
+        assertFailure(client, "22012", client.avatica()
+            ? "Error 0 (22012) : Remote driver error: " + reason : reason, reason, e);
       }
       try (Statement s = c.createStatement();
            ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM ITEMS WHERE ID < 0")) {
