@@ -14,10 +14,9 @@ import java.util.Objects;
 
 /**
  * Avatica's service with every failure of every request turned into the error its client
- * gets ({@link RemoteErrors}): the server's {@code Meta} classifies the failures of the calls
- * it wraps, and this catches the rest (fetches, metadata, closes, errors), so that no error
- * response carries the server's Java stack traces. The failure itself goes to the server's
- * log at debug level.
+ * gets ({@link RemoteErrors}), whichever call failed (statements, fetches, metadata, closes,
+ * Java errors), so that no error response carries the server's Java stack traces. The
+ * failure itself goes to the server's log at debug level.
  */
 final class RemoteErrorService implements InvocationHandler {
   private static final Logger LOG = LoggerFactory.getLogger(RemoteErrorService.class);

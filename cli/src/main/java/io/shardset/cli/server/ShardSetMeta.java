@@ -125,36 +125,12 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
       LOG.debug("connection {} stays read-only: {}", ch.id, caller.whyNot());
       properties.setReadOnly(true);
     }
-    try {
-      return super.connectionSync(ch, properties);
-    } catch (RuntimeException e) {
-      throw RemoteErrors.withSqlState(e);
-    }
-  }
-
-  @Override public void commit(ConnectionHandle ch) {
-    try {
-      super.commit(ch);
-    } catch (RuntimeException e) {
-      throw RemoteErrors.withSqlState(e);
-    }
-  }
-
-  @Override public void rollback(ConnectionHandle ch) {
-    try {
-      super.rollback(ch);
-    } catch (RuntimeException e) {
-      throw RemoteErrors.withSqlState(e);
-    }
+    return super.connectionSync(ch, properties);
   }
 
   @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
     LOG.debug("connection {} prepares: {}", ch.id, sql);
-    try {
-      return super.prepare(ch, sql, maxRowCount);
-    } catch (RuntimeException e) {
-      throw RemoteErrors.withSqlState(e);
-    }
+    return super.prepare(ch, sql, maxRowCount);
   }
 
   @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
@@ -165,8 +141,6 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     try {
       limit(h);
       return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
-    } catch (RuntimeException e) {
-      throw RemoteErrors.withSqlState(e);
     } finally {
       end(h);
     }
@@ -178,8 +152,6 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     try {
       limit(h);
       return super.execute(h, parameterValues, maxRowsInFirstFrame);
-    } catch (RuntimeException e) {
-      throw RemoteErrors.withSqlState(e);
     } finally {
       end(h);
     }
@@ -192,7 +164,8 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     try {
       return super.fetch(h, offset, fetchMaxRowCount);
     } catch (RuntimeException e) {
-      // A timeout while the client reads the rows, say, with its state.
+      // Classified here, not only by RemoteErrorService: Avatica's LocalService answers a
+      // fetch that fails with a NullPointerException as if the statement were gone.
       throw RemoteErrors.withSqlState(e);
     } finally {
       end(h);
