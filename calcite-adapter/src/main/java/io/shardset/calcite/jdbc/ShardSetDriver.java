@@ -109,17 +109,18 @@ public class ShardSetDriver extends Driver {
     }
     final Properties properties = new Properties();
     properties.putAll(info);
-    if (properties.getProperty("typeSystem") == null && !url.contains("typeSystem=")) {
-      properties.setProperty("typeSystem",
-          ShardTypeSystem.class.getName() + "#INSTANCE");
-    }
-    if (properties.getProperty("fun") == null && !url.contains("fun=")) {
-      properties.setProperty("fun", DEFAULT_FUNCTIONS);
-    }
-    if (properties.getProperty("conformance") == null && !url.contains("conformance=")) {
-      properties.setProperty("conformance", DEFAULT_CONFORMANCE);
-    }
+    setUnlessNamed(properties, url, "typeSystem", ShardTypeSystem.class.getName() + "#INSTANCE");
+    setUnlessNamed(properties, url, "fun", DEFAULT_FUNCTIONS);
+    setUnlessNamed(properties, url, "conformance", DEFAULT_CONFORMANCE);
     return super.connect(url, properties);
+  }
+
+  /** Sets a connection property that neither the properties nor the URL name. */
+  private static void setUnlessNamed(Properties properties, String url, String name,
+      String value) {
+    if (properties.getProperty(name) == null && !url.contains(name + "=")) {
+      properties.setProperty(name, value);
+    }
   }
 
   @Override public Meta createMeta(AvaticaConnection connection) {
