@@ -1,6 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.calcite.plan.EnumerableShardScan;
+import io.shardset.calcite.plan.ShardPrograms;
 import io.shardset.calcite.plan.ShardScanSpec;
 import io.shardset.calcite.runtime.ShardTexts;
 import io.shardset.model.ModelParser;
@@ -10,7 +11,6 @@ import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.tools.Program;
-import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.Holder;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -98,7 +98,7 @@ final class GoldenPlanner implements AutoCloseable {
   /** Keeps the physical plan the planning program makes (EXPLAIN stops before any hook on
    * the physical plan). */
   private static Hook.Closeable capture(AtomicReference<RelNode> planned) {
-    final Program standard = Programs.standard();
+    final Program standard = ShardPrograms.standard();
     final Program capturing = (planner, rel, traits, materializations, lattices) -> {
       final RelNode best = standard.run(planner, rel, traits, materializations, lattices);
       planned.set(best);

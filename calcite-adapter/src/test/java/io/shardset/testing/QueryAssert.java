@@ -166,6 +166,20 @@ public final class QueryAssert {
     return this;
   }
 
+  /** Asserts that each shard that received SQL received a statement containing every
+   * fragment, whatever else it received. */
+  public QueryAssert sendsToEachReachedShard(String... fragments) {
+    countedShards();
+    final QueryOutcome outcome = outcome();
+    assertTrue(outcome.statementsExecuted() > 0, "no shard received SQL for " + this);
+    outcome.executions().forEach((shard, list) -> assertTrue(
+        list.isEmpty() || list.stream().anyMatch(
+            e -> Arrays.stream(fragments).allMatch(f -> e.sql().contains(f))),
+        shard + " received no statement containing " + Arrays.toString(fragments) + " for "
+            + this + ": " + list));
+    return this;
+  }
+
   /** Asserts that no statement sent to any shard contains {@code fragment}. */
   public QueryAssert sendsNothingContaining(String fragment) {
     countedShards();

@@ -1,5 +1,7 @@
 package io.shardset.calcite.jdbc;
 
+import io.shardset.calcite.plan.ShardPrograms;
+
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -10,6 +12,7 @@ import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -17,6 +20,8 @@ import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.util.Holder;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -99,6 +104,14 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
         elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM,
         cluster, enableBindable ? BindableConvention.INSTANCE : EnumerableConvention.INSTANCE,
         createConvertletTable()) {
+      /** ShardSet's program ({@link ShardPrograms}), unless a test hooks in its own. */
+      @Override protected Program getProgram() {
+        final Holder<@Nullable Program> hooked = Holder.empty();
+        Hook.PROGRAM.run(hooked);
+        final @Nullable Program program = hooked.get();
+        return program != null ? program : ShardPrograms.standard();
+      }
+
       @Override protected SqlValidator createSqlValidator(CatalogReader reader,
           UnaryOperator<SqlValidator.Config> configTransform) {
         return ParameterTypingValidator.create(context, (CalciteCatalogReader) reader,

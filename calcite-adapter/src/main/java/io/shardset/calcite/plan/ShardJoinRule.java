@@ -41,19 +41,29 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
   }
 
   @Override public void onMatch(RelOptRuleCall call) {
-    final LogicalJoin join = call.rel(0);
-    final ShardScanSpec left = call.<ShardScan>rel(1).spec();
-    final ShardScanSpec right = call.<ShardScan>rel(2).spec();
+    final ShardScan pushed = push(call.rel(0), call.<ShardScan>rel(1).spec(),
+        call.<ShardScan>rel(2).spec());
+    if (pushed != null) {
+      call.transformTo(pushed);
+    }
+  }
+
+  /**
+   * The scan that runs {@code join} of two shard scans inside the shards, or null if the join
+   * must run above them. {@link ShardMultiJoinRule} asks the same question of every pair of
+   * tables a statement joins, so that join ordering keeps the joins the shards can run.
+   */
+  static @Nullable ShardScan push(LogicalJoin join, ShardScanSpec left, ShardScanSpec right) {
     final JoinRelType type = join.getJoinType();
     if (left.phase() != Phase.ROWS || right.phase() != Phase.ROWS
         || type != JoinRelType.INNER && type != JoinRelType.LEFT
         || !join.getVariablesSet().isEmpty()
         || !PushdownPolicy.canPush(join.getCondition(), left.table(), right.table())) {
-      return;
+      return null;
     }
     final ShardScanSpec driving = driving(join, left, right);
     if (driving == null) {
-      return;
+      return null;
     }
     final RelNode pushed = LogicalJoin.create(left.pushed(), right.pushed(), List.of(),
         join.getCondition(), join.getVariablesSet(), type);
@@ -63,8 +73,7 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
         && left.table().isColocatedWith(right.table())
         ? KeyConditions.and(left.condition(), right.condition())
         : driving.condition();
-    call.transformTo(ShardScan.create(join.getCluster(),
-        driving.joined(pushed, condition)));
+    return ShardScan.create(join.getCluster(), driving.joined(pushed, condition));
   }
 
   /** The side whose shards the join runs on, or null if the join is not shard-local. */

@@ -39,6 +39,14 @@ public final class ShardRules {
   public static final ShardJoinRule JOIN = ShardJoinRule.DEFAULT_CONFIG.toRule(
       ShardJoinRule.class);
 
+  /** Gathers three or more inner joins into a MultiJoin, the joins shards can run pushed. */
+  public static final ShardMultiJoinRule MULTI_JOIN = ShardMultiJoinRule.DEFAULT_CONFIG.toRule(
+      ShardMultiJoinRule.class);
+
+  /** Pulls the conjuncts every branch of an OR repeats out of it. */
+  public static final FilterFactorsRule FILTER_FACTORS = FilterFactorsRule.DEFAULT_CONFIG.toRule(
+      FilterFactorsRule.class);
+
   /** Pushes ORDER BY and LIMIT; the shards' sorted streams are merged. */
   public static final ShardSortRule SORT = ShardSortRule.DEFAULT_CONFIG.toRule(
       ShardSortRule.class);
@@ -94,7 +102,7 @@ public final class ShardRules {
   public static final List<RelOptRule> RULES = List.of(TABLE_SCAN, FILTER, PROJECT,
       AGGREGATE, JOIN, SORT, TO_ENUMERABLE, CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES,
       VARIANCE_IN_DOUBLE, REDUCE_FUNCTIONS, ROW_LIMIT, IN_LIST, MODIFY_TABLE,
-      OTHER_TABLE_MODIFY);
+      OTHER_TABLE_MODIFY, FILTER_FACTORS);
 
   /**
    * Adds the rules to a planner, in place of three of Calcite's: its reduction of aggregate

@@ -34,6 +34,8 @@ public final class ShardTableScan extends TableScan {
   /** Creates a scan of a sharded table. */
   public static ShardTableScan create(RelOptCluster cluster, RelOptTable table,
       ShardTable shardTable) {
+    // Before the statement's program is chosen: jdbc:calcite: connections find it hooked in.
+    ShardPrograms.installInCalcite();
     return new ShardTableScan(cluster, cluster.traitSetOf(Convention.NONE), table,
         shardTable);
   }

@@ -1,8 +1,9 @@
 -- TPC-H Q19, discounted revenue. Validation parameters: QUANTITY1 = 1, QUANTITY2 = 10,
 -- QUANTITY3 = 20, BRAND1 = Brand#12, BRAND2 = Brand#23, BRAND3 = Brand#34.
--- The join condition, which the specification repeats in each of the three branches of the OR,
--- is written once before it. Neither engine factors it out of the OR by itself, and both then
--- join the two tables by a nested loop over every pair of rows (about 20 s each).
+-- The unsharded reference's text: the join condition, which the specification repeats in each
+-- of the three branches of the OR (q19-calcite.sql), is written once before it. H2 does not
+-- pull it out of the OR by itself, and would join the two tables by a nested loop over every
+-- pair of rows (about 20 s).
 select
   sum(l_extendedprice * (1 - l_discount)) as revenue
 from
