@@ -249,10 +249,14 @@ class PlanCacheFidelityTest {
     assertTrue(ran.startsWith("EnumerableShardScan(table=[[S, ACCOUNTS], [S, SLOW_PROFILES]],"
         + " shards=[2 of 4: s2, s3]"), ran);
     // A key literal is a parameter: EXPLAIN shows the shared plan, planned for key 8's
-    // statement and run by key 7's, with ?0 where the key was.
+    // statement and run by key 7's, with ?0 where the key was, and the value 7 takes.
     final String byKey = "SELECT CUST_ID, CLASS FROM ACCOUNTS WHERE CUST_ID = ";
     final String shared = planOfFirstRun(byKey + 8);
-    assertEquals(shared, explain(shardset, byKey + 7));
+    assertEquals(shared + "?0 = 7\n", explain(shardset, byKey + 7));
+    final String nick = explain(shardset,
+        "SELECT CUST_ID FROM FAST_PROFILES WHERE NICK = 'it''s' AND CUST_ID = 3");
+    assertTrue(nick.contains("WHERE \"NICK\" = ? AND \"CUST_ID\" = ?])\n?0 = 'it''s'\n?1 = 3\n"),
+        nick);
     assertTrue(shared.contains("\"CUST_ID\" = ?"), shared);
     assertNotEquals(explain(calcite, byKey + 7), shared);
     // Other forms of EXPLAIN plan the text that runs again: the parameterized one.

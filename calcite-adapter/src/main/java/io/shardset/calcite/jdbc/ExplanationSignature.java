@@ -6,6 +6,7 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.runtime.Bindable;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 
@@ -15,6 +16,22 @@ import java.util.Map;
  */
 final class ExplanationSignature {
   private ExplanationSignature() {
+  }
+
+  /**
+   * Lines that say which value a shared plan's parameters take for one statement, one
+   * {@code ?N = value} line each, the value as an SQL literal; empty for no values.
+   */
+  static String parameters(List<Object> values) {
+    final StringBuilder b = new StringBuilder();
+    for (int i = 0; i < values.size(); i++) {
+      final Object value = values.get(i);
+      b.append('?').append(i).append(" = ")
+          .append(value instanceof BigDecimal d ? d.toPlainString()
+              : "'" + value.toString().replace("'", "''") + "'")
+          .append('\n');
+    }
+    return b.toString();
   }
 
   /**

@@ -28,6 +28,7 @@ import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.lang.reflect.Type;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -42,8 +43,9 @@ import java.util.function.UnaryOperator;
  * <p>{@code EXPLAIN PLAN FOR} a query shows the plan that the query itself runs on this
  * connection: the shared plan of its parameterized text (with {@code ?N} where its literals
  * were) or the plan of its own text, whichever a prepare of the query would take, as that plan
- * was written down when it was made. EXPLAIN in another format or detail level plans the same
- * text again. Calcite explains what this does not recognise (a query with {@code ?} of its own,
+ * was written down when it was made; after a shared plan, a line {@code ?N = value} for each
+ * literal the query binds to it. EXPLAIN in another format or detail level plans the same text
+ * again. Calcite explains what this does not recognise (a query with {@code ?} of its own,
  * say) from the statement's text, as {@code jdbc:calcite:} does.
  */
 final class PlanCachingPrepare extends CalcitePrepareImpl {
@@ -100,11 +102,12 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
       if (shared != null && values != null) {
         return new Planned<>(new BoundSignature<>(sql,
             (CalciteSignature<T>) shared.signature(), values), shared.explanation(),
-            normalized.sql());
+            normalized.sql(), normalized.values());
       }
     }
     final PlanCache.CachedPlan own = cached(context, sql, elementType, maxRowCount);
-    return new Planned<>((CalciteSignature<T>) own.signature(), own.explanation(), sql);
+    return new Planned<>((CalciteSignature<T>) own.signature(), own.explanation(), sql,
+        List.of());
   }
 
   /** The plan of the parameterized text, or null if that text does not prepare although the
@@ -166,7 +169,7 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
         && explain.getDetailLevel() == SqlExplainLevel.EXPPLAN_ATTRIBUTES) {
       return ExplanationSignature.of(
           super.prepareSql(context, Query.of(EXPLAIN_SHAPE), elementType, maxRowCount),
-          sql, explanation);
+          sql, explanation + ExplanationSignature.parameters(planned.literals()));
     }
     return InitFailureSignature.of(super.prepareSql(context,
         Query.of(ExplainedQuery.prefix(sql, text) + planned.text()), elementType,
@@ -179,9 +182,10 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
    * @param signature the plan, bound to the query's literals when shared
    * @param explanation the plan's EXPLAIN text, if known
    * @param text the text the plan was made from: the parameterized text of a shared plan
+   * @param literals the values the query binds to a shared plan's parameters, in order
    */
   private record Planned<T>(CalciteSignature<T> signature, @Nullable String explanation,
-      String text) {
+      String text, List<Object> literals) {
   }
 
   /** Calcite's statement preparation, with IN lists of any length converted as Calcite
