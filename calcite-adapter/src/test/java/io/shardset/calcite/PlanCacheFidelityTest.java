@@ -53,7 +53,8 @@ class PlanCacheFidelityTest {
           + " BALANCE DECIMAL(12, 2) NOT NULL)",
       "CREATE TABLE FAST_PROFILES (CUST_ID BIGINT PRIMARY KEY, NICK VARCHAR(20) NOT NULL)",
       "CREATE TABLE SLOW_PROFILES (CUST_ID BIGINT PRIMARY KEY, NICK VARCHAR(20) NOT NULL)",
-      tickets("TICKETS_LOW"), tickets("TICKETS_MID"), tickets("TICKETS_HIGH")};
+      tickets("TICKETS_LOW"), tickets("TICKETS_MID"), tickets("TICKETS_HIGH"),
+      "CREATE TABLE OFFICES (OFFICE_ID INTEGER PRIMARY KEY, REGION VARCHAR(8) NOT NULL)"};
 
   private static final String TABLES = """
       "tables": [
@@ -71,7 +72,10 @@ class PlanCacheFidelityTest {
                     {"shard": "s2", "from": 200, "to": 300}, {"shard": "s3", "from": 300}],
          "subpartitions": {"column": "PRIORITY", "physicalName": "tickets_{name}",
            "ranges": [{"name": "low", "to": 2}, {"name": "mid", "from": 2, "to": 4},
-                      {"name": "high", "from": 4, "to": 6}]}}]""";
+                      {"name": "high", "from": 4, "to": 6}]}},
+        {"name": "OFFICES", "method": "list", "shardKey": ["REGION"],
+         "lists": [{"shard": "s0", "values": ["EU", "UK"]}, {"shard": "s1", "values": ["US"]},
+                   {"shard": "s2", "values": ["APAC"]}, {"shard": "s3", "default": true}]}]""";
 
   private static final Map<String, String> SHARDSPACES =
       Map.of("s0", "fast", "s1", "fast", "s2", "slow", "s3", "slow");
@@ -139,6 +143,12 @@ class PlanCacheFidelityTest {
       tickets.add(new Object[] {id, 1 + (long) r.nextInt(120), r.nextInt(6)});
     }
     fixture.load(loading, "TICKETS", tickets);
+    final String[] regions = {"EU", "UK", "US", "APAC", "LATAM"};
+    final List<Object[]> offices = new ArrayList<>();
+    for (int id = 0; id < 50; id++) {
+      offices.add(new Object[] {id, regions[id % regions.length]});
+    }
+    fixture.load(loading, "OFFICES", offices);
   }
 
   private static String slow(long key) {
@@ -234,6 +244,21 @@ class PlanCacheFidelityTest {
       for (int key : new int[] {150, 250}) {
         shardsetSql("SELECT TICKET_ID FROM TICKETS WHERE PRIORITY = 3 AND TICKET_ID = " + key)
             .reaches(rangeShard(key)).sendsContaining("FROM \"TICKETS_MID\" WHERE")
+            .returnsUnsharded();
+      }
+    }
+    assertEquals(1, javaPlans.get());
+  }
+
+  @Test void listKeyExclusionsPruneAsWrittenAndEqualitiesShare() throws SQLException {
+    // NOT IN literals on a list key prune the shards whose every value they exclude; as
+    // parameters they would not prune at all.
+    shardsetSql("SELECT OFFICE_ID FROM OFFICES WHERE REGION NOT IN ('EU', 'UK')")
+        .reaches("s1", "s2", "s3").returnsUnsharded();
+    try (Hook.Closeable ignored = countJavaPlans()) {
+      for (String region : new String[] {"EU", "US", "LATAM"}) {
+        shardsetSql("SELECT OFFICE_ID FROM OFFICES WHERE REGION = '" + region + "'")
+            .reaches(region.equals("EU") ? "s0" : region.equals("US") ? "s1" : "s3")
             .returnsUnsharded();
       }
     }

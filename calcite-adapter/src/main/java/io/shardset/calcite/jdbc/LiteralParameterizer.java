@@ -24,7 +24,6 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -58,10 +57,10 @@ final class LiteralParameterizer {
     if (collector.hasDynamicParams || collector.literals.isEmpty()) {
       return new ParameterizedSql(sql, List.of());
     }
-    final Predicate<SqlIdentifier> kept = routing.kept(
+    final RoutingColumns.Kept kept = routing.kept(
         collector.literals.stream().map(Compared::column).toList(), collector.selects > 1);
     final List<SqlLiteral> literals = collector.literals.stream()
-        .filter(c -> !kept.test(c.column())).map(Compared::literal)
+        .filter(c -> !kept.test(c.column(), c.excludes())).map(Compared::literal)
         .collect(Collectors.toCollection(ArrayList::new));
     if (literals.isEmpty()) {
       return new ParameterizedSql(sql, List.of());
@@ -126,8 +125,9 @@ final class LiteralParameterizer {
         && c.getNlsString().getCollation() == null;
   }
 
-  /** A replaceable literal and the column it is compared with. */
-  private record Compared(SqlLiteral literal, SqlIdentifier column) {
+  /** A replaceable literal, the column it is compared with, and whether the comparison is
+   * {@code <>} or {@code NOT IN}. */
+  private record Compared(SqlLiteral literal, SqlIdentifier column, boolean excludes) {
   }
 
   /** Walks a query, collecting replaceable literals inside WHERE clauses. */
@@ -171,10 +171,11 @@ final class LiteralParameterizer {
       if (COMPARISONS.contains(call.getKind()) && operands.size() == 2) {
         final SqlNode left = operands.get(0);
         final SqlNode right = operands.get(1);
+        final boolean excludes = call.getKind() == SqlKind.NOT_EQUALS;
         if (left instanceof SqlIdentifier column && replaceable(right)) {
-          literals.add(new Compared((SqlLiteral) right, column));
+          literals.add(new Compared((SqlLiteral) right, column, excludes));
         } else if (right instanceof SqlIdentifier column && replaceable(left)) {
-          literals.add(new Compared((SqlLiteral) left, column));
+          literals.add(new Compared((SqlLiteral) left, column, excludes));
         }
       } else if ((call.getKind() == SqlKind.IN || call.getKind() == SqlKind.NOT_IN)
           && operands.size() == 2 && operands.get(0) instanceof SqlIdentifier column
@@ -182,7 +183,8 @@ final class LiteralParameterizer {
           && list.size() < IN_LIST_LIMIT
           && list.stream().allMatch(LiteralParameterizer::replaceable)
           && sameKind(list)) {
-        list.forEach(n -> literals.add(new Compared((SqlLiteral) n, column)));
+        final boolean excludes = call.getKind() == SqlKind.NOT_IN;
+        list.forEach(n -> literals.add(new Compared((SqlLiteral) n, column, excludes)));
       }
     }
 

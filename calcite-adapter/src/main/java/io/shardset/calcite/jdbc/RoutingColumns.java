@@ -2,6 +2,7 @@ package io.shardset.calcite.jdbc;
 
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.ShardTable;
+import io.shardset.model.ShardingMethod;
 import io.shardset.model.TableSpec;
 
 import org.apache.calcite.schema.SchemaPlus;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Predicate;
 
 /**
  * The columns of a connection's ShardSet tables whose literals the planner needs to see: a
@@ -31,6 +31,8 @@ import java.util.function.Predicate;
  *   <li>The subpartition column of each subpartitioned table: a literal there fixes the
  *   subpartition tables in the plan, and one that no subpartition accepts prunes the scan to
  *   no shard, where a parameter reads every target shard and picks its tables at execution.
+ *   <li>The shard key of each list table, compared with {@code <>} or {@code NOT IN}: literals
+ *   there prune the shards whose every value they exclude; parameters there do not prune.
  * </ul>
  *
  * <p>Other shard key literals are not among them: a point query's plan with {@code ?} is as
@@ -47,12 +49,26 @@ final class RoutingColumns {
   private final Set<String> partitions;
   private final Set<String> compositeKeys;
   private final Set<String> subpartitions;
+  private final Set<String> listKeys;
 
   private RoutingColumns(Set<String> partitions, Set<String> compositeKeys,
-      Set<String> subpartitions) {
+      Set<String> subpartitions, Set<String> listKeys) {
     this.partitions = Set.copyOf(partitions);
     this.compositeKeys = Set.copyOf(compositeKeys);
     this.subpartitions = Set.copyOf(subpartitions);
+    this.listKeys = Set.copyOf(listKeys);
+  }
+
+  /** Whether the literal compared with a column stays as written. */
+  @FunctionalInterface
+  interface Kept {
+    /**
+     * Whether the literal stays.
+     *
+     * @param column the column compared with the literal
+     * @param excludes whether the comparison is {@code <>} or {@code NOT IN}
+     */
+    boolean test(SqlIdentifier column, boolean excludes);
   }
 
   /** The routing columns of the ShardSet schemas under a connection's root schema. */
@@ -60,6 +76,7 @@ final class RoutingColumns {
     final Set<String> partitions = new TreeSet<>();
     final Set<String> compositeKeys = new TreeSet<>();
     final Set<String> subpartitions = new TreeSet<>();
+    final Set<String> listKeys = new TreeSet<>();
     for (ShardSchema schema : ShardSchemas.under(root)) {
       for (String name : schema.tableNames()) {
         final ShardTable table = schema.table(name);
@@ -71,9 +88,12 @@ final class RoutingColumns {
         if (spec.subpartitions() != null) {
           subpartitions.add(normal(spec.subpartitions().column()));
         }
+        if (spec.method() == ShardingMethod.LIST) {
+          spec.shardKey().forEach(c -> listKeys.add(normal(c)));
+        }
       }
     }
-    return new RoutingColumns(partitions, compositeKeys, subpartitions);
+    return new RoutingColumns(partitions, compositeKeys, subpartitions, listKeys);
   }
 
   /**
@@ -82,13 +102,14 @@ final class RoutingColumns {
    * @param compared the columns the query compares with replaceable literals
    * @param severalTables whether the query reads more than one table
    */
-  Predicate<SqlIdentifier> kept(List<SqlIdentifier> compared, boolean severalTables) {
+  Kept kept(List<SqlIdentifier> compared, boolean severalTables) {
     final boolean restricted = severalTables && compared.stream().anyMatch(
         c -> partitions.contains(name(c)));
-    return c -> {
+    return (c, excludes) -> {
       final String name = name(c);
       return partitions.contains(name) || subpartitions.contains(name)
-          || restricted && compositeKeys.contains(name);
+          || restricted && compositeKeys.contains(name)
+          || excludes && listKeys.contains(name);
     };
   }
 
