@@ -50,7 +50,8 @@ final class GoldenPlanner implements AutoCloseable {
   /** A planner over a schema built some other way, such as from real shards. */
   GoldenPlanner(ShardSchema schema) throws SQLException {
     final Properties info = new Properties();
-    // As jdbc:shardset: connects; EXPLAIN is not cached there, so plans are the same.
+    // As jdbc:shardset: connects. Plans are of the literal text: on jdbc:shardset: EXPLAIN
+    // shows the plan cache's, with parameters where its key literals were.
     info.setProperty("typeSystem", ShardTypeSystem.class.getName() + "#INSTANCE");
     connection = DriverManager.getConnection("jdbc:calcite:", info);
     connection.unwrap(CalciteConnection.class).getRootSchema().add(SCHEMA, schema);

@@ -5,6 +5,7 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -23,11 +24,13 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Finds the literals of a parsed query that can become {@code ?} parameters without changing
  * the plan's meaning, and rewrites the query text accordingly (see {@link PlanCache} for the
- * positions chosen and why).
+ * positions chosen and why). Literals compared with a column that decides the plan's shape
+ * ({@link RoutingColumns}) stay as written.
  */
 final class LiteralParameterizer {
   private static final Set<SqlKind> COMPARISONS = EnumSet.of(SqlKind.EQUALS,
@@ -45,14 +48,23 @@ final class LiteralParameterizer {
    * The text with the replaceable literals of {@code query} (parsed from {@code sql}) replaced
    * by {@code ?}, and their values in text order; {@code sql} itself and no values if the
    * query has {@code ?} parameters of its own or nothing to replace.
+   *
+   * @param routing the columns whose literals may have to stay as written
    */
-  static ParameterizedSql parameterize(String sql, SqlNode query) {
+  static ParameterizedSql parameterize(String sql, SqlNode query, RoutingColumns routing) {
     final Collector collector = new Collector();
     query.accept(collector);
     if (collector.hasDynamicParams || collector.literals.isEmpty()) {
       return new ParameterizedSql(sql, List.of());
     }
-    final List<SqlLiteral> literals = new ArrayList<>(collector.literals);
+    final RoutingColumns.Kept kept = routing.kept(
+        collector.literals.stream().map(Compared::column).toList(), collector.selects > 1);
+    final List<SqlLiteral> literals = collector.literals.stream()
+        .filter(c -> !kept.test(c.column(), c.excludes())).map(Compared::literal)
+        .collect(Collectors.toCollection(ArrayList::new));
+    if (literals.isEmpty()) {
+      return new ParameterizedSql(sql, List.of());
+    }
     literals.sort(Comparator.comparingInt(l -> start(sql, l.getParserPosition())));
     final StringBuilder text = new StringBuilder();
     final List<Object> values = new ArrayList<>();
@@ -113,10 +125,17 @@ final class LiteralParameterizer {
         && c.getNlsString().getCollation() == null;
   }
 
+  /** A replaceable literal, the column it is compared with, and whether the comparison is
+   * {@code <>} or {@code NOT IN}. */
+  private record Compared(SqlLiteral literal, SqlIdentifier column, boolean excludes) {
+  }
+
   /** Walks a query, collecting replaceable literals inside WHERE clauses. */
   private static final class Collector extends SqlBasicVisitor<Void> {
-    final List<SqlLiteral> literals = new ArrayList<>();
+    final List<Compared> literals = new ArrayList<>();
     boolean hasDynamicParams;
+    /** SELECTs and joins seen: more than one means the query reads more than one table. */
+    int selects;
     private int whereDepth;
 
     @Override public Void visit(SqlDynamicParam param) {
@@ -125,7 +144,11 @@ final class LiteralParameterizer {
     }
 
     @Override public Void visit(SqlCall call) {
+      if (call instanceof SqlJoin) {
+        selects++;
+      }
       if (call instanceof SqlSelect select) {
+        selects++;
         final int saved = whereDepth;
         for (SqlNode operand : select.getOperandList()) {
           if (operand != null) {
@@ -148,18 +171,20 @@ final class LiteralParameterizer {
       if (COMPARISONS.contains(call.getKind()) && operands.size() == 2) {
         final SqlNode left = operands.get(0);
         final SqlNode right = operands.get(1);
-        if (left instanceof SqlIdentifier && replaceable(right)) {
-          literals.add((SqlLiteral) right);
-        } else if (right instanceof SqlIdentifier && replaceable(left)) {
-          literals.add((SqlLiteral) left);
+        final boolean excludes = call.getKind() == SqlKind.NOT_EQUALS;
+        if (left instanceof SqlIdentifier column && replaceable(right)) {
+          literals.add(new Compared((SqlLiteral) right, column, excludes));
+        } else if (right instanceof SqlIdentifier column && replaceable(left)) {
+          literals.add(new Compared((SqlLiteral) left, column, excludes));
         }
       } else if ((call.getKind() == SqlKind.IN || call.getKind() == SqlKind.NOT_IN)
-          && operands.size() == 2 && operands.get(0) instanceof SqlIdentifier
+          && operands.size() == 2 && operands.get(0) instanceof SqlIdentifier column
           && operands.get(1) instanceof SqlNodeList list
           && list.size() < IN_LIST_LIMIT
           && list.stream().allMatch(LiteralParameterizer::replaceable)
           && sameKind(list)) {
-        list.forEach(n -> literals.add((SqlLiteral) n));
+        final boolean excludes = call.getKind() == SqlKind.NOT_IN;
+        list.forEach(n -> literals.add(new Compared((SqlLiteral) n, column, excludes)));
       }
     }
 

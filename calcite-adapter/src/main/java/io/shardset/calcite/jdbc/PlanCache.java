@@ -9,6 +9,8 @@ import com.google.common.cache.CacheBuilder;
 import com.google.common.util.concurrent.ExecutionError;
 import com.google.common.util.concurrent.UncheckedExecutionException;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -37,14 +39,19 @@ import java.util.function.Supplier;
  * connection, and plans stash per-shard SQL built from it), so plans are cached per root schema
  * of a connection, held weakly: a closed connection's plans go with it. Within a root schema the
  * key is the normalized text, the default schema path, the element type and the maximum row
- * count. Only queries are cached; DDL and DML run at prepare time and EXPLAIN is cheap, so they
- * always go to Calcite.
+ * count. Only queries are cached; DDL and DML run at prepare time, so they always go to
+ * Calcite. {@code EXPLAIN PLAN FOR} a query answers with the plan the query runs, from this
+ * cache: each cached plan keeps the text Calcite's EXPLAIN would print of it, written down when
+ * the plan was made (see {@link PlanCachingPrepare}).
  *
  * <h2>Literal parameterization</h2>
  * {@link LiteralParameterizer} replaces a literal by {@code ?} only where that cannot change the
  * plan's meaning: an exact integer or character-string literal compared ({@code = <> < <= > >=})
  * with a column, or every element of a column's {@code IN}/{@code NOT IN} list, in a WHERE
- * clause. Everything else stays literal and part of the key: LIMIT/OFFSET, GROUP BY ordinals,
+ * clause, unless the column is one whose literals decide the plan's shape, such as a composite
+ * table's partition column or a subpartition column ({@link RoutingColumns}): those stay in the
+ * text, so that the statement plans as on {@code jdbc:calcite:}, once per distinct value.
+ * Everything else stays literal and part of the key: LIMIT/OFFSET, GROUP BY ordinals,
  * select-list and HAVING literals, LIKE patterns, decimals (a parameter would take the column's
  * scale), dates and timestamps. Statements that already carry {@code ?} parameters are only
  * cached by exact text. The cached plan is the plan of the normalized text, so its shard scans
@@ -66,7 +73,9 @@ public final class PlanCache {
   public static final int DEFAULT_MAXIMUM_SIZE = 1000;
 
   private final int maximumSize;
-  private final Cache<CalciteSchema, Cache<Key, CalciteSignature<?>>> byRoot =
+  private final Cache<CalciteSchema, Cache<Key, CachedPlan>> byRoot =
+      CacheBuilder.newBuilder().weakKeys().build();
+  private final Cache<CalciteSchema, RoutingColumns> routingColumns =
       CacheBuilder.newBuilder().weakKeys().build();
   private final AtomicLong plans = new AtomicLong();
   private final AtomicLong hits = new AtomicLong();
@@ -80,6 +89,19 @@ public final class PlanCache {
     }
   }
 
+  /**
+   * A plan and what {@code EXPLAIN PLAN FOR} shows of it.
+   *
+   * @param signature the plan
+   * @param explanation the plan's text as Calcite's {@code EXPLAIN PLAN FOR} writes it,
+   *     taken from the plan itself when it was made; null if none was seen
+   */
+  record CachedPlan(CalciteSignature<?> signature, @Nullable String explanation) {
+    CachedPlan {
+      Objects.requireNonNull(signature, "signature");
+    }
+  }
+
   /** Creates a cache keeping at most {@code maximumSize} plans per connection. */
   public PlanCache(int maximumSize) {
     if (maximumSize < 1) {
@@ -90,12 +112,12 @@ public final class PlanCache {
   }
 
   /** The cached plan for {@code key}, planned by {@code planner} if absent. */
-  CalciteSignature<?> get(CalciteSchema root, Key key, Supplier<CalciteSignature<?>> planner) {
-    final Cache<Key, CalciteSignature<?>> plansOfRoot;
+  CachedPlan get(CalciteSchema root, Key key, Supplier<CachedPlan> planner) {
+    final Cache<Key, CachedPlan> plansOfRoot;
     try {
       plansOfRoot = byRoot.get(root,
           () -> CacheBuilder.newBuilder().maximumSize(maximumSize).build());
-      final CalciteSignature<?> cached = plansOfRoot.getIfPresent(key);
+      final CachedPlan cached = plansOfRoot.getIfPresent(key);
       if (cached != null) {
         hits.incrementAndGet();
         return cached;
@@ -116,6 +138,19 @@ public final class PlanCache {
     }
   }
 
+  /** The columns whose literals the plans of {@code root} keep, found by {@code finder} the
+   * first time they are asked for. */
+  RoutingColumns routingColumns(CalciteSchema root, Supplier<RoutingColumns> finder) {
+    try {
+      return routingColumns.get(root, finder::get);
+    } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException("cannot read the routing columns", e.getCause());
+    }
+  }
+
   /** How many plans this cache has asked Calcite for. */
   public long plans() {
     return plans.get();
@@ -128,7 +163,7 @@ public final class PlanCache {
 
   /** How many plans are cached for {@code root}. */
   public long size(CalciteSchema root) {
-    final Cache<Key, CalciteSignature<?>> plansOfRoot = byRoot.getIfPresent(root);
+    final Cache<Key, CachedPlan> plansOfRoot = byRoot.getIfPresent(root);
     if (plansOfRoot == null) {
       return 0;
     }
@@ -139,6 +174,7 @@ public final class PlanCache {
   /** Drops the plans of one connection's root schema. */
   public void invalidate(CalciteSchema root) {
     byRoot.invalidate(root);
+    routingColumns.invalidate(root);
   }
 
   /** Drops the plans of a {@code jdbc:shardset:} connection. */
@@ -149,5 +185,6 @@ public final class PlanCache {
   /** Drops every plan. */
   public void invalidateAll() {
     byRoot.invalidateAll();
+    routingColumns.invalidateAll();
   }
 }

@@ -7,12 +7,18 @@ import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.interpreter.BindableConvention;
+import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.Hook;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlExplainFormat;
+import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -26,7 +32,10 @@ import org.apache.calcite.util.Holder;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.lang.reflect.Type;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -34,8 +43,19 @@ import java.util.function.UnaryOperator;
  * only on a miss; see {@link PlanCache} for the design. A semicolon ending the statement is
  * dropped first ({@link StatementText}). Every plan it returns, cached or not, fails each run
  * alike when its generated code cannot initialise ({@link InitFailureSignature}).
+ *
+ * <p>{@code EXPLAIN PLAN FOR} a query shows the plan that the query itself runs on this
+ * connection: the shared plan of its parameterized text (with {@code ?N} where its literals
+ * were) or the plan of its own text, whichever a prepare of the query would take, as that plan
+ * was written down when it was made; after a shared plan, a line {@code ?N = value} for each
+ * literal the query binds to it. EXPLAIN in another format or detail level plans the same text
+ * again. Calcite explains what this does not recognise (a query with {@code ?} of its own,
+ * say) from the statement's text, as {@code jdbc:calcite:} does.
  */
 final class PlanCachingPrepare extends CalcitePrepareImpl {
+  /** A statement whose EXPLAIN result has the columns and row form of every EXPLAIN. */
+  private static final String EXPLAIN_SHAPE = "EXPLAIN PLAN WITH TYPE FOR VALUES 0";
+
   private final PlanCache cache;
 
   PlanCachingPrepare(PlanCache cache) {
@@ -49,28 +69,54 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
           maxRowCount));
     }
     final String sql = StatementText.withoutTerminator(query.sql);
-    final SqlNode parsed = parseQuery(context, sql);
-    if (parsed == null) {
-      return InitFailureSignature.of(super.prepareSql(context, Query.of(sql), elementType,
-          maxRowCount));
+    final SqlNode parsed = parseStatement(context, sql);
+    if (parsed != null && parsed.getKind().belongsTo(SqlKind.QUERY)) {
+      return this.<T>planned(context, sql, parsed, elementType, maxRowCount).signature();
     }
-    final LiteralParameterizer.ParameterizedSql normalized =
-        LiteralParameterizer.parameterize(sql, parsed);
-    if (!normalized.values().isEmpty()) {
-      final @Nullable CalciteSignature<T> shared = sharedOrNull(context, normalized.sql(),
-          elementType, maxRowCount);
-      final @Nullable Object @Nullable [] values = shared == null ? null
-          : LiteralValues.convert(normalized.values(), shared.parameters);
-      if (shared != null && values != null) {
-        return new BoundSignature<>(sql, shared, values);
+    if (parsed instanceof SqlExplain explain) {
+      final @Nullable CalciteSignature<T> explained =
+          explained(context, sql, explain, elementType, maxRowCount);
+      if (explained != null) {
+        return explained;
       }
     }
-    return cached(context, sql, elementType, maxRowCount);
+    return InitFailureSignature.of(super.prepareSql(context, Query.of(sql), elementType,
+        maxRowCount));
+  }
+
+  /**
+   * What a query runs: the shared plan of its parameterized text, bound to its literals, or
+   * else the plan of its own text. Literals compared with a column whose value decides the
+   * plan's shape stay in the text ({@link RoutingColumns}), so that such a statement gets the
+   * plan {@code jdbc:calcite:} makes of it, one plan per distinct value.
+   */
+  @SuppressWarnings("unchecked")
+  private <T> Planned<T> planned(Context context, String sql, SqlNode query, Type elementType,
+      long maxRowCount) {
+    final CalciteSchema root = context.getMutableRootSchema();
+    final RoutingColumns routing =
+        cache.routingColumns(root, () -> RoutingColumns.of(root.plus()));
+    final LiteralParameterizer.ParameterizedSql normalized =
+        LiteralParameterizer.parameterize(sql, query, routing);
+    if (!normalized.values().isEmpty()) {
+      final PlanCache.@Nullable CachedPlan shared = sharedOrNull(context, normalized.sql(),
+          elementType, maxRowCount);
+      final @Nullable Object @Nullable [] values = shared == null ? null
+          : LiteralValues.convert(normalized.values(), shared.signature().parameters);
+      if (shared != null && values != null) {
+        return new Planned<>(new BoundSignature<>(sql,
+            (CalciteSignature<T>) shared.signature(), values), shared.explanation(),
+            normalized.sql(), normalized.values());
+      }
+    }
+    final PlanCache.CachedPlan own = cached(context, sql, elementType, maxRowCount);
+    return new Planned<>((CalciteSignature<T>) own.signature(), own.explanation(), sql,
+        List.of());
   }
 
   /** The plan of the parameterized text, or null if that text does not prepare although the
    * literal one may (the statement is then prepared as written, and any error is its own). */
-  private <T> @Nullable CalciteSignature<T> sharedOrNull(Context context, String sql,
+  private PlanCache.@Nullable CachedPlan sharedOrNull(Context context, String sql,
       Type elementType, long maxRowCount) {
     try {
       return cached(context, sql, elementType, maxRowCount);
@@ -79,15 +125,71 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
     }
   }
 
-  @SuppressWarnings("unchecked")
-  private <T> CalciteSignature<T> cached(Context context, String sql, Type elementType,
+  /** The cached plan of a text, planned on a miss, with the plan's EXPLAIN text taken from
+   * the plan Calcite is about to implement (what its EXPLAIN PLAN FOR would print). */
+  private PlanCache.CachedPlan cached(Context context, String sql, Type elementType,
       long maxRowCount) {
     // The connection's own root schema: getRootSchema() is a fresh snapshot per prepare.
     final PlanCache.Key key = new PlanCache.Key(sql, context.getDefaultSchemaPath(),
         elementType.getTypeName(), maxRowCount);
-    return (CalciteSignature<T>) cache.get(context.getMutableRootSchema(), key,
-        () -> InitFailureSignature.of(
-            super.prepareSql(context, Query.of(sql), elementType, maxRowCount)));
+    return cache.get(context.getMutableRootSchema(), key, () -> {
+      final AtomicReference<@Nullable String> explanation = new AtomicReference<>();
+      final Consumer<RelRoot> writer = root -> explanation.set(RelOptUtil.dumpPlan("",
+          root.rel, SqlExplainFormat.TEXT, SqlExplainLevel.EXPPLAN_ATTRIBUTES));
+      final CalciteSignature<Object> plan;
+      try (Hook.Closeable ignored = Hook.PLAN_BEFORE_IMPLEMENTATION.addThread(writer)) {
+        plan = super.prepareSql(context, Query.of(sql), elementType, maxRowCount);
+      }
+      return new PlanCache.CachedPlan(InitFailureSignature.of(plan), explanation.get());
+    });
+  }
+
+  /**
+   * {@code EXPLAIN} of a query, showing the plan the query runs (see the class comment), or
+   * null where Calcite explains the statement from its text: not a query, a query with
+   * parameters of its own, a text this cannot split into EXPLAIN and query, or a query that
+   * does not prepare (Calcite then explains what it can, as uncached).
+   */
+  private <T> @Nullable CalciteSignature<T> explained(Context context, String sql,
+      SqlExplain explain, Type elementType, long maxRowCount) {
+    final SqlNode explicandum = explain.getExplicandum();
+    if (!explicandum.getKind().belongsTo(SqlKind.QUERY) || explain.getDynamicParamCount() > 0) {
+      return null;
+    }
+    final @Nullable String text = ExplainedQuery.of(sql, explain);
+    final @Nullable SqlNode query = text == null ? null : parseStatement(context, text);
+    if (text == null || query == null || !query.toString().equals(explicandum.toString())) {
+      return null;
+    }
+    final Planned<T> planned;
+    try {
+      planned = planned(context, text, query, elementType, maxRowCount);
+    } catch (RuntimeException e) {
+      return null;
+    }
+    final @Nullable String explanation = planned.explanation();
+    if (explanation != null && explain.getDepth() == SqlExplain.Depth.PHYSICAL
+        && explain.getFormat() == SqlExplainFormat.TEXT
+        && explain.getDetailLevel() == SqlExplainLevel.EXPPLAN_ATTRIBUTES) {
+      return ExplanationSignature.of(
+          super.prepareSql(context, Query.of(EXPLAIN_SHAPE), elementType, maxRowCount),
+          sql, explanation + ExplanationSignature.parameters(planned.literals()));
+    }
+    return InitFailureSignature.of(super.prepareSql(context,
+        Query.of(ExplainedQuery.prefix(sql, text) + planned.text()), elementType,
+        maxRowCount));
+  }
+
+  /**
+   * What a query runs.
+   *
+   * @param signature the plan, bound to the query's literals when shared
+   * @param explanation the plan's EXPLAIN text, if known
+   * @param text the text the plan was made from: the parameterized text of a shared plan
+   * @param literals the values the query binds to a shared plan's parameters, in order
+   */
+  private record Planned<T>(CalciteSignature<T> signature, @Nullable String explanation,
+      String text, List<Object> literals) {
   }
 
   /** Calcite's statement preparation, with IN lists of any length converted as Calcite
@@ -127,10 +229,10 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
     };
   }
 
-  /** The statement parsed as Calcite will parse it, or null if it is not a query (DDL and DML
-   * act at prepare time; EXPLAIN is left to Calcite) or does not parse (Calcite reports it).
-   * UPSERT and some MERGE statements are refused here ({@link UnsupportedStatements}). */
-  private @Nullable SqlNode parseQuery(Context context, String sql) {
+  /** The statement parsed as Calcite will parse it, or null if it does not parse (Calcite
+   * reports it). UPSERT and some MERGE statements are refused here
+   * ({@link UnsupportedStatements}). */
+  private @Nullable SqlNode parseStatement(Context context, String sql) {
     final CalciteConnectionConfig config = context.config();
     SqlParser.Config parserConfig = parserConfig()
         .withQuotedCasing(config.quotedCasing())
@@ -150,6 +252,6 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
       return null;
     }
     UnsupportedStatements.check(node);
-    return node.getKind().belongsTo(SqlKind.QUERY) ? node : null;
+    return node;
   }
 }

@@ -22,9 +22,7 @@ import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.Driver;
 import org.apache.calcite.jdbc.ShardSetJdbcFactory;
 import org.apache.calcite.schema.SchemaPlus;
-import org.apache.calcite.schema.lookup.LikePattern;
 
-import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -220,25 +218,7 @@ public class ShardSetDriver extends Driver {
     }
 
     private static void release(SchemaPlus schema) {
-      final ShardSchema shardSchema = shardSchema(schema);
-      if (shardSchema != null) {
-        shardSchema.release();
-      }
-      for (String name : schema.subSchemas().getNames(LikePattern.any())) {
-        final SchemaPlus sub = schema.subSchemas().get(name);
-        if (sub != null) {
-          release(sub);
-        }
-      }
-    }
-
-    private static @Nullable ShardSchema shardSchema(SchemaPlus schema) {
-      try {
-        return schema.unwrap(ShardSchema.class);
-      } catch (ClassCastException e) {
-        // Another kind of schema: Calcite's unwrap throws rather than answer null.
-        return null;
-      }
+      ShardSchemas.under(schema).forEach(ShardSchema::release);
     }
 
     @Override public void onStatementExecute(AvaticaStatement statement, ResultSink resultSink) {
