@@ -1,0 +1,128 @@
+package io.shardset.bench;
+
+import io.shardset.bench.shardingsphere.ShardingSphereSystem;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Locale;
+
+/**
+ * The child JVM of w18 ({@link TpchWorkload}): opens one system's connection and, from a
+ * given query on, prepares each TPC-H query once (its plan time) and executes and reads it a
+ * number of times (its run times), printing a line after each step, so that the parent can
+ * kill it when a step takes too long and go on with the next query in a new child. A planner
+ * cannot be interrupted, and a thread left planning would slow every later measurement.
+ *
+ * <p>Lines: {@code ready}, then per query {@code plan Q NANOS}, {@code run Q NANOS ROWS} (one
+ * per execution) or {@code error Q MESSAGE} (the first line of the failure's message).
+ */
+public final class TpchProbe {
+  static final String READY = "ready";
+  static final String PLAN = "plan";
+  static final String RUN = "run";
+  static final String ERROR = "error";
+  /** The number of TPC-H queries. */
+  static final int QUERIES = 22;
+
+  private TpchProbe() {
+  }
+
+  /**
+   * The published text of query {@code number}, from the adapter's TPC-H resources: qNN.sql,
+   * or for Q1, whose Calcite variant takes its means over DOUBLE, the specification's text
+   * q01-h2.sql for every system.
+   */
+  static String sql(int number) {
+    final String base = String.format(Locale.ROOT, "/io/shardset/tpch/q%02d", number);
+    InputStream in = TpchProbe.class.getResourceAsStream(base + ".sql");
+    if (in == null) {
+      in = TpchProbe.class.getResourceAsStream(base + "-h2.sql");
+    }
+    if (in == null) {
+      throw new IllegalStateException("no text of TPC-H query " + number);
+    }
+    try (InputStream text = in) {
+      return new String(text.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Arguments: system (L, N, S, X), backend, scale factor, H2 folder, first query, runs. */
+  public static void main(String[] args) throws Exception {
+    final String system = args[0];
+    final TpchDatabase db = new TpchDatabase(args[1], Double.parseDouble(args[2]),
+        Path.of(args[3]));
+    final int first = Integer.parseInt(args[4]);
+    final int runs = Integer.parseInt(args[5]);
+    ShardingSphereSystem shardingSphere = null;
+    final Connection connection;
+    switch (system) {
+    case "L" -> connection = db.unsharded().connect();
+    case "N" -> connection = db.connectUnionAll();
+    case "X" -> connection = db.connectShardSet();
+    case "S" -> {
+      shardingSphere = ShardingSphereSystem.open(db.shardingSphereYaml());
+      connection = shardingSphere.connect();
+    }
+    default -> throw new IllegalArgumentException("unknown system " + system);
+    }
+    try (Connection c = connection) {
+      // The first statement of a JVM pays for loading classes; none of the queries should.
+      execute(c, "SELECT COUNT(*) FROM NATION");
+      System.out.println(READY);
+      for (int q = first; q <= QUERIES; q++) {
+        try {
+          final String sql = sql(q);
+          final long start = System.nanoTime();
+          try (PreparedStatement statement = c.prepareStatement(sql)) {
+            System.out.println(PLAN + " " + q + " " + (System.nanoTime() - start));
+            for (int i = 0; i < runs; i++) {
+              final long runStart = System.nanoTime();
+              final long rows = readAll(statement);
+              System.out.println(RUN + " " + q + " " + (System.nanoTime() - runStart) + " "
+                  + rows);
+            }
+          }
+        } catch (SQLException | RuntimeException e) {
+          System.out.println(ERROR + " " + q + " " + firstLine(e));
+        }
+      }
+    } finally {
+      if (shardingSphere != null) {
+        shardingSphere.close();
+      }
+    }
+  }
+
+  /** The first line of a failure's message, or its class if it has none. */
+  static String firstLine(Throwable e) {
+    final String message = e.getMessage();
+    if (message == null || message.isBlank()) {
+      return e.getClass().getName();
+    }
+    final String trimmed = message.strip();
+    final int end = trimmed.indexOf('\n');
+    return end < 0 ? trimmed : trimmed.substring(0, end).strip();
+  }
+
+  private static void execute(Connection c, String sql) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      readAll(s);
+    }
+  }
+
+  /** Executes and reads every value of every row; returns the number of rows. */
+  private static long readAll(PreparedStatement statement) throws SQLException {
+    try (ResultSet rs = statement.executeQuery()) {
+      return Workloads.readRows(rs);
+    }
+  }
+}
