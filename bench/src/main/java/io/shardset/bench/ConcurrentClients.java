@@ -29,8 +29,8 @@ import java.util.function.LongToIntFunction;
  * queries answered give the throughput, their latencies the median and p99, and the process's
  * CPU time over the window divided by those queries the CPU per query. X's clients each have
  * their own {@code jdbc:shardset:} connection (the connections share the model's pools of
- * 8 per shard); S's each a logical connection of one data source (pools of 8 per shard); D's
- * share {@link DirectPools} of 8 connections per shard.
+ * 8 per shard); S's take a logical connection of one data source (pools of 8 per shard) for
+ * each query; D's share {@link DirectPools} of 8 connections per shard.
  */
 public final class ConcurrentClients {
   /** The client counts measured. */
@@ -84,7 +84,7 @@ public final class ConcurrentClients {
       final Map<String, Clients> systems = new LinkedHashMap<>();
       systems.put("D", () -> directClient(direct));
       systems.put("X", () -> preparedClient(db.connectShardSet()));
-      systems.put("S", () -> preparedClient(shardingSphere.connect()));
+      systems.put("S", () -> perQueryClient(shardingSphere));
       for (int round = 0; round < CLIENTS.size(); round++) {
         final int clients = CLIENTS.get(round);
         final List<String> names = new ArrayList<>(systems.keySet());
@@ -138,6 +138,30 @@ public final class ConcurrentClients {
 
       @Override public void close() throws SQLException {
         connection.close();
+      }
+    };
+  }
+
+  /**
+   * An S client that takes a logical connection for each query and closes it after: a logical
+   * connection of ShardingSphere keeps each shard connection it has used until it is closed,
+   * so 32 clients holding theirs would need 32 connections per shard from pools of 8, and wait
+   * for them until the pool's time-out.
+   */
+  private static Client perQueryClient(ShardingSphereSystem system) {
+    return new Client() {
+      @Override public long query(long key) throws SQLException {
+        try (Connection c = system.connect();
+             PreparedStatement statement = c.prepareStatement(Workloads.POINT)) {
+          statement.setLong(1, key);
+          try (ResultSet rs = statement.executeQuery()) {
+            return Workloads.readOrders(rs);
+          }
+        }
+      }
+
+      @Override public void close() {
+        // Each query closes its own connection.
       }
     };
   }

@@ -50,6 +50,7 @@ public final class Report {
   private final List<String> settings = new ArrayList<>();
   private final List<String> targets = new ArrayList<>();
   private final List<ResultTable> tables = new ArrayList<>();
+  private final List<ConcurrentClients.Point> concurrency = new ArrayList<>();
 
   /** Adds a workload's results, in the systems' order. */
   public void add(String workload, Map<String, Outcome> bySystem) {
@@ -92,6 +93,15 @@ public final class Report {
 
   public List<ResultTable> tables() {
     return List.copyOf(tables);
+  }
+
+  /** Adds w17's throughput by client count, which the concurrency chart draws. */
+  public void addConcurrency(List<ConcurrentClients.Point> points) {
+    concurrency.addAll(points);
+  }
+
+  public List<ConcurrentClients.Point> concurrency() {
+    return List.copyOf(concurrency);
   }
 
   /** Adds a chart that the Markdown document shows. */

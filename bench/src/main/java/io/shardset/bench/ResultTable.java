@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * A workload's results that do not fit the one-row-per-system table, such as throughput by
@@ -12,6 +13,8 @@ import java.util.Objects;
  */
 public record ResultTable(String title, String note, List<String> columns,
     List<List<String>> rows) {
+  private static final Pattern LETTER = Pattern.compile("\\p{L}");
+
   public ResultTable {
     Objects.requireNonNull(title, "title");
     Objects.requireNonNull(note, "note");
@@ -36,9 +39,10 @@ public record ResultTable(String title, String note, List<String> columns,
         widths[i] = Math.max(widths[i], row.get(i).length());
       }
     }
+    final boolean[] words = wordColumns();
     final StringBuilder b = new StringBuilder(title).append('\n');
-    line(b, columns, widths);
-    rows.forEach(row -> line(b, row, widths));
+    line(b, columns, widths, words);
+    rows.forEach(row -> line(b, row, widths, words));
     return b.toString();
   }
 
@@ -49,8 +53,9 @@ public record ResultTable(String title, String note, List<String> columns,
       b.append(note).append("\n\n");
     }
     b.append("| ").append(String.join(" | ", columns)).append(" |\n|");
+    final boolean[] words = wordColumns();
     for (int i = 0; i < columns.size(); i++) {
-      b.append(i == 0 ? " --- |" : " ---: |");
+      b.append(words[i] ? " --- |" : " ---: |");
     }
     b.append('\n');
     for (List<String> row : rows) {
@@ -60,12 +65,25 @@ public record ResultTable(String title, String note, List<String> columns,
     return b.toString();
   }
 
-  private static void line(StringBuilder b, List<String> cells, int[] widths) {
-    for (int i = 0; i < cells.size(); i++) {
-      // The first column (a name) reads best left-aligned, numbers right-aligned.
-      final String format = i == 0 ? "%-" + widths[i] + "s" : "  %" + widths[i] + "s";
-      b.append(String.format(Locale.ROOT, format, cells.get(i)));
+  /**
+   * Which columns hold words rather than numbers: the first (names), and any with a letter in
+   * a cell; words read best left-aligned, numbers right-aligned.
+   */
+  private boolean[] wordColumns() {
+    final boolean[] words = new boolean[columns.size()];
+    for (int i = 0; i < words.length; i++) {
+      final int column = i;
+      words[i] = i == 0 || rows.stream().anyMatch(row -> LETTER.matcher(row.get(column)).find());
     }
-    b.append('\n');
+    return words;
+  }
+
+  private static void line(StringBuilder b, List<String> cells, int[] widths, boolean[] words) {
+    final StringBuilder line = new StringBuilder();
+    for (int i = 0; i < cells.size(); i++) {
+      line.append(String.format(Locale.ROOT, (i == 0 ? "" : "  ")
+          + (words[i] ? "%-" : "%") + widths[i] + "s", cells.get(i)));
+    }
+    b.append(line.toString().stripTrailing()).append('\n');
   }
 }

@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The child JVM of w18 ({@link TpchWorkload}): opens one system's connection and, from a
@@ -28,6 +29,7 @@ public final class TpchProbe {
   static final String PLAN = "plan";
   static final String RUN = "run";
   static final String ERROR = "error";
+  private static final Pattern COMMENT_LINES = Pattern.compile("(?m)^--.*\\R");
   /** The number of TPC-H queries. */
   static final int QUERIES = 22;
 
@@ -37,9 +39,14 @@ public final class TpchProbe {
   /**
    * The published text of query {@code number}, from the adapter's TPC-H resources: qNN.sql,
    * or for Q1, whose Calcite variant takes its means over DOUBLE, the specification's text
-   * q01-h2.sql for every system.
+   * q01-h2.sql for every system; without the comment lines that head each file, which are no
+   * part of the query and would be all that a parser's error message quotes.
    */
   static String sql(int number) {
+    return COMMENT_LINES.matcher(resource(number)).replaceAll("");
+  }
+
+  private static String resource(int number) {
     final String base = String.format(Locale.ROOT, "/io/shardset/tpch/q%02d", number);
     InputStream in = TpchProbe.class.getResourceAsStream(base + ".sql");
     if (in == null) {
