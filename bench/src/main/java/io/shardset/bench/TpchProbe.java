@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * cannot be interrupted, and a thread left planning would slow every later measurement.
  *
  * <p>Lines: {@code ready}, then per query {@code plan Q NANOS}, {@code run Q NANOS ROWS} (one
- * per execution) or {@code error Q MESSAGE} (the first line of the failure's message).
+ * per execution) or {@code error Q MESSAGE} (the failure's message, {@link #oneLine}).
  */
 public final class TpchProbe {
   static final String READY = "ready";
@@ -30,6 +30,9 @@ public final class TpchProbe {
   static final String RUN = "run";
   static final String ERROR = "error";
   private static final Pattern COMMENT_LINES = Pattern.compile("(?m)^--.*\\R");
+  private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+  /** The characters of a long message's start and end that {@link #oneLine} keeps. */
+  private static final int KEPT = 100;
   /** The number of TPC-H queries. */
   static final int QUERIES = 22;
 
@@ -99,7 +102,7 @@ public final class TpchProbe {
             }
           }
         } catch (SQLException | RuntimeException e) {
-          System.out.println(ERROR + " " + q + " " + firstLine(e));
+          System.out.println(ERROR + " " + q + " " + oneLine(e));
         }
       }
     } finally {
@@ -109,15 +112,19 @@ public final class TpchProbe {
     }
   }
 
-  /** The first line of a failure's message, or its class if it has none. */
-  static String firstLine(Throwable e) {
+  /**
+   * A failure's message on one line, its whitespace collapsed, and if long its start and end
+   * only: ShardingSphere's syntax errors quote the whole statement before saying where it
+   * failed, so the first line alone would be the statement's first word.
+   */
+  static String oneLine(Throwable e) {
     final String message = e.getMessage();
     if (message == null || message.isBlank()) {
       return e.getClass().getName();
     }
-    final String trimmed = message.strip();
-    final int end = trimmed.indexOf('\n');
-    return end < 0 ? trimmed : trimmed.substring(0, end).strip();
+    final String line = WHITESPACE.matcher(message.strip()).replaceAll(" ");
+    return line.length() <= 2 * KEPT ? line
+        : line.substring(0, KEPT) + " ... " + line.substring(line.length() - KEPT);
   }
 
   private static void execute(Connection c, String sql) throws SQLException {

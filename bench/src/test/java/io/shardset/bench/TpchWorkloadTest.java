@@ -70,10 +70,17 @@ class TpchWorkloadTest {
     }
   }
 
-  @Test void aFailureIsReportedByTheFirstLineOfItsMessage() {
-    assertEquals("Unsupported SQL: x", TpchProbe.firstLine(
+  @Test void aFailureIsReportedOnOneLineWithTheEndOfALongMessageKept() {
+    assertEquals("Unsupported SQL: x at line 2", TpchProbe.oneLine(
         new IllegalStateException("  Unsupported SQL: x\n  at line 2")));
     assertEquals("java.lang.IllegalStateException",
-        TpchProbe.firstLine(new IllegalStateException()));
+        TpchProbe.oneLine(new IllegalStateException()));
+    final String statement = "select " + "l_quantity, ".repeat(30) + "1 from lineitem";
+    final String shortened = TpchProbe.oneLine(new IllegalStateException(
+        "You have an error in your SQL syntax: " + statement + " no viable alternative"));
+    assertTrue(shortened.startsWith("You have an error in your SQL syntax: select l_quantity"),
+        shortened);
+    assertTrue(shortened.endsWith("1 from lineitem no viable alternative"), shortened);
+    assertEquals(205, shortened.length(), shortened);
   }
 }
