@@ -1,6 +1,7 @@
 package io.shardset.bench;
 
 import io.shardset.calcite.ShardSetRuntime;
+import io.shardset.tpch.TpchDataSet;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +20,9 @@ import java.util.Map;
  * {@code --dir FOLDER} (default {@code bench/target}), {@code --backend h2|postgres|both}
  * (default both; without a PostgreSQL server at 127.0.0.1:5432, H2 only), {@code --publish}
  * (also copy results.md and the charts into {@code bench/results/}, which docs/benchmarks.md
- * shows), {@code --writes-only} (only the write workloads w11 to w15, to try them quickly).
+ * shows), {@code --writes-only} (only the write workloads w11 to w15, to try them quickly),
+ * {@code --workloads w16,w17,w18,w19} (only those of the newer workloads named) and
+ * {@code --tpch-scale F} (w18's TPC-H scale factor, default 0.01; 0.1 takes minutes more).
  */
 public final class BenchMain {
   /** w13's batches per system in a round. */
@@ -35,6 +38,8 @@ public final class BenchMain {
     boolean publish = false;
     boolean writesOnly = false;
     String backendArg = "both";
+    WorkloadSelection selection = WorkloadSelection.all();
+    double tpchScale = TpchDataSet.SCALE_FACTOR;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
       case "--quick" -> quick = true;
@@ -43,14 +48,21 @@ public final class BenchMain {
       case "--backend" -> backendArg = value(args, ++i, "--backend");
       case "--publish" -> publish = true;
       case "--writes-only" -> writesOnly = true;
+      case "--workloads" -> selection = WorkloadSelection.parse(value(args, ++i, "--workloads"));
+      case "--tpch-scale" -> tpchScale = Double.parseDouble(value(args, ++i, "--tpch-scale"));
       default -> throw new IllegalArgumentException("unknown argument " + args[i]
           + "; expected --quick, --orders N, --dir FOLDER, --backend h2|postgres|both"
-          + ", --publish or --writes-only");
+          + ", --publish, --writes-only, --workloads w16,w17,w18,w19 or --tpch-scale F");
       }
     }
-    if (writesOnly && publish) {
-      throw new IllegalArgumentException("--publish publishes a whole run; not with --writes-only");
+    if ((writesOnly || !selection.everything()) && publish) {
+      throw new IllegalArgumentException("--publish publishes a whole run; not with"
+          + " --writes-only or --workloads");
     }
+    if (writesOnly && !selection.everything()) {
+      throw new IllegalArgumentException("--writes-only and --workloads exclude each other");
+    }
+    final boolean everything = selection.everything();
     final List<String> backends = backends(backendArg);
     final BenchData data = new BenchData(orders != null ? orders : quick ? 100_000 : 1_000_000);
     final int scale = quick ? 1 : 3;
@@ -70,6 +82,10 @@ public final class BenchMain {
     }
     if (writesOnly) {
       report.setting("only the write workloads (--writes-only): w11 to w15");
+    }
+    if (!everything) {
+      report.setting("only the workloads " + String.join(", ", selection.only().stream()
+          .sorted().toList()) + " (--workloads)");
     }
     report.setting(String.format(Locale.ROOT,
         "data: %,d ORDERS, %,d customers, about %,d ORDER_LINES"
@@ -111,8 +127,22 @@ public final class BenchMain {
         + LauncherBench.QUERY + "\" on the demo model (" + (3 * scale + 2) + " runs after one"
         + " unrecorded run that builds and loads if needed), timed to the first result row");
 
+    report.setting("w16 to w19: w16 prepares and runs a statement of a new shape every time"
+        + " through jdbc:shardset: over tiny in-memory H2 shards (X at 4 and 1024 shards in"
+        + " this JVM, N at 4 in a child JVM), " + (quick ? "1 warm-up + 3 rounds of 3"
+        : "2 warm-up + 5 rounds of 10") + " per system; w17 runs 1, 8 and 32 client threads"
+        + " for " + (quick ? 3 : 10) + " s each on PostgreSQL; w18 runs the 22 TPC-H queries"
+        + " on L, S, X and N, each system in a child JVM, a step stopped after "
+        + (quick ? 15 : 60) + " s and a system after " + (quick ? 90 : 600) + " s; w19 opens "
+        + (quick ? 5 : 15) + " connections after a first one at each shard count");
     final Path dbFolder = dir.resolve("bench-db");
+    final String tpchBackend = backends.contains("postgres") ? "postgres" : backends.get(0);
     for (String backend : backends) {
+      if (!everything) {
+        newBackendWorkloads(report, selection, backend, tpchBackend, dbFolder, data, quick,
+            tpchScale);
+        continue;
+      }
       final BenchDatabase db = BenchDatabase.open(backend, dbFolder, data);
       final String on = " (" + db.backend() + ")";
       // w5 runs first: its JVMs open the databases themselves, and an embedded H2 file admits
@@ -154,9 +184,16 @@ public final class BenchMain {
         runWrite(report, "w15 bulk load of " + WriteWorkloads.LOAD_ROWS + " rows" + on,
             new Harness(1, 3 * scale, 1), writes::bulkLoad, writes);
       }
+      if (!writesOnly) {
+        newBackendWorkloads(report, selection, backend, tpchBackend, dbFolder, data, quick,
+            tpchScale);
+      }
     }
-    if (!writesOnly) {
+    if (!writesOnly && everything) {
       planningAndStartup(report, planning, scale);
+    }
+    if (!writesOnly && (selection.runs("w16") || selection.runs("w19"))) {
+      shapesAndOpening(report, selection, quick);
     }
 
     System.out.println();
@@ -189,6 +226,78 @@ public final class BenchMain {
     System.out.println("Running w10 sqlline start to first row");
     report.addStartup("w10 sqlline start to first row",
         Stats.of(new LauncherBench(Path.of("").toAbsolutePath()).measure(3 * scale + 2)));
+  }
+
+  /**
+   * The newer workloads that run on a backend: w17 (many clients, on PostgreSQL only) and w18
+   * (TPC-H, on {@code tpchBackend} only: its targets are PostgreSQL's, and on H2, whose shards
+   * share this machine's two cores with the planner, it would add many minutes).
+   */
+  private static void newBackendWorkloads(Report report, WorkloadSelection selection,
+      String backend, String tpchBackend, Path dbFolder, BenchData data, boolean quick,
+      double tpchScale) throws Exception {
+    if (backend.equals("postgres") && selection.runs("w17")) {
+      final BenchDatabase db = BenchDatabase.open(backend, dbFolder, data);
+      final Duration window = Duration.ofSeconds(quick ? 3 : 10);
+      System.out.println("Running w17 concurrent clients (" + db.backend() + ") on D, X, S");
+      final List<ConcurrentClients.Point> points =
+          new ConcurrentClients(db, Duration.ofSeconds(quick ? 1 : 3), window).measure();
+      report.addTable(ConcurrentClients.table(db.backend(), points, window));
+      report.addConcurrency(points);
+      report.addTarget(ConcurrentClients.target(db.backend(), points));
+    }
+    if (selection.runs("w18") && backend.equals(tpchBackend)) {
+      final TpchDatabase tpch = new TpchDatabase(backend, tpchScale, dbFolder);
+      tpch.ensureLoaded();
+      // The children open the databases themselves; H2's files admit one process at a time.
+      ShardSetRuntime.get().close();
+      final Duration cap = Duration.ofSeconds(quick ? 15 : 60);
+      final String name = "w18 TPC-H at scale factor " + tpchScale + " (" + tpch.backendName()
+          + ")";
+      System.out.println("Running " + name + " on L, S, X, N");
+      // A system that cannot answer the 22 queries in this time has missed its target by far.
+      final Duration budget = Duration.ofSeconds(quick ? 90 : 600);
+      final Map<String, List<TpchWorkload.QueryResult>> results = new TpchWorkload(tpch,
+          quick ? 1 : 3, cap, budget)
+          .measure(List.of("L", "S", "X", "N"));
+      report.addTable(TpchWorkload.table(name, results));
+      report.addTable(TpchWorkload.failures(name + ": queries not answered", results));
+      TpchWorkload.targets(name, results).forEach(report::addTarget);
+    }
+  }
+
+  /** w16 (new statement shapes) and w19 (opening a connection) at 4 and 1024 shards. */
+  private static void shapesAndOpening(Report report, WorkloadSelection selection,
+      boolean quick) throws Exception {
+    final int scale = quick ? 1 : 3;
+    final List<TinyShards> tiny = new ArrayList<>();
+    try {
+      for (int count : List.of(4, 1024)) {
+        tiny.add(TinyShards.create("shapes", count));
+      }
+      if (selection.runs("w16")) {
+        // A shape whose first run takes seconds has missed its target by far; skipping it
+        // keeps the run short (see the note of the report's row).
+        NewShapesBench.run(report, tiny, quick
+            ? new Harness(1, 3, 3).limited(Duration.ofSeconds(15), Duration.ofSeconds(5))
+            : new Harness(2, 5, 10).limited(Duration.ofSeconds(45), Duration.ofSeconds(15)),
+            scale);
+      }
+      if (selection.runs("w19")) {
+        final List<ConnectionOpening.Times> times = new ArrayList<>();
+        for (TinyShards shards : tiny) {
+          System.out.println("Running w19 open a connection at " + shards.urls().size()
+              + " shards");
+          times.add(ConnectionOpening.measure(shards, quick ? 5 : 15));
+        }
+        report.addTable(ConnectionOpening.table(times));
+        report.addTarget(ConnectionOpening.target(times));
+      }
+    } finally {
+      for (TinyShards shards : tiny) {
+        shards.close();
+      }
+    }
   }
 
   /** The backends to run: both unless told otherwise, and PostgreSQL only if it answers. */

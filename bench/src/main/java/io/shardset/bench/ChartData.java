@@ -36,6 +36,27 @@ final class ChartData {
     return result;
   }
 
+  /** One line of a chart: y by x. */
+  record Series(List<Integer> x, List<Double> y) {
+  }
+
+  /**
+   * w17's throughput of each system by client count, in first-seen order and by ascending
+   * client count; a point with a note (the system failed) is left out.
+   */
+  static Map<String, Series> concurrency(List<ConcurrentClients.Point> points) {
+    final Map<String, Series> result = new LinkedHashMap<>();
+    points.stream().filter(p -> p.note() == null)
+        .sorted((a, b) -> Integer.compare(a.clients(), b.clients()))
+        .forEach(p -> {
+          final Series series = result.computeIfAbsent(p.system(),
+              k -> new Series(new ArrayList<>(), new ArrayList<>()));
+          series.x().add(p.clients());
+          series.y().add(p.queriesPerSecond());
+        });
+    return result;
+  }
+
   /** Each system's planning series, in first-seen order and by ascending shard count. */
   static Map<String, PlanningSeries> planning(List<PlanningPoint> points) {
     final Map<String, List<PlanningPoint>> bySystem = new LinkedHashMap<>();

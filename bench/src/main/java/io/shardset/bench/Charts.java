@@ -27,6 +27,7 @@ import javax.imageio.ImageIO;
 final class Charts {
   static final String THROUGHPUT = "throughput.png";
   static final String PLANNING = "planning.png";
+  static final String CONCURRENCY = "concurrency.png";
 
   private static final int PANEL_WIDTH = 420;
   private static final int PANEL_HEIGHT = 320;
@@ -49,6 +50,20 @@ final class Charts {
       save(planning(ChartData.planning(report.planning())), dir.resolve(PLANNING));
       report.chart(new Report.Chart("Planning time by shard count", PLANNING));
     }
+    final Map<String, ChartData.Series> clients = ChartData.concurrency(report.concurrency());
+    if (!clients.isEmpty()) {
+      save(concurrency(clients), dir.resolve(CONCURRENCY));
+      report.chart(new Report.Chart("Throughput by concurrent clients (w17)", CONCURRENCY));
+    }
+  }
+
+  private static XYChart concurrency(Map<String, ChartData.Series> data) {
+    final XYChart chart = new XYChartBuilder().width(900).height(560)
+        .title("Routed point queries per second by concurrent clients (higher is better)")
+        .xAxisTitle("client threads").yAxisTitle("queries per second, all clients").build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    data.forEach((system, series) -> chart.addSeries(system, series.x(), series.y()));
+    return chart;
   }
 
   /**

@@ -47,6 +47,14 @@ public final class Models {
    */
   public static String shardSetOver(List<JdbcEndpoint> shardList, int poolSize,
       List<String> extraTables) {
+    return shardSetModel(shardList, poolSize, shardSetTables(extraTables));
+  }
+
+  /**
+   * ShardSet's model over the given shards, named s0, s1, ..., with {@code tables} the JSON
+   * array of the operand's table entries (such as w18's TPC-H layout).
+   */
+  public static String shardSetModel(List<JdbcEndpoint> shardList, int poolSize, String tables) {
     final StringJoiner shards = new StringJoiner(",\n");
     for (int i = 0; i < shardList.size(); i++) {
       shards.add("{\"name\": \"s" + i + "\", " + connection(shardList.get(i))
@@ -55,8 +63,7 @@ public final class Models {
     return "{\"version\": \"1.0\", \"defaultSchema\": \"" + SCHEMA + "\", \"schemas\": [{"
         + "\"name\": \"" + SCHEMA + "\", \"type\": \"custom\","
         + " \"factory\": \"io.shardset.calcite.ShardSchemaFactory\","
-        + " \"operand\": {\"shards\": [\n" + shards + "],\n\"tables\": "
-        + shardSetTables(extraTables) + "}}]}";
+        + " \"operand\": {\"shards\": [\n" + shards + "],\n\"tables\": " + tables + "}}]}";
   }
 
   /** The tables of the data set and {@code extraTables}, with how ShardSet spreads them. */
@@ -84,21 +91,32 @@ public final class Models {
    * the shards, such as PostgreSQL's folded lower-case name.
    */
   public static String unionAll(List<JdbcEndpoint> shards, UnaryOperator<String> physical) {
+    return unionAll(shards, physical, BY_CUSTOMER, List.of("PRODUCTS"));
+  }
+
+  /**
+   * {@link #unionAll(List, UnaryOperator)} of any tables: each of {@code sharded} the UNION ALL
+   * of the shards' tables, each of {@code duplicated} read from the first shard.
+   */
+  public static String unionAll(List<JdbcEndpoint> shards, UnaryOperator<String> physical,
+      List<String> sharded, List<String> duplicated) {
     final List<String> schemas = new ArrayList<>();
     for (int i = 0; i < shards.size(); i++) {
       schemas.add("{\"name\": \"S" + i + "\", \"type\": \"jdbc\", "
           + connection(shards.get(i)) + "}");
     }
     final StringJoiner views = new StringJoiner(",\n");
-    for (String table : List.of("ORDERS", "ORDER_LINES")) {
+    for (String table : sharded) {
       final StringJoiner union = new StringJoiner(" UNION ALL ");
       for (int i = 0; i < shards.size(); i++) {
         union.add("SELECT * FROM \\\"S" + i + "\\\".\\\"" + physical.apply(table) + "\\\"");
       }
       views.add("{\"name\": \"" + table + "\", \"type\": \"view\", \"sql\": \"" + union + "\"}");
     }
-    views.add("{\"name\": \"PRODUCTS\", \"type\": \"view\","
-        + " \"sql\": \"SELECT * FROM \\\"S0\\\".\\\"" + physical.apply("PRODUCTS") + "\\\"\"}");
+    for (String table : duplicated) {
+      views.add("{\"name\": \"" + table + "\", \"type\": \"view\","
+          + " \"sql\": \"SELECT * FROM \\\"S0\\\".\\\"" + physical.apply(table) + "\\\"\"}");
+    }
     schemas.add("{\"name\": \"" + SCHEMA + "\", \"tables\": [\n" + views + "]}");
     return "{\"version\": \"1.0\", \"defaultSchema\": \"" + SCHEMA + "\", \"schemas\": [\n"
         + String.join(",\n", schemas) + "]}";

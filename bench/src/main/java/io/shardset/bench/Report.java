@@ -49,6 +49,8 @@ public final class Report {
   private final List<Chart> charts = new ArrayList<>();
   private final List<String> settings = new ArrayList<>();
   private final List<String> targets = new ArrayList<>();
+  private final List<ResultTable> tables = new ArrayList<>();
+  private final List<ConcurrentClients.Point> concurrency = new ArrayList<>();
 
   /** Adds a workload's results, in the systems' order. */
   public void add(String workload, Map<String, Outcome> bySystem) {
@@ -79,6 +81,27 @@ public final class Report {
    */
   public void addTarget(String line) {
     targets.add(Objects.requireNonNull(line, "line"));
+  }
+
+  /**
+   * Adds a table of its own, for results that are not one row per system (w17's clients,
+   * w18's queries, w19's connection times); tables follow the main results in order.
+   */
+  public void addTable(ResultTable table) {
+    tables.add(Objects.requireNonNull(table, "table"));
+  }
+
+  public List<ResultTable> tables() {
+    return List.copyOf(tables);
+  }
+
+  /** Adds w17's throughput by client count, which the concurrency chart draws. */
+  public void addConcurrency(List<ConcurrentClients.Point> points) {
+    concurrency.addAll(points);
+  }
+
+  public List<ConcurrentClients.Point> concurrency() {
+    return List.copyOf(concurrency);
   }
 
   /** Adds a chart that the Markdown document shows. */
@@ -126,6 +149,7 @@ public final class Report {
       }
       b.append(planningRatios()).append('\n');
     }
+    tables.forEach(table -> b.append('\n').append(table.text()));
     if (!targets.isEmpty()) {
       b.append("\nagainst the targets\n");
       targets.forEach(line -> b.append(line).append('\n'));
@@ -171,6 +195,7 @@ public final class Report {
       }
       b.append('\n').append(planningRatios());
     }
+    tables.forEach(table -> b.append(table.markdown()));
     if (!targets.isEmpty()) {
       b.append("\n## Against the targets\n\n");
       targets.forEach(line -> b.append("- ").append(line).append('\n'));

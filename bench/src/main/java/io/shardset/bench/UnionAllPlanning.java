@@ -1,10 +1,6 @@
 package io.shardset.bench;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -13,20 +9,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * w8 for N, Calcite's JDBC adapter with UNION ALL views, whose planning time grows so fast
  * with the shard count that one run can take minutes. Each shard count is measured in a child
- * JVM that is killed when one step takes longer than the cap: a planner thread cannot be
- * stopped, and one left running would slow down every later measurement. The child's times
+ * JVM ({@link ChildJvm}) that is killed when one step takes longer than the cap. The child's times
  * include its cold start (the first, unrecorded runs absorb most of it).
  */
 public final class UnionAllPlanning {
   private static final String LOAD = "load ";
   private static final String PLAN = "plan ";
+  /** The child's mode of w8: prepare the point query only. */
+  private static final String PLAN_ONLY = "plan-only";
 
   private UnionAllPlanning() {
   }
@@ -37,17 +31,23 @@ public final class UnionAllPlanning {
    */
   public static PlanningPoint measure(int shards, int warmup, int samples, Duration cap)
       throws IOException, InterruptedException {
-    final Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin",
-        "java").toString(), "-cp", System.getProperty("java.class.path"),
-        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", UnionAllPlanning.class.getName(),
-        Integer.toString(shards), Integer.toString(warmup + samples))
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    final Thread reader = new Thread(() -> forward(child, lines), "union-all-planning-reader");
-    reader.setDaemon(true);
-    reader.start();
-    try {
-      final String load = lines.poll(cap.toMillis(), TimeUnit.MILLISECONDS);
+    return measure(shards, warmup, samples, cap, PLAN_ONLY);
+  }
+
+  /**
+   * {@link #measure(int, int, int, Duration)} of w16: each run prepares, executes and reads a
+   * new statement of {@code shape} ({@link NewShapes}), instead of only preparing w8's query.
+   */
+  public static PlanningPoint measure(int shards, int warmup, int samples, Duration cap,
+      NewShapes.Shape shape) throws IOException, InterruptedException {
+    return measure(shards, warmup, samples, cap, shape.name());
+  }
+
+  private static PlanningPoint measure(int shards, int warmup, int samples, Duration cap,
+      String mode) throws IOException, InterruptedException {
+    try (ChildJvm child = ChildJvm.start(UnionAllPlanning.class, List.of(
+        Integer.toString(shards), Integer.toString(warmup + samples), mode))) {
+      final String load = child.poll(cap);
       if (load == null || !load.startsWith(LOAD)) {
         throw new IOException("N at " + shards + " shards did not load its schema within "
             + cap.toSeconds() + " s: " + load);
@@ -55,7 +55,7 @@ public final class UnionAllPlanning {
       final double loadMillis = Double.parseDouble(load.substring(LOAD.length()));
       final List<Long> recorded = new ArrayList<>();
       for (int i = 0; i < warmup + samples; i++) {
-        final String plan = lines.poll(cap.toMillis(), TimeUnit.MILLISECONDS);
+        final String plan = child.poll(cap);
         if (plan == null) {
           return new PlanningPoint("N", shards, loadMillis, Optional.empty(), cap);
         }
@@ -68,32 +68,18 @@ public final class UnionAllPlanning {
       }
       return new PlanningPoint("N", shards, loadMillis,
           Optional.of(Stats.of(recorded.stream().mapToLong(Long::longValue).toArray())), cap);
-    } finally {
-      child.destroyForcibly();
-      child.waitFor();
     }
-  }
-
-  /** Passes the child's output lines on; a closed stream ends with the marker "eof". */
-  private static void forward(Process child, BlockingQueue<String> lines) {
-    try (BufferedReader in = new BufferedReader(
-        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        lines.add(line);
-      }
-    } catch (IOException e) {
-      lines.add("error " + e.getMessage());
-    }
-    lines.add("eof");
   }
 
   /**
-   * The child: {@code shards runs}. Prints "load MILLIS" once the connection is open, then
+   * The child: {@code shards runs mode}, the mode {@value #PLAN_ONLY} or a
+   * {@link NewShapes.Shape}. Prints "load MILLIS" once the connection is open, then
    * "plan NANOS" after each plan.
    */
   public static void main(String[] args) throws SQLException {
     final int shards = Integer.parseInt(args[0]);
     final int runs = Integer.parseInt(args[1]);
+    final String mode = args[2];
     try (TinyShards tiny = TinyShards.create("union", shards)) {
       final Properties info = new Properties();
       info.setProperty("model", "inline:" + Models.unionAll(tiny.endpoints(), name -> name));
@@ -102,7 +88,12 @@ public final class UnionAllPlanning {
         System.out.println(LOAD + (System.nanoTime() - start) / 1e6);
         for (int i = 0; i < runs; i++) {
           final long planStart = System.nanoTime();
-          PlanningBench.prepareAndClose(connection, i);
+          if (mode.equals(PLAN_ONLY)) {
+            PlanningBench.prepareAndClose(connection, i);
+          } else {
+            NewShapes.prepareAndRun(connection,
+                NewShapes.sql(NewShapes.Shape.valueOf(mode), "n", i, 1 + i));
+          }
           System.out.println(PLAN + (System.nanoTime() - planStart));
         }
       }

@@ -198,13 +198,29 @@ public final class Workloads {
     }
   }
 
-  private static long readOrders(ResultSet rs) throws SQLException {
+  static long readOrders(ResultSet rs) throws SQLException {
     long checksum = 0;
     while (rs.next()) {
       checksum += 31 * rs.getLong(1) + 1;
       consume(rs.getDate(2), rs.getString(3), rs.getBigDecimal(4));
     }
     return checksum;
+  }
+
+  /**
+   * Reads every value of every row as an object, for results of any shape (w16's new shapes,
+   * w18's TPC-H queries); returns the number of rows.
+   */
+  static long readRows(ResultSet rs) throws SQLException {
+    final int columns = rs.getMetaData().getColumnCount();
+    long rows = 0;
+    while (rs.next()) {
+      for (int i = 1; i <= columns; i++) {
+        rs.getObject(i);
+      }
+      rows++;
+    }
+    return rows;
   }
 
   private static Operation whole(PreparedStatement statement, RowsReader reader) {
@@ -256,7 +272,7 @@ public final class Workloads {
 
   /** Reads a whole result into a checksum. */
   @FunctionalInterface
-  private interface RowsReader {
+  interface RowsReader {
     long read(ResultSet rs) throws SQLException;
   }
 }

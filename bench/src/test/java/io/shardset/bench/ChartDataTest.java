@@ -66,4 +66,18 @@ class ChartDataTest {
     assertEquals(new ChartData.PlanningSeries(List.of(4), List.of(900.0), List.of(16),
         List.of(30_000.0)), data.get("N"));
   }
+
+  @Test void concurrencyIsEachSystemsThroughputByClientCountWithoutFailures() {
+    final Stats latency = new Stats(1, 1, 1, 1000);
+    final Map<String, ChartData.Series> series = ChartData.concurrency(List.of(
+        new ConcurrentClients.Point("D", 8, 800, 40, latency, null),
+        new ConcurrentClients.Point("X", 8, 700, 50, latency, null),
+        new ConcurrentClients.Point("D", 1, 100, 40, latency, null),
+        new ConcurrentClients.Point("X", 1, Double.NaN, Double.NaN, null, "failed: x")));
+    assertEquals(List.of("D", "X"), List.copyOf(series.keySet()));
+    assertEquals(new ChartData.Series(List.of(1, 8), List.of(100.0, 800.0)),
+        series.get("D"));
+    assertEquals(new ChartData.Series(List.of(8), List.of(700.0)),
+        series.get("X"));
+  }
 }

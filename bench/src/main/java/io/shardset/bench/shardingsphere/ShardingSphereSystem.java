@@ -38,7 +38,11 @@ public final class ShardingSphereSystem implements AutoCloseable {
    */
   public static ShardingSphereSystem open(List<String> shardUrls, String user, String password,
       List<String> extraTables) throws SQLException {
-    final String yaml = ShardingSphereYaml.of(shardUrls, user, password, POOL_SIZE, extraTables);
+    return open(ShardingSphereYaml.of(shardUrls, user, password, POOL_SIZE, extraTables));
+  }
+
+  /** Opens ShardingSphere with a configuration of {@link ShardingSphereYaml}. */
+  public static ShardingSphereSystem open(String yaml) throws SQLException {
     try {
       return new ShardingSphereSystem(YamlShardingSphereDataSourceFactory.createDataSource(
           yaml.getBytes(StandardCharsets.UTF_8)));

@@ -48,6 +48,32 @@ public final class ShardingSphereYaml {
    */
   public static String of(List<String> shardUrls, String user, String password, int poolSize,
       List<String> extraTables) {
+    final List<ShardedTable> sharded = new ArrayList<>();
+    for (String table : SHARDED) {
+      sharded.add(new ShardedTable(table, SHARD_KEY));
+    }
+    for (String table : extraTables) {
+      sharded.add(new ShardedTable(table, SHARD_KEY));
+    }
+    return of(shardUrls, user, password, poolSize, sharded, SHARDED, List.of(BROADCAST));
+  }
+
+  /** A table sharded by ShardSet's consistent hash of one column. */
+  public record ShardedTable(String table, String column) {
+    public ShardedTable {
+      Objects.requireNonNull(table, "table");
+      Objects.requireNonNull(column, "column");
+    }
+  }
+
+  /**
+   * The configuration of any tables over these shard URLs, all with one user and password:
+   * {@code sharded} by {@link ChunkShardingAlgorithm} on their columns, those of
+   * {@code binding} (if two or more) bound together, and {@code broadcast} copied on every
+   * shard. Names are given as spelled unquoted; they are configured as the shards spell them.
+   */
+  public static String of(List<String> shardUrls, String user, String password, int poolSize,
+      List<ShardedTable> sharded, List<String> binding, List<String> broadcast) {
     Objects.requireNonNull(user, "user");
     Objects.requireNonNull(password, "password");
     if (shardUrls.isEmpty()) {
@@ -68,10 +94,8 @@ public final class ShardingSphereYaml {
           .append("    maximumPoolSize: ").append(poolSize).append('\n');
     }
     b.append("rules:\n- !SHARDING\n  tables:\n");
-    final List<String> sharded = new ArrayList<>(SHARDED);
-    sharded.addAll(extraTables);
-    for (String logical : sharded) {
-      final String table = name.apply(logical);
+    for (ShardedTable spec : sharded) {
+      final String table = name.apply(spec.table());
       final StringJoiner nodes = new StringJoiner(",");
       for (int i = 0; i < shardUrls.size(); i++) {
         nodes.add(dataSourceName(i) + "." + table);
@@ -79,13 +103,15 @@ public final class ShardingSphereYaml {
       b.append("    ").append(table).append(":\n")
           .append("      actualDataNodes: ").append(nodes).append('\n')
           .append("      databaseStrategy:\n        standard:\n")
-          .append("          shardingColumn: ").append(name.apply(SHARD_KEY)).append('\n')
+          .append("          shardingColumn: ").append(name.apply(spec.column())).append('\n')
           .append("          shardingAlgorithmName: chunk\n")
           .append("      tableStrategy:\n        none:\n");
     }
-    b.append("  bindingTables:\n    - ")
-        .append(String.join(",", SHARDED.stream().map(name).toList())).append('\n')
-        .append("  shardingAlgorithms:\n    chunk:\n      type: CLASS_BASED\n      props:\n")
+    if (binding.size() > 1) {
+      b.append("  bindingTables:\n    - ")
+          .append(String.join(",", binding.stream().map(name).toList())).append('\n');
+    }
+    b.append("  shardingAlgorithms:\n    chunk:\n      type: CLASS_BASED\n      props:\n")
         .append("        strategy: STANDARD\n")
         .append("        algorithmClassName: ").append(ChunkShardingAlgorithm.class.getName())
         .append('\n')
@@ -93,7 +119,10 @@ public final class ShardingSphereYaml {
         .append(quoted(names.toString())).append('\n')
         .append("        ").append(ChunkShardingAlgorithm.CHUNKS).append(": ")
         .append(defaultChunks(shardUrls.size())).append('\n');
-    b.append("- !BROADCAST\n  tables:\n    - ").append(name.apply(BROADCAST)).append('\n');
+    b.append("- !BROADCAST\n  tables:\n");
+    for (String table : broadcast) {
+      b.append("    - ").append(name.apply(table)).append('\n');
+    }
     return b.toString();
   }
 

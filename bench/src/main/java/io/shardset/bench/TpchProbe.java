@@ -1,0 +1,142 @@
+package io.shardset.bench;
+
+import io.shardset.bench.shardingsphere.ShardingSphereSystem;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * The child JVM of w18 ({@link TpchWorkload}): opens one system's connection and, from a
+ * given query on, prepares each TPC-H query once (its plan time) and executes and reads it a
+ * number of times (its run times), printing a line after each step, so that the parent can
+ * kill it when a step takes too long and go on with the next query in a new child. A planner
+ * cannot be interrupted, and a thread left planning would slow every later measurement.
+ *
+ * <p>Lines: {@code ready}, then per query {@code plan Q NANOS}, {@code run Q NANOS ROWS} (one
+ * per execution) or {@code error Q MESSAGE} (the failure's message, {@link #oneLine}).
+ */
+public final class TpchProbe {
+  static final String READY = "ready";
+  static final String PLAN = "plan";
+  static final String RUN = "run";
+  static final String ERROR = "error";
+  private static final Pattern COMMENT_LINES = Pattern.compile("(?m)^--.*\\R");
+  private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+  /** The characters of a long message's start and end that {@link #oneLine} keeps. */
+  private static final int KEPT = 100;
+  /** The number of TPC-H queries. */
+  static final int QUERIES = 22;
+
+  private TpchProbe() {
+  }
+
+  /**
+   * The published text of query {@code number}, from the adapter's TPC-H resources: qNN.sql,
+   * or for Q1, whose Calcite variant takes its means over DOUBLE, the specification's text
+   * q01-h2.sql for every system; without the comment lines that head each file, which are no
+   * part of the query and would be all that a parser's error message quotes.
+   */
+  static String sql(int number) {
+    return COMMENT_LINES.matcher(resource(number)).replaceAll("");
+  }
+
+  private static String resource(int number) {
+    final String base = String.format(Locale.ROOT, "/io/shardset/tpch/q%02d", number);
+    InputStream in = TpchProbe.class.getResourceAsStream(base + ".sql");
+    if (in == null) {
+      in = TpchProbe.class.getResourceAsStream(base + "-h2.sql");
+    }
+    if (in == null) {
+      throw new IllegalStateException("no text of TPC-H query " + number);
+    }
+    try (InputStream text = in) {
+      return new String(text.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Arguments: system (L, N, S, X), backend, scale factor, H2 folder, first query, runs. */
+  public static void main(String[] args) throws Exception {
+    final String system = args[0];
+    final TpchDatabase db = new TpchDatabase(args[1], Double.parseDouble(args[2]),
+        Path.of(args[3]));
+    final int first = Integer.parseInt(args[4]);
+    final int runs = Integer.parseInt(args[5]);
+    ShardingSphereSystem shardingSphere = null;
+    final Connection connection;
+    switch (system) {
+    case "L" -> connection = db.unsharded().connect();
+    case "N" -> connection = db.connectUnionAll();
+    case "X" -> connection = db.connectShardSet();
+    case "S" -> {
+      shardingSphere = ShardingSphereSystem.open(db.shardingSphereYaml());
+      connection = shardingSphere.connect();
+    }
+    default -> throw new IllegalArgumentException("unknown system " + system);
+    }
+    try (Connection c = connection) {
+      // The first statement of a JVM pays for loading classes; none of the queries should.
+      execute(c, "SELECT COUNT(*) FROM NATION");
+      System.out.println(READY);
+      for (int q = first; q <= QUERIES; q++) {
+        try {
+          final String sql = sql(q);
+          final long start = System.nanoTime();
+          try (PreparedStatement statement = c.prepareStatement(sql)) {
+            System.out.println(PLAN + " " + q + " " + (System.nanoTime() - start));
+            for (int i = 0; i < runs; i++) {
+              final long runStart = System.nanoTime();
+              final long rows = readAll(statement);
+              System.out.println(RUN + " " + q + " " + (System.nanoTime() - runStart) + " "
+                  + rows);
+            }
+          }
+        } catch (SQLException | RuntimeException e) {
+          System.out.println(ERROR + " " + q + " " + oneLine(e));
+        }
+      }
+    } finally {
+      if (shardingSphere != null) {
+        shardingSphere.close();
+      }
+    }
+  }
+
+  /**
+   * A failure's message on one line, its whitespace collapsed, and if long its start and end
+   * only: ShardingSphere's syntax errors quote the whole statement before saying where it
+   * failed, so the first line alone would be the statement's first word.
+   */
+  static String oneLine(Throwable e) {
+    final String message = e.getMessage();
+    if (message == null || message.isBlank()) {
+      return e.getClass().getName();
+    }
+    final String line = WHITESPACE.matcher(message.strip()).replaceAll(" ");
+    return line.length() <= 2 * KEPT ? line
+        : line.substring(0, KEPT) + " ... " + line.substring(line.length() - KEPT);
+  }
+
+  private static void execute(Connection c, String sql) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      readAll(s);
+    }
+  }
+
+  /** Executes and reads every value of every row; returns the number of rows. */
+  private static long readAll(PreparedStatement statement) throws SQLException {
+    try (ResultSet rs = statement.executeQuery()) {
+      return Workloads.readRows(rs);
+    }
+  }
+}

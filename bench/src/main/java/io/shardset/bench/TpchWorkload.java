@@ -1,0 +1,261 @@
+package io.shardset.bench;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * w18: the 22 TPC-H queries in their published texts on L (one database holding everything),
+ * N, S and X, each system in a child JVM ({@link TpchProbe}, run by {@link ChildJvm}): per
+ * query the time to prepare it (plan) and the median time to execute it and read every row
+ * (run). A step that takes longer than the cap is reported as such and its child killed; the
+ * next query runs in a new child. A system may also have a budget, after which its remaining
+ * queries are not run.
+ */
+public final class TpchWorkload {
+  /** The target: X's total at most this many times L's. */
+  public static final double MAX_TOTAL_OVER_L = 2;
+  /** The target: no query of X planned in more than this, in ms. */
+  public static final double MAX_PLAN_MILLIS = 1_000;
+
+  /**
+   * The longest a child may take to start and connect: a JVM that loads ShardingSphere or
+   * Calcite takes seconds on a busy machine, which is not a query's time.
+   */
+  private static final Duration START_CAP = Duration.ofSeconds(120);
+
+  /** One query on one system. */
+  public record QueryResult(int query, Double planMillis, Stats run, long rows, String note) {
+    /** Whether it was planned and run to the end. */
+    public boolean answered() {
+      return note == null && planMillis != null && run != null;
+    }
+  }
+
+  private final TpchDatabase db;
+  private final int runs;
+  private final Duration cap;
+  private final Duration budget;
+
+  /**
+   * The workload over {@code db}.
+   *
+   * @param runs executions per query (the run time is their median)
+   * @param cap the longest one step (a plan, an execution) may take
+   * @param budget the longest a system may take in all, or null for no limit
+   */
+  public TpchWorkload(TpchDatabase db, int runs, Duration cap, Duration budget) {
+    this.db = Objects.requireNonNull(db, "db");
+    this.runs = runs;
+    this.cap = Objects.requireNonNull(cap, "cap");
+    this.budget = budget;
+  }
+
+  /** Every query on every system, in the systems' order. */
+  public Map<String, List<QueryResult>> measure(List<String> systems)
+      throws IOException, InterruptedException {
+    final Map<String, List<QueryResult>> result = new LinkedHashMap<>();
+    for (String system : systems) {
+      System.out.println("  w18 TPC-H on " + system + " (" + db.backendName() + ")");
+      result.put(system, measure(system));
+    }
+    return result;
+  }
+
+  /** A query's partial result while its child reports it. */
+  private static final class Progress {
+    Long planNanos;
+    final List<Long> runNanos = new ArrayList<>();
+    long rows = -1;
+    String note;
+  }
+
+  private List<QueryResult> measure(String system) throws IOException, InterruptedException {
+    final Map<Integer, Progress> progress = new TreeMap<>();
+    for (int q = 1; q <= TpchProbe.QUERIES; q++) {
+      progress.put(q, new Progress());
+    }
+    final long start = System.nanoTime();
+    int next = 1;
+    while (next <= TpchProbe.QUERIES) {
+      if (budget != null && System.nanoTime() - start > budget.toNanos()) {
+        for (int q = next; q <= TpchProbe.QUERIES; q++) {
+          progress.get(q).note = "not run: " + system + " spent its budget of "
+              + budget.toSeconds() + " s";
+        }
+        break;
+      }
+      next = child(system, next, progress);
+    }
+    final List<QueryResult> results = new ArrayList<>();
+    progress.forEach((q, p) -> results.add(new QueryResult(q,
+        p.planNanos == null ? null : p.planNanos / 1e6,
+        p.runNanos.size() == runs
+            ? Stats.of(p.runNanos.stream().mapToLong(Long::longValue).toArray()) : null,
+        p.rows, p.note)));
+    return results;
+  }
+
+  /** Runs a child from query {@code first} on; returns the query the next child starts at. */
+  private int child(String system, int first, Map<Integer, Progress> progress)
+      throws IOException, InterruptedException {
+    try (ChildJvm child = ChildJvm.start(TpchProbe.class, List.of(system, db.backend(),
+        Double.toString(db.scaleFactor()), db.h2Folder().toString(), Integer.toString(first),
+        Integer.toString(runs)))) {
+      final String ready = child.poll(START_CAP);
+      if (!TpchProbe.READY.equals(ready)) {
+        for (int q = first; q <= TpchProbe.QUERIES; q++) {
+          progress.get(q).note = ready == null
+              ? "failed: no connection within " + START_CAP.toSeconds() + " s"
+              : "failed: " + ready;
+        }
+        return TpchProbe.QUERIES + 1;
+      }
+      int current = first;
+      while (current <= TpchProbe.QUERIES) {
+        final String line = child.poll(cap);
+        final Progress p = progress.get(current);
+        if (line == null) {
+          p.note = (p.planNanos == null ? "planning" : "running") + " over "
+              + cap.toSeconds() + " s";
+          return current + 1;
+        }
+        if (line.equals(ChildJvm.EOF)) {
+          p.note = "failed: the child JVM ended";
+          return current + 1;
+        }
+        final String[] parts = line.split(" ", 3);
+        if (parts.length < 3) {
+          continue; // not the probe's (a library printing to standard output)
+        }
+        final Progress of = progress.get(Integer.parseInt(parts[1]));
+        switch (parts[0]) {
+        case TpchProbe.PLAN -> of.planNanos = Long.parseLong(parts[2]);
+        case TpchProbe.RUN -> {
+          final String[] value = parts[2].split(" ");
+          of.runNanos.add(Long.parseLong(value[0]));
+          of.rows = Long.parseLong(value[1]);
+        }
+        case TpchProbe.ERROR -> of.note = "failed: " + parts[2];
+        default -> {
+          continue;
+        }
+        }
+        while (current <= TpchProbe.QUERIES && (progress.get(current).note != null
+            || progress.get(current).runNanos.size() == runs)) {
+          current++;
+        }
+      }
+      return current;
+    }
+  }
+
+  /** The report's table: plan and run ms per query and system, and the totals. */
+  public static ResultTable table(String title, Map<String, List<QueryResult>> bySystem) {
+    final List<String> columns = new ArrayList<>(List.of("query"));
+    bySystem.keySet().forEach(s -> {
+      columns.add(s + " plan ms");
+      columns.add(s + " run ms");
+    });
+    final List<QueryResult> reference = bySystem.get("L");
+    final List<List<String>> rows = new ArrayList<>();
+    for (int q = 1; q <= TpchProbe.QUERIES; q++) {
+      final List<String> row = new ArrayList<>(List.of(String.format(Locale.ROOT, "Q%02d", q)));
+      for (List<QueryResult> results : bySystem.values()) {
+        final QueryResult r = results.get(q - 1);
+        row.add(r.planMillis() == null ? shortNote(r.note()) : Report.millis(r.planMillis()));
+        row.add(r.run() == null ? (r.planMillis() == null ? "" : shortNote(r.note()))
+            : Report.millis(r.run().medianMillis()) + rowsDiffer(r, reference));
+      }
+      rows.add(row);
+    }
+    final List<String> total = new ArrayList<>(List.of("total"));
+    bySystem.values().forEach(results -> {
+      total.add(Report.millis(results.stream().filter(QueryResult::answered)
+          .mapToDouble(QueryResult::planMillis).sum()));
+      total.add(Report.millis(results.stream().filter(QueryResult::answered)
+          .mapToDouble(r -> r.run().medianMillis()).sum()) + " ("
+          + results.stream().filter(QueryResult::answered).count() + " of 22)");
+    });
+    rows.add(total);
+    return new ResultTable(title, "Plan is the time to prepare the published text once"
+        + " (after a first statement that loads the classes); run the median of executing it"
+        + " and reading every value of every row; each system in a JVM of its own. A cell"
+        + " marked * returned another number of rows than L. The totals add up the queries"
+        + " each system answered. Why a query was not answered follows the table.",
+        columns, rows);
+  }
+
+  /** The failures and time-outs, one row each. */
+  public static ResultTable failures(String title, Map<String, List<QueryResult>> bySystem) {
+    final List<List<String>> rows = new ArrayList<>();
+    bySystem.forEach((system, results) -> results.stream().filter(r -> r.note() != null)
+        .forEach(r -> rows.add(List.of(system, String.format(Locale.ROOT, "Q%02d", r.query()),
+            r.note()))));
+    return new ResultTable(title, "", List.of("system", "query", "why not answered"), rows);
+  }
+
+  private static String shortNote(String note) {
+    if (note == null) {
+      return "";
+    }
+    return note.startsWith("failed") ? "error" : note.startsWith("not run") ? "not run" : note;
+  }
+
+  private static String rowsDiffer(QueryResult r, List<QueryResult> reference) {
+    if (reference == null) {
+      return "";
+    }
+    final QueryResult l = reference.get(r.query() - 1);
+    return l.answered() && l.rows() != r.rows() ? " * (" + r.rows() + " rows)" : "";
+  }
+
+  /** The two target lines: X's total against L's, and X's slowest plan. */
+  public static List<String> targets(String what, Map<String, List<QueryResult>> bySystem) {
+    final List<QueryResult> x = bySystem.get("X");
+    final List<QueryResult> l = bySystem.get("L");
+    final List<String> lines = new ArrayList<>();
+    final String totalWhat = what + ": X's total (plan + run) / L's";
+    if (x == null || l == null) {
+      lines.add(TargetCheck.unchecked(totalWhat, "X or L did not run"));
+      return lines;
+    }
+    final long xAnswered = x.stream().filter(QueryResult::answered).count();
+    final long lAnswered = l.stream().filter(QueryResult::answered).count();
+    if (xAnswered < TpchProbe.QUERIES || lAnswered < TpchProbe.QUERIES) {
+      lines.add(totalWhat + ": missed, X answered " + xAnswered + " and L " + lAnswered
+          + " of 22");
+    } else {
+      final double xTotal = total(x);
+      final double lTotal = total(l);
+      lines.add(TargetCheck.atMost(String.format(Locale.ROOT, "%s = %.2f / %.2f s", totalWhat,
+          xTotal / 1e3, lTotal / 1e3), xTotal / lTotal, MAX_TOTAL_OVER_L, "x"));
+    }
+    final String planWhat = what + ": X's slowest plan";
+    final QueryResult unplanned = x.stream().filter(r -> r.planMillis() == null).findFirst()
+        .orElse(null);
+    if (unplanned != null) {
+      lines.add(String.format(Locale.ROOT, "%s: Q%02d not planned (%s) (at most %s ms): missed",
+          planWhat, unplanned.query(), unplanned.note(),
+          TargetCheck.number(MAX_PLAN_MILLIS)));
+    } else {
+      final QueryResult slowest = x.stream()
+          .max((a, b) -> Double.compare(a.planMillis(), b.planMillis())).orElseThrow();
+      lines.add(TargetCheck.atMost(String.format(Locale.ROOT, "%s, Q%02d", planWhat,
+          slowest.query()), slowest.planMillis(), MAX_PLAN_MILLIS, "ms"));
+    }
+    return lines;
+  }
+
+  /** Plan and median run of every query, in ms. */
+  static double total(List<QueryResult> results) {
+    return results.stream().filter(QueryResult::answered)
+        .mapToDouble(r -> r.planMillis() + r.run().medianMillis()).sum();
+  }
+}
