@@ -20,6 +20,9 @@ public final class ChunkMap {
   private final List<Entry> entries;
   private final long[] starts;
   private final int[] shards;
+  /** Computed once: co-location checks compare the maps of two tables while planning, and a
+   * map has up to 2^20 entries. */
+  private final int hash;
 
   /** The hashes [from, to) live on shard {@code shard}. */
   public record Entry(long from, long to, int shard) {
@@ -50,6 +53,7 @@ public final class ChunkMap {
       starts[i] = entries.get(i).from();
       shards[i] = entries.get(i).shard();
     }
+    this.hash = entries.hashCode();
   }
 
   /** The chunk holding a hash: floor(hash * chunks / 2^32). */
@@ -130,11 +134,14 @@ public final class ChunkMap {
   }
 
   @Override public boolean equals(Object o) {
-    return o == this || o instanceof ChunkMap that && entries.equals(that.entries);
+    // The entries cover every hash without gaps, so their starts and shards say all of them;
+    // comparing the two arrays is much cheaper than comparing entry objects.
+    return o == this || o instanceof ChunkMap that && hash == that.hash
+        && Arrays.equals(starts, that.starts) && Arrays.equals(shards, that.shards);
   }
 
   @Override public int hashCode() {
-    return entries.hashCode();
+    return hash;
   }
 
   @Override public String toString() {
