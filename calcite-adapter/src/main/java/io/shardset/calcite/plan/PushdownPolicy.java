@@ -18,6 +18,8 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.Set;
@@ -59,11 +61,32 @@ final class PushdownPolicy {
 
   /** Whether every shard of these tables can evaluate the expression, and alike. */
   static boolean canPush(RexNode node, ShardTable... tables) {
-    return canPush(node, new Shards(oneProduct(tables), haveIlike(tables)));
+    return canPush(node, new Shards(oneProduct(tables), tables));
   }
 
-  /** What the shards of the tables have in common. */
-  private record Shards(boolean oneProduct, boolean haveIlike) {
+  /** What the shards of the tables have in common. Whether they all have ILIKE is found only
+   * when an expression asks, since that reads every shard's dialect, on every rule call over
+   * the tables. */
+  private static final class Shards {
+    private final boolean oneProduct;
+    private final ShardTable[] tables;
+    private @Nullable Boolean haveIlike;
+
+    Shards(boolean oneProduct, ShardTable[] tables) {
+      this.oneProduct = oneProduct;
+      this.tables = tables;
+    }
+
+    boolean oneProduct() {
+      return oneProduct;
+    }
+
+    boolean haveIlike() {
+      if (haveIlike == null) {
+        haveIlike = PushdownPolicy.haveIlike(tables);
+      }
+      return haveIlike;
+    }
   }
 
   /** Whether every shard of the tables has PostgreSQL's ILIKE: PostgreSQL and H2 do, MariaDB
@@ -106,7 +129,7 @@ final class PushdownPolicy {
     if (node instanceof RexCall call) {
       final boolean known = KINDS.contains(call.getKind())
           || FUNCTIONS.contains(call.getOperator());
-      if (!known || isDatetimeArithmetic(call) || hasUnsafeLike(call, shards.haveIlike())
+      if (!known || isDatetimeArithmetic(call) || hasUnsafeLike(call, shards)
           || isLossyCast(call)
           || !shards.oneProduct() && COUNTING.contains(call.getOperator())) {
         return false;
@@ -134,12 +157,12 @@ final class PushdownPolicy {
    * PostgreSQL read {@code \} as the default escape character, Calcite does not), no ESCAPE
    * clause, and not on CHAR values (H2 matches CHAR padding differently). PostgreSQL's ILIKE,
    * of the same kind, only goes to shards that all have it. */
-  private static boolean hasUnsafeLike(RexCall call, boolean haveIlike) {
+  private static boolean hasUnsafeLike(RexCall call, Shards shards) {
     if (call.getKind() != SqlKind.LIKE) {
       return false;
     }
     if (!(call.getOperator() instanceof SqlLikeOperator like)
-        || !like.isCaseSensitive() && !haveIlike
+        || !like.isCaseSensitive() && !shards.haveIlike()
         || call.getOperands().size() != 2
         || !(call.getOperands().get(1) instanceof RexLiteral pattern)
         || call.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.CHAR) {
