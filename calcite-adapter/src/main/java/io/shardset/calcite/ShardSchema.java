@@ -5,9 +5,12 @@ import io.shardset.execution.ModelResources;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.model.ShardSetModel;
 import io.shardset.topology.LiveSource;
+import io.shardset.topology.ShardedTable;
 import io.shardset.topology.ShardedTableResolver;
 import io.shardset.transaction.TransactionCoordinator;
 
+import org.apache.calcite.schema.Statistic;
+import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.sql.SqlDialect;
@@ -18,6 +21,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 /**
  * A schema of sharded tables, built from a validated model and the shards' metadata.
@@ -77,9 +82,11 @@ public final class ShardSchema extends AbstractSchema {
         runtime.execution().scanServices().threads(), READ_PARALLELISM)) {
       final Map<String, ShardEndpoint> endpoints = new LinkedHashMap<>();
       model.shards().forEach(shard -> endpoints.put(shard.name(), metadata.endpoint(shard)));
+      final Executor threads = runtime.execution().scanServices().threads();
       return tables(model, live, metadata, runtime.openScans(),
           runtime.coordinator(resources, model, endpoints,
-              live == null ? null : live.model().file()));
+              live == null ? null : live.model().file()),
+          table -> new ShardRowCount(table, threads));
     }
   }
 
@@ -92,18 +99,25 @@ public final class ShardSchema extends AbstractSchema {
   static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
       ShardMetadata metadata, OpenScans openScans) {
     return new ShardSchema(tables(model, live, metadata, openScans,
-        new TransactionCoordinator()), null);
+        new TransactionCoordinator(), table -> Statistics.UNKNOWN), null);
   }
 
+  /**
+   * Resolves the model's tables against what {@code metadata} says of the shards.
+   *
+   * @param statistics the statistic of each resolved table
+   */
   private static Map<String, Table> tables(ShardSetModel model, @Nullable LiveSource live,
-      ShardMetadata metadata, OpenScans openScans, TransactionCoordinator coordinator) {
+      ShardMetadata metadata, OpenScans openScans, TransactionCoordinator coordinator,
+      Function<ShardedTable, Statistic> statistics) {
     final Map<String, Table> tables = new LinkedHashMap<>();
     ShardedTableResolver.resolve(model, live, metadata).forEach((name, table) -> {
       final List<SqlDialect> dialects = new ArrayList<>();
       for (String shard : table.shardNames()) {
         dialects.add(metadata.dialect(model.shard(shard)));
       }
-      tables.put(name, new ShardTable(table, dialects, openScans, coordinator));
+      tables.put(name, new ShardTable(table, dialects, openScans, coordinator,
+          statistics.apply(table)));
     });
     final Map<String, ShardTable> shardTables = new LinkedHashMap<>();
     tables.forEach((name, table) -> shardTables.put(name, (ShardTable) table));

@@ -3,6 +3,7 @@ package io.shardset.testing;
 import io.shardset.execution.ShardConnectionSettings;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.ShardPools;
+import io.shardset.topology.RowEstimateReader;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -421,6 +422,12 @@ public final class CountingShards implements AutoCloseable {
         metadataRequested(shard);
       }
       Object result = call(target, method, args);
+      if (result instanceof Statement && args != null && args.length > 0
+          && args[0] instanceof String sql && sql.startsWith(RowEstimateReader.MARKER)) {
+        // The planner's reads of the table statistics, not a query's statements: not counted,
+        // as metadata requests are not.
+        return result;
+      }
       if (result instanceof Statement statement
           && Statement.class.isAssignableFrom(method.getReturnType())) {
         statementOpened(shard);
