@@ -5,9 +5,12 @@ import io.shardset.execution.ModelResources;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.model.ShardSetModel;
 import io.shardset.topology.LiveSource;
+import io.shardset.topology.ShardedTable;
 import io.shardset.topology.ShardedTableResolver;
 import io.shardset.transaction.TransactionCoordinator;
 
+import org.apache.calcite.schema.Statistic;
+import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.sql.SqlDialect;
@@ -18,6 +21,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 /**
  * A schema of sharded tables, built from a validated model and the shards' metadata.
@@ -27,6 +32,12 @@ import java.util.Map;
  * a model to go closes the model's pools.
  */
 public final class ShardSchema extends AbstractSchema {
+  /**
+   * How many shards a schema reads metadata from at once: reading is mostly waiting for the
+   * shards' answers, and each shard is read on one connection of its own pool.
+   */
+  private static final int READ_PARALLELISM = 16;
+
   private final Map<String, Table> tables;
   private final ExecutionRuntime.@Nullable Lease lease;
 
@@ -36,9 +47,10 @@ public final class ShardSchema extends AbstractSchema {
   }
 
   /**
-   * Reads every table's layout from its shards, checks it, and builds the schema on the
-   * process's default runtime, whose pools for these shards stay open until the runtime
-   * closes (see {@link ShardSetRuntime#schema(ShardSetModel)}). A shard that cannot be reached
+   * Reads every table's layout from its shards (or takes the tables the runtime built for the
+   * same model), checks it, and builds the schema on the process's default runtime, whose
+   * pools for these shards stay open until the runtime closes (see
+   * {@link ShardSetRuntime#schema(ShardSetModel)}). A shard that cannot be reached
    * contributes the layout an earlier connection read (see {@link JdbcShardMetadata}).
    */
   public static ShardSchema create(ShardSetModel model) {
@@ -46,7 +58,9 @@ public final class ShardSchema extends AbstractSchema {
   }
 
   /**
-   * Builds the schema on a model's resources, reading the shards' metadata.
+   * Builds the schema on a model's resources, from the tables the runtime built for this
+   * version of the model (see {@link ModelTables}) or else from the shards' metadata, read
+   * several shards at a time.
    *
    * @param live the model file the schema follows, or null
    * @param lease what holds the resources open for the schema, released with it; null when
@@ -55,13 +69,24 @@ public final class ShardSchema extends AbstractSchema {
   static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
       ModelResources resources, ShardSetRuntime runtime,
       ExecutionRuntime.@Nullable Lease lease) {
-    try (ShardMetadata metadata = new JdbcShardMetadata(model, resources, runtime.dialects(),
-        runtime.knownLayouts(), runtime.knownDialects())) {
+    return new ShardSchema(runtime.modelTables().tables(resources, model, live,
+        () -> read(model, live, resources, runtime)), lease);
+  }
+
+  /** Reads the shards' metadata and builds the tables of a model. */
+  private static Map<String, Table> read(ShardSetModel model, @Nullable LiveSource live,
+      ModelResources resources, ShardSetRuntime runtime) {
+    try (ShardMetadata metadata = PrefetchedShardMetadata.read(model,
+        new JdbcShardMetadata(model, resources, runtime.dialects(), runtime.knownLayouts(),
+            runtime.knownDialects()),
+        runtime.execution().scanServices().threads(), READ_PARALLELISM)) {
       final Map<String, ShardEndpoint> endpoints = new LinkedHashMap<>();
       model.shards().forEach(shard -> endpoints.put(shard.name(), metadata.endpoint(shard)));
-      return new ShardSchema(tables(model, live, metadata, runtime.openScans(),
+      final Executor threads = runtime.execution().scanServices().threads();
+      return tables(model, live, metadata, runtime.openScans(),
           runtime.coordinator(resources, model, endpoints,
-              live == null ? null : live.model().file())), lease);
+              live == null ? null : live.model().file()),
+          table -> new ShardRowCount(table, threads));
     }
   }
 
@@ -74,18 +99,25 @@ public final class ShardSchema extends AbstractSchema {
   static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
       ShardMetadata metadata, OpenScans openScans) {
     return new ShardSchema(tables(model, live, metadata, openScans,
-        new TransactionCoordinator()), null);
+        new TransactionCoordinator(), table -> Statistics.UNKNOWN), null);
   }
 
+  /**
+   * Resolves the model's tables against what {@code metadata} says of the shards.
+   *
+   * @param statistics the statistic of each resolved table
+   */
   private static Map<String, Table> tables(ShardSetModel model, @Nullable LiveSource live,
-      ShardMetadata metadata, OpenScans openScans, TransactionCoordinator coordinator) {
+      ShardMetadata metadata, OpenScans openScans, TransactionCoordinator coordinator,
+      Function<ShardedTable, Statistic> statistics) {
     final Map<String, Table> tables = new LinkedHashMap<>();
     ShardedTableResolver.resolve(model, live, metadata).forEach((name, table) -> {
       final List<SqlDialect> dialects = new ArrayList<>();
       for (String shard : table.shardNames()) {
         dialects.add(metadata.dialect(model.shard(shard)));
       }
-      tables.put(name, new ShardTable(table, dialects, openScans, coordinator));
+      tables.put(name, new ShardTable(table, dialects, openScans, coordinator,
+          statistics.apply(table)));
     });
     final Map<String, ShardTable> shardTables = new LinkedHashMap<>();
     tables.forEach((name, table) -> shardTables.put(name, (ShardTable) table));

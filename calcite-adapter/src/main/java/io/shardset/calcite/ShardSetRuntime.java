@@ -61,6 +61,7 @@ public final class ShardSetRuntime implements AutoCloseable {
   private final ExecutionRuntime execution = new ExecutionRuntime();
   private final Topology topology = new Topology(execution);
   private final Dialects dialects = new Dialects();
+  private final ModelTables modelTables = new ModelTables();
   private final OpenScans openScans = new OpenScans(execution.scanServices());
   private final ConnectionTransactions transactions = new ConnectionTransactions();
   /** The transaction coordinator of each model, by the model's resources. */
@@ -226,6 +227,11 @@ public final class ShardSetRuntime implements AutoCloseable {
 
   Dialects dialects() {
     return dialects;
+  }
+
+  /** The tables built for each model version, which the connections opening on it share. */
+  ModelTables modelTables() {
+    return modelTables;
   }
 
   /** Whether {@link #close} ran. */

@@ -27,6 +27,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.ModifiableTable;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Schemas;
+import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.SqlDialect;
@@ -54,6 +55,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final SqlDialect.@Nullable DatabaseProduct product;
   private final OpenScans openScans;
   private final TransactionCoordinator coordinator;
+  private final Statistic statistic;
 
   /**
    * Creates the Calcite face of a table.
@@ -62,10 +64,12 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
    * @param openScans where the table's scans are tracked until their statement or connection
    *     closes
    * @param coordinator begins the transactions that write to the table's shards
+   * @param statistic what the planner knows of the table's rows
    */
   ShardTable(ShardedTable table, List<SqlDialect> dialects, OpenScans openScans,
-      TransactionCoordinator coordinator) {
+      TransactionCoordinator coordinator, Statistic statistic) {
     this.table = Objects.requireNonNull(table, "table");
+    this.statistic = Objects.requireNonNull(statistic, "statistic");
     this.dialects = List.copyOf(dialects);
     this.openScans = Objects.requireNonNull(openScans, "openScans");
     this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
@@ -78,6 +82,12 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
 
   @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {
     return ColumnTypes.rowType(typeFactory, table.layout().columns());
+  }
+
+  /** The table's row count as its shards estimate it, read on first use (see
+   * {@link ShardRowCount}). */
+  @Override public Statistic getStatistic() {
+    return statistic;
   }
 
   @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {

@@ -1,5 +1,6 @@
 package io.shardset.execution;
 
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +30,14 @@ public final class ScanServices implements AutoCloseable {
 
   /** The pool that runs the shard statements of every scan. */
   ExecutorService scanThreads() {
+    return scanThreads;
+  }
+
+  /**
+   * The same pool, for short blocking work of the layers above that bounds its own threads,
+   * such as reading many shards' metadata at once.
+   */
+  public Executor threads() {
     return scanThreads;
   }
 

@@ -3,6 +3,7 @@ package io.shardset.testing;
 import io.shardset.execution.ShardConnectionSettings;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.ShardPools;
+import io.shardset.topology.RowEstimateReader;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -197,6 +198,18 @@ public final class CountingShards implements AutoCloseable {
     return shard(shard).openConnections;
   }
 
+  /** Returns how often the code under test asked a shard's connections for their
+   * {@code DatabaseMetaData} since the last {@link #resetCounters()}. */
+  public synchronized int metadataRequests(String shard) {
+    return shard(shard).metadataRequests;
+  }
+
+  /** Returns how often the code under test asked any shard's connections for their
+   * {@code DatabaseMetaData} since the last {@link #resetCounters()}. */
+  public synchronized int metadataRequests() {
+    return shards.values().stream().mapToInt(s -> s.metadataRequests).sum();
+  }
+
   /** Returns the most statements open at once on a shard. */
   public synchronized int peakOpenStatements(String shard) {
     return shard(shard).peakOpenStatements;
@@ -253,6 +266,7 @@ public final class CountingShards implements AutoCloseable {
     for (Shard shard : shards.values()) {
       shard.executions.clear();
       shard.rowsRead.set(0);
+      shard.metadataRequests = 0;
       shard.peakOpenStatements = shard.openStatements;
     }
     peakTotalOpenStatements = totalOpenStatements;
@@ -307,6 +321,10 @@ public final class CountingShards implements AutoCloseable {
     notifyAll();
   }
 
+  private synchronized void metadataRequested(Shard shard) {
+    shard.metadataRequests++;
+  }
+
   private synchronized void statementOpened(Shard shard) {
     shard.openStatements++;
     shard.peakOpenStatements = Math.max(shard.peakOpenStatements, shard.openStatements);
@@ -333,6 +351,7 @@ public final class CountingShards implements AutoCloseable {
     final ShardEndpoint counting;
     final List<Execution> executions = new ArrayList<>();
     int openConnections;
+    int metadataRequests;
     int openStatements;
     int peakOpenStatements;
     final AtomicLong rowsRead = new AtomicLong();
@@ -399,7 +418,16 @@ public final class CountingShards implements AutoCloseable {
         }
         return call(target, method, args);
       }
+      if (method.getName().equals("getMetaData")) {
+        metadataRequested(shard);
+      }
       Object result = call(target, method, args);
+      if (result instanceof Statement && args != null && args.length > 0
+          && args[0] instanceof String sql && sql.startsWith(RowEstimateReader.MARKER)) {
+        // The planner's reads of the table statistics, not a query's statements: not counted,
+        // as metadata requests are not.
+        return result;
+      }
       if (result instanceof Statement statement
           && Statement.class.isAssignableFrom(method.getReturnType())) {
         statementOpened(shard);

@@ -1,0 +1,95 @@
+package io.shardset.calcite;
+
+import io.shardset.execution.ModelResources;
+import io.shardset.model.ShardSetModel;
+import io.shardset.topology.LiveSource;
+
+import org.apache.calcite.schema.Table;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The tables a runtime built for each model it serves, shared by the connections that open on
+ * the same version of the same model: opening a connection then reads nothing from the
+ * shards. Calcite builds a schema for every connection, and reading every shard's metadata
+ * each time costs a second at a thousand shards.
+ *
+ * <p>Tables are built again, from the shards, for a connection that opens
+ * <ul>
+ *   <li>on another model, or another version of a model file (a resharding step publishes
+ *   one);</li>
+ *   <li>once the tables are older than the maximum age, so that tables changed on the shards
+ *   (a column added everywhere, say) are seen without a restart;</li>
+ *   <li>after the model's pools closed with its last connection.</li>
+ * </ul>
+ * A build that fails is not kept: every connection that opens meanwhile reads the shards and
+ * fails with the error they give. Connections that open together on a model that has no
+ * tables yet wait for one build.
+ */
+final class ModelTables {
+  /** How long tables built from the shards serve new connections. */
+  static final Duration MAX_AGE = Duration.ofSeconds(60);
+
+  /** Tables built for one model version, and when. */
+  private record Built(ShardSetModel model, @Nullable LiveSource live, long builtAtNanos,
+      Map<String, Table> tables) {
+  }
+
+  /** The tables built last on one model's resources; its monitor serializes builds. */
+  private static final class Slot {
+    /** Guarded by this. */
+    private @Nullable Built built;
+  }
+
+  private final Map<ModelResources, Slot> slots = new ConcurrentHashMap<>();
+  private final long maxAgeNanos;
+  private final LongSupplier nanoClock;
+
+  /** Keeps tables for {@link #MAX_AGE}. */
+  ModelTables() {
+    this(MAX_AGE, System::nanoTime);
+  }
+
+  /**
+   * Keeps tables for {@code maxAge} by {@code nanoClock}.
+   *
+   * @param maxAge zero to build the tables for every connection
+   */
+  ModelTables(Duration maxAge, LongSupplier nanoClock) {
+    this.maxAgeNanos = maxAge.toNanos();
+    this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+  }
+
+  /**
+   * The tables of a model version on a model's resources: those built for it before if they
+   * are not too old, else what {@code build} returns, kept for the connections to come.
+   *
+   * @param live the model file the tables follow and its version, or null
+   */
+  Map<String, Table> tables(ModelResources resources, ShardSetModel model,
+      @Nullable LiveSource live, Supplier<Map<String, Table>> build) {
+    final Slot slot = slots.computeIfAbsent(resources, r -> {
+      // Tables hold the resources' pools: they go with them.
+      r.closeWith(() -> slots.remove(r));
+      return new Slot();
+    });
+    synchronized (slot) {
+      final Built built = slot.built;
+      final long now = nanoClock.getAsLong();
+      if (built != null && built.model().equals(model) && Objects.equals(built.live(), live)
+          && now - built.builtAtNanos() < maxAgeNanos) {
+        return built.tables();
+      }
+      final Map<String, Table> tables = Map.copyOf(build.get());
+      slot.built = new Built(model, live, now, tables);
+      return tables;
+    }
+  }
+}

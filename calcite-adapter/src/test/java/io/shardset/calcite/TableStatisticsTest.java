@@ -1,0 +1,163 @@
+package io.shardset.calcite;
+
+import io.shardset.testing.Backend;
+import io.shardset.testing.PostgresServer;
+import io.shardset.testing.ShardFixture;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A sharded table's statistic is the sum of its shards' own row estimates: exact on H2, as
+ * ANALYZE left it on PostgreSQL; one copy of a duplicated table; every subpartition table of
+ * a subpartitioned one; unknown, and no error, when a shard cannot be reached or no shard
+ * estimates a row.
+ */
+class TableStatisticsTest {
+  private static final List<String> SALES_TABLES = List.of("CUSTOMERS", "ORDERS", "EVENTS",
+      "LEDGER", "ACCOUNTS", "VISITS", "COUNTRIES");
+
+  @Test void h2TablesCountTheirShardsRows() throws SQLException {
+    try (ShardFixture fixture = SalesData.fixture(Backend.H2)) {
+      assertRowCountsAreTheOracles(fixture, SalesData.model(fixture), SALES_TABLES);
+    }
+  }
+
+  @Test void postgresTablesCountWhatAnalyzeFound() throws SQLException {
+    try (ShardFixture fixture = SalesData.fixture(Backend.POSTGRES)) {
+      try (Connection loading = ShardFixture.connect(SalesData.model(fixture))) {
+        SalesData.load(fixture, loading);
+      }
+      fixture.shards().executeOnAll("ANALYZE");
+      assertRowCountsAreTheOracles(fixture, SalesData.model(fixture), SALES_TABLES);
+    }
+  }
+
+  @Test void subpartitionedTablesCountEverySubpartition() throws SQLException {
+    try (ShardFixture fixture = SubpartitionData.fixture(Backend.H2)) {
+      final String model = fixture.model(SubpartitionData.TABLES);
+      try (Connection loading = ShardFixture.connect(model)) {
+        SubpartitionData.load(fixture, loading);
+      }
+      try (ShardSetRuntime runtime = new ShardSetRuntime()) {
+        final ShardSchema schema = runtime.connect(ShardFixture.SCHEMA, operand(model));
+        for (String table : List.of("SHIPMENTS", "TICKETS")) {
+          assertEquals(oracleCount(fixture, table),
+              schema.table(table).getStatistic().getRowCount(), table);
+        }
+      }
+    }
+  }
+
+  @Test void anUnreachableShardLeavesTheCountUnknownAndQueriesWork() throws SQLException {
+    try (ShardFixture fixture = SalesData.fixture(Backend.POSTGRES);
+         ShardSetRuntime runtime = new ShardSetRuntime()) {
+      try (Connection loading = ShardFixture.connect(SalesData.model(fixture))) {
+        SalesData.load(fixture, loading);
+      }
+      fixture.shards().executeOnAll("ANALYZE");
+      final String url = fixture.shards().settings("s2").jdbcUrl();
+      final String database = url.substring(url.lastIndexOf('/') + 1);
+      final ShardSchema schema = runtime.connect(ShardFixture.SCHEMA,
+          operand(SalesData.model(fixture)));
+      allowConnections(database, false);
+      try {
+        assertNull(schema.table("CUSTOMERS").getStatistic().getRowCount());
+        // A duplicated table's copy is read from a shard that answers.
+        assertEquals(oracleCount(fixture, "COUNTRIES"),
+            schema.table("COUNTRIES").getStatistic().getRowCount());
+        // Planning goes on with Calcite's guess; a query that does not reach s2 runs.
+        try (Connection connection = DriverManager.getConnection("jdbc:calcite:")) {
+          connection.unwrap(CalciteConnection.class).getRootSchema()
+              .add(ShardFixture.SCHEMA, schema);
+          try (Statement s = connection.createStatement();
+               ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM S.LEDGER"
+                   + " WHERE ENTRY_ID < 1000")) {
+            assertTrue(rs.next());
+            assertEquals(oracleCount(fixture, "LEDGER WHERE ENTRY_ID < 1000").longValue(),
+                rs.getLong(1));
+          }
+        }
+      } finally {
+        allowConnections(database, true);
+      }
+    }
+  }
+
+  @Test void anEmptyTableCountsAsUnknown() throws SQLException {
+    try (ShardFixture fixture = SalesData.fixture(Backend.H2);
+         ShardSetRuntime runtime = new ShardSetRuntime()) {
+      final ShardSchema schema = runtime.connect(ShardFixture.SCHEMA,
+          operand(SalesData.model(fixture)));
+      assertNull(schema.table("ORDERS").getStatistic().getRowCount());
+    }
+  }
+
+  /**
+   * Loads the sales data through ShardSet, then checks each table's row count in a runtime of
+   * its own, whose statistics are read after the load.
+   */
+  private static void assertRowCountsAreTheOracles(ShardFixture fixture, String model,
+      List<String> tables) throws SQLException {
+    if (oracleCount(fixture, "CUSTOMERS") == 0.0) {
+      try (Connection loading = ShardFixture.connect(model)) {
+        SalesData.load(fixture, loading);
+      }
+    }
+    try (ShardSetRuntime runtime = new ShardSetRuntime()) {
+      final ShardSchema schema = runtime.connect(ShardFixture.SCHEMA, operand(model));
+      for (String table : tables) {
+        assertEquals(oracleCount(fixture, table),
+            schema.table(table).getStatistic().getRowCount(), table);
+      }
+    }
+  }
+
+  /** The rows of the oracle's table, as a row count. */
+  private static Double oracleCount(ShardFixture fixture, String table) throws SQLException {
+    try (Statement s = fixture.oracle().createStatement();
+         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+      assertTrue(rs.next());
+      return (double) rs.getLong(1);
+    }
+  }
+
+  /** Refuses new connections to a PostgreSQL database and ends those it has, or allows them
+   * again. */
+  private static void allowConnections(String database, boolean allow) throws SQLException {
+    try (Connection c = PostgresServer.admin(); Statement s = c.createStatement()) {
+      s.execute("ALTER DATABASE " + database + " ALLOW_CONNECTIONS " + allow);
+      if (!allow) {
+        s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"
+            + database + "'");
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> operand(String model) {
+    try {
+      final Map<String, Object> root = new ObjectMapper().readValue(model, Map.class);
+      return (Map<String, Object>)
+          ((List<Map<String, Object>>) root.get("schemas")).get(0).get("operand");
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
