@@ -1,7 +1,5 @@
 package io.shardset.calcite.jdbc;
 
-import io.shardset.calcite.plan.ShardPrograms;
-
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -26,8 +24,6 @@ import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
-import org.apache.calcite.tools.Program;
-import org.apache.calcite.util.Holder;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -206,14 +202,6 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
         elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM,
         cluster, enableBindable ? BindableConvention.INSTANCE : EnumerableConvention.INSTANCE,
         createConvertletTable()) {
-      /** ShardSet's program ({@link ShardPrograms}), unless a test hooks in its own. */
-      @Override protected Program getProgram() {
-        final Holder<@Nullable Program> hooked = Holder.empty();
-        Hook.PROGRAM.run(hooked);
-        final @Nullable Program program = hooked.get();
-        return program != null ? program : ShardPrograms.standard();
-      }
-
       @Override protected SqlValidator createSqlValidator(CatalogReader reader,
           UnaryOperator<SqlValidator.Config> configTransform) {
         return ParameterTypingValidator.create(context, (CalciteCatalogReader) reader,
