@@ -73,7 +73,8 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
         && left.table().isColocatedWith(right.table())
         ? KeyConditions.and(left.condition(), right.condition())
         : driving.condition();
-    return ShardScan.create(join.getCluster(), driving.joined(pushed, condition));
+    return ShardScan.create(join.getCluster(), driving.joined(pushed, condition,
+        driving == left ? right : left));
   }
 
   /** The side whose shards the join runs on, or null if the join is not shard-local. */

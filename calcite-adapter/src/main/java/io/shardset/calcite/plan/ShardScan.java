@@ -7,12 +7,10 @@ import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
-import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.AbstractRelNode;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalTableScan;
-import org.apache.calcite.sql.SqlExplainLevel;
 
 
 import java.util.List;
@@ -52,11 +50,5 @@ public final class ShardScan extends AbstractShardScan {
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     assert inputs.isEmpty();
     return new ShardScan(getCluster(), traitSet, spec);
-  }
-
-  /** The pushed tree without node ids, for digests: two scans are the same scan exactly when
-   * these texts are equal, so nothing in it is abbreviated. */
-  static String canonical(RelNode pushed) {
-    return RelOptUtil.toString(pushed, SqlExplainLevel.DIGEST_ATTRIBUTES);
   }
 }

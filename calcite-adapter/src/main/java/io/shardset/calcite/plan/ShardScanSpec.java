@@ -23,6 +23,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 
@@ -42,6 +43,9 @@ public final class ShardScanSpec {
   private final ShardSelection selection;
   private final SubpartitionSelection subpartitions;
   private final String canonicalPushed;
+  /** The canonical text of every operator of the pushed tree, by identity, for the specs
+   * that grow from this one. */
+  private final Map<RelNode, String> texts;
   /** The number of operators in the pushed tree, its scans included (see nodeCount). */
   private final int operators;
   /** The tables the pushed work reads, for EXPLAIN: {@code [S, T]} or, joined,
@@ -52,6 +56,13 @@ public final class ShardScanSpec {
 
   ShardScanSpec(ShardTable table, RelOptTable relOptTable, RelNode pushed,
       KeyCondition condition, Phase phase) {
+    this(table, relOptTable, pushed, condition, phase, List.of());
+  }
+
+  /** A spec whose pushed tree may contain operators of the pushed trees of
+   * {@code grownFrom}, whose canonical texts are then reused. */
+  private ShardScanSpec(ShardTable table, RelOptTable relOptTable, RelNode pushed,
+      KeyCondition condition, Phase phase, List<ShardScanSpec> grownFrom) {
     this.table = Objects.requireNonNull(table, "table");
     this.relOptTable = Objects.requireNonNull(relOptTable, "relOptTable");
     this.pushed = Objects.requireNonNull(pushed, "pushed");
@@ -61,7 +72,9 @@ public final class ShardScanSpec {
     // A condition no subpartition can satisfy reaches no shard.
     this.selection = ShardSelection.of(table,
         subpartitions.isEmpty() ? new KeyCondition.Or(List.of()) : condition);
-    this.canonicalPushed = ShardScan.canonical(pushed);
+    this.texts = PushedDigest.texts(pushed,
+        grownFrom.stream().map(source -> source.texts).toList());
+    this.canonicalPushed = Objects.requireNonNull(texts.get(pushed));
     this.operators = nodeCount(pushed);
     this.tableNames = tableNames(pushed);
   }
@@ -101,18 +114,20 @@ public final class ShardScanSpec {
 
   /** Returns a spec with more row-wise work pushed and the key condition narrowed. */
   ShardScanSpec with(RelNode newPushed, KeyCondition newCondition) {
-    return new ShardScanSpec(table, relOptTable, newPushed, newCondition, phase);
+    return new ShardScanSpec(table, relOptTable, newPushed, newCondition, phase, List.of(this));
   }
 
-  /** Returns a spec of a join pushed into this spec's shards, with the joined key
-   * condition. */
-  ShardScanSpec joined(RelNode join, KeyCondition newCondition) {
-    return new ShardScanSpec(table, relOptTable, join, newCondition, Phase.ROWS);
+  /** Returns a spec of a join of this spec's and {@code other}'s pushed work, run in this
+   * spec's shards, with the joined key condition. */
+  ShardScanSpec joined(RelNode join, KeyCondition newCondition, ShardScanSpec other) {
+    return new ShardScanSpec(table, relOptTable, join, newCondition, Phase.ROWS,
+        List.of(this, other));
   }
 
   /** Returns a spec with more work pushed, now in the given phase. */
   ShardScanSpec with(RelNode newPushed, Phase newPhase) {
-    return new ShardScanSpec(table, relOptTable, newPushed, condition, newPhase);
+    return new ShardScanSpec(table, relOptTable, newPushed, condition, newPhase,
+        List.of(this));
   }
 
   /** Whether at most one shard answers, known at planning time: then any operator can run
