@@ -39,12 +39,14 @@ import java.util.function.Consumer;
  * For such statements the joins are first gathered by {@link ShardMultiJoinRule}, which keeps
  * together every pair of tables whose join the shards can run, and ordered by Calcite's
  * {@code LoptOptimizeJoinRule} on the tables' row counts; the cost-based planner then plans
- * everything else with the join order fixed. Statements with fewer joins are planned as
- * Calcite plans them.
+ * everything else with the join order fixed. Even a three-way join is ordered so: the
+ * cost-based planner, trying its orders, fires the shard rules on each and took 70 to 95 ms
+ * for a new three-way join shape, against 11 to 14 ms this way. A statement of one join is
+ * planned as Calcite plans it.
  */
 public final class ShardPrograms {
   /** The fewest joins for which the join order is chosen heuristically. */
-  public static final int HEURISTIC_JOINS = 3;
+  public static final int HEURISTIC_JOINS = 2;
 
   /** Bounds the heuristic phase's rule firings, in case rules undo one another. */
   private static final int MATCH_LIMIT = 10_000;
