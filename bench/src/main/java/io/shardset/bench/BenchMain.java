@@ -129,8 +129,11 @@ public final class BenchMain {
 
     report.setting("w16 to w19: w16 prepares and runs a statement of a new shape every time"
         + " through jdbc:shardset: over tiny in-memory H2 shards (X at 4 and 1024 shards in"
-        + " this JVM, N at 4 in a child JVM), " + (quick ? "1 warm-up + 3 rounds of 3"
-        : "2 warm-up + 5 rounds of 10") + " per system; w17 runs 1, 8 and 32 client threads"
+        + " this JVM, N at 4 in a child JVM), after " + NewShapesBench.WARM_UP_SHAPES
+        + " unmeasured new shapes of each kind per X connection, " + (quick
+        ? "1 warm-up + 3 rounds of 3" : "2 warm-up + 5 rounds of 10") + " per system; w17"
+        + " runs " + ConcurrentClients.JIT_WARM_UP_QUERIES + " unrecorded queries per system on"
+        + " one client first, then 1, 8 and 32 client threads"
         + " for " + (quick ? 3 : 10) + " s each on PostgreSQL; w18 runs the 22 TPC-H queries"
         + " on L, S, X and N, each system in a child JVM, a step stopped after "
         + (quick ? 15 : 60) + " s and a system after " + (quick ? 90 : 600) + " s; w19 opens "

@@ -25,6 +25,7 @@ import java.util.function.LongToIntFunction;
 /**
  * w17: many clients at once. 1, 8 and 32 client threads each run the w1 point query
  * (prepared, a new shard key each time) as fast as they can, on D, X and S in turn; each
+ * system first runs {@link #JIT_WARM_UP_QUERIES} queries on one client; then each
  * system and client count gets a warm-up period and then a measured window, in which the
  * queries answered give the throughput, their latencies the median and p99, and the process's
  * CPU time over the window divided by those queries the CPU per query. X's clients each have
@@ -37,6 +38,12 @@ public final class ConcurrentClients {
   public static final List<Integer> CLIENTS = List.of(1, 8, 32);
   /** The target: X's throughput at 32 clients at least this share of D's. */
   public static final double TARGET_SHARE_OF_D = 0.9;
+  /** Queries each system runs on one client before its first measured point, so that the
+   * JIT has compiled its code: X's first thousands of queries run in part interpreted and
+   * their compilation takes CPU time (on this machine 200 to 280 µs of CPU per query over
+   * the first 20,000, 30 µs after). A period of the clients' own warm-up follows at each
+   * client count. */
+  static final int JIT_WARM_UP_QUERIES = 30_000;
   /** Connections per shard of D's pools, as X's model and S's configuration have. */
   private static final int POOL = 8;
   /** The clients' phases: warming up (not recorded), measuring, stopped. */
@@ -85,6 +92,11 @@ public final class ConcurrentClients {
       systems.put("D", () -> directClient(direct));
       systems.put("X", () -> preparedClient(db.connectShardSet()));
       systems.put("S", () -> perQueryClient(shardingSphere));
+      for (Map.Entry<String, Clients> system : systems.entrySet()) {
+        System.out.println("  w17 " + system.getKey() + ": " + JIT_WARM_UP_QUERIES
+            + " queries on one client to warm up");
+        warmUp(system.getValue());
+      }
       for (int round = 0; round < CLIENTS.size(); round++) {
         final int clients = CLIENTS.get(round);
         final List<String> names = new ArrayList<>(systems.keySet());
@@ -207,6 +219,15 @@ public final class ConcurrentClients {
       if (!failures.isEmpty()) {
         System.out.println("  w17 " + system + ": closing a client failed: "
             + failures.get(0).getMessage());
+      }
+    }
+  }
+
+  /** Runs {@link #JIT_WARM_UP_QUERIES} queries on one client of a system, unrecorded. */
+  private void warmUp(Clients opener) throws Exception {
+    try (Client client = opener.open()) {
+      for (int n = 0; n < JIT_WARM_UP_QUERIES; n++) {
+        client.query(data.customerKey(n));
       }
     }
   }
