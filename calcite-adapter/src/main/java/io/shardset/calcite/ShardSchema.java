@@ -4,6 +4,7 @@ import io.shardset.execution.ExecutionRuntime;
 import io.shardset.execution.ModelResources;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.model.ShardSetModel;
+import io.shardset.model.ShardSpec;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.ShardedTable;
 import io.shardset.topology.ShardedTableResolver;
@@ -111,10 +112,11 @@ public final class ShardSchema extends AbstractSchema {
       ShardMetadata metadata, OpenScans openScans, TransactionCoordinator coordinator,
       Function<ShardedTable, Statistic> statistics) {
     final Map<String, Table> tables = new LinkedHashMap<>();
+    final Map<String, ShardSpec> shards = model.shardsByName();
     ShardedTableResolver.resolve(model, live, metadata).forEach((name, table) -> {
       final List<SqlDialect> dialects = new ArrayList<>();
       for (String shard : table.shardNames()) {
-        dialects.add(metadata.dialect(model.shard(shard)));
+        dialects.add(metadata.dialect(shards.get(shard)));
       }
       tables.put(name, new ShardTable(table, dialects, openScans, coordinator,
           statistics.apply(table)));

@@ -9,7 +9,9 @@ import io.shardset.routing.LookupRouter;
 import io.shardset.routing.ShardRouter;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Builds a table's router from its model and column layout, checking what needs the shard key's
@@ -92,11 +94,15 @@ public final class RouterFactory {
     int shardCount = shards.size();
     List<ChunkMapSpec> entries = model.chunkMap(space);
     try {
+      Map<String, Integer> indexes = new HashMap<>();
+      for (int i = 0; i < shardCount; i++) {
+        indexes.putIfAbsent(shards.get(i), i);
+      }
       ChunkMap chunkMap = entries.isEmpty()
           ? ChunkMap.defaultPlacement(model.chunksFor(space), shardCount)
           : ChunkMap.of(entries.stream()
               .map(entry -> new ChunkMap.Entry(entry.from(), entry.to(),
-                  shards.indexOf(entry.shard())))
+                  indexes.getOrDefault(entry.shard(), -1)))
               .toList());
       return new HashRouter(keyTypes, chunkMap, shardCount);
     } catch (IllegalArgumentException e) {

@@ -35,24 +35,25 @@ public final class ShardedTableResolver {
   public static Map<String, ShardedTable> resolve(ShardSetModel model,
       @Nullable LiveSource live, ShardLayouts layouts) {
     final Map<String, ShardedTable> tables = new LinkedHashMap<>();
+    final Map<String, ShardSpec> shards = model.shardsByName();
     for (TableSpec spec : model.tables()) {
-      tables.put(spec.name(), resolve(model, spec, live, layouts));
+      tables.put(spec.name(), resolve(model, shards, spec, live, layouts));
     }
     return tables;
   }
 
-  private static ShardedTable resolve(ShardSetModel model, TableSpec spec,
-      @Nullable LiveSource live, ShardLayouts layouts) {
+  private static ShardedTable resolve(ShardSetModel model, Map<String, ShardSpec> shards,
+      TableSpec spec, @Nullable LiveSource live, ShardLayouts layouts) {
     final List<ShardColumns> parts = new ArrayList<>();
     final List<List<ShardColumns>> subpartitions = new ArrayList<>();
     for (String shard : spec.shards()) {
       if (spec.isSubpartitioned()) {
         final List<ShardColumns> subparts =
-            layouts.subpartitionColumns(model.shard(shard), spec);
+            layouts.subpartitionColumns(shards.get(shard), spec);
         subpartitions.add(subparts);
         parts.add(subparts.get(0));
       } else {
-        parts.add(layouts.columns(model.shard(shard), spec));
+        parts.add(layouts.columns(shards.get(shard), spec));
         subpartitions.add(List.of());
       }
     }
@@ -63,7 +64,7 @@ public final class ShardedTableResolver {
     final List<ShardSite> sites = new ArrayList<>();
     for (int i = 0; i < layout.shards().size(); i++) {
       final PhysicalTable physical = layout.shards().get(i);
-      final ShardSpec shard = model.shard(physical.shard());
+      final ShardSpec shard = shards.get(physical.shard());
       final List<ShardSite> subpartitionSites = new ArrayList<>();
       for (ShardColumns subpartition : subpartitions.get(i)) {
         subpartitionSites.add(site(shard, layouts, subpartition.table(), List.of()));
