@@ -126,6 +126,10 @@ public final class ShardPrograms {
         // the rest over the ordered joins.)
         .addRuleCollection(List.of(ShardRules.FILTER_FACTORS, CoreRules.FILTER_INTO_JOIN,
             CoreRules.JOIN_CONDITION_PUSH, CoreRules.FILTER_MERGE))
+        // Constant expressions folded, so that a filter such as TPC-H Q5's
+        // o_orderdate < DATE '1994-01-01' + INTERVAL '1' YEAR goes into its shard scan: a
+        // filter left above a scan keeps the scan out of the co-located joins below.
+        .addRuleInstance(CoreRules.FILTER_REDUCE_EXPRESSIONS)
         // Shard scans with their filters, so that pruning can decide which joins push.
         .addRuleCollection(List.of(ShardRules.TABLE_SCAN, ShardRules.FILTER))
         .addMatchOrder(HepMatchOrder.TOP_DOWN)
