@@ -222,6 +222,22 @@ class PlanCacheFidelityTest {
     assertEquals(6, cache().hits() - hits);
   }
 
+  @Test void aConditionEveryBranchOfAnOrRepeatsIsPushedIntoTheShards() throws SQLException {
+    // As TPC-H Q19 repeats its shipping conditions in each branch: with the repeated literal
+    // as written the planner takes the condition out of the OR, into the TICKETS scans; as
+    // two parameters it could not tell they are the same, and every ticket left the shards.
+    final String sql = "SELECT t.TICKET_ID, p.NICK FROM SLOW_PROFILES p JOIN TICKETS t"
+        + " ON t.CUSTOMER_ID = p.CUST_ID WHERE (p.NICK LIKE 'n1%' AND t.TICKET_ID < 150)"
+        + " OR (p.NICK LIKE 'n2%' AND t.TICKET_ID < 150)";
+    // TICKET_ID < 150 is on s0 and s1: s2 and s3 get only their SLOW_PROFILES statement.
+    final String profiles =
+        "SELECT * FROM \"SLOW_PROFILES\" WHERE \"NICK\" LIKE 'n1%' OR \"NICK\" LIKE 'n2%'";
+    shardsetSql(sql).sends("s2", profiles).sends("s3", profiles).returnsUnsharded();
+    // A literal the query writes once is still a parameter of the shared plan.
+    shardsetSql("SELECT TICKET_ID FROM TICKETS WHERE TICKET_ID < 150 AND CUSTOMER_ID = 3")
+        .sendsContaining("\"CUSTOMER_ID\" = ?").returnsUnsharded();
+  }
+
   @Test void subpartitionLiteralsPlanAsWritten() throws SQLException {
     // No subpartition holds priority 9: planned with the literal, the scan reaches no shard;
     // a parameter would have sent the query to every shard.

@@ -22,6 +22,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -59,8 +60,11 @@ final class LiteralParameterizer {
     }
     final RoutingColumns.Kept kept = routing.kept(
         collector.literals.stream().map(Compared::column).toList(), collector.selects > 1);
+    final Set<List<Object>> repeated = repeated(collector.literals);
     final List<SqlLiteral> literals = collector.literals.stream()
-        .filter(c -> !kept.test(c.column(), c.excludes())).map(Compared::literal)
+        .filter(c -> !kept.test(c.column(), c.excludes()))
+        .filter(c -> !repeated.contains(comparison(c)))
+        .map(Compared::literal)
         .collect(Collectors.toCollection(ArrayList::new));
     if (literals.isEmpty()) {
       return new ParameterizedSql(sql, List.of());
@@ -89,6 +93,31 @@ final class LiteralParameterizer {
     }
     text.append(sql.substring(copied));
     return new ParameterizedSql(text.toString(), values);
+  }
+
+  /**
+   * The comparisons a query makes more than once: the same column with the same value, as in
+   * an OR whose branches share a condition (TPC-H Q19 repeats
+   * {@code l_shipinstruct = 'DELIVER IN PERSON'} in each of its three). Such literals stay as
+   * written: the planner takes a condition common to every branch out of the OR, and pushes it
+   * into the table's shards, only when it sees the branches' values are the same; as
+   * parameters they would be three unknowns.
+   */
+  private static Set<List<Object>> repeated(List<Compared> literals) {
+    final Set<List<Object>> seen = new HashSet<>();
+    final Set<List<Object>> repeated = new HashSet<>();
+    for (Compared compared : literals) {
+      final List<Object> comparison = comparison(compared);
+      if (!seen.add(comparison)) {
+        repeated.add(comparison);
+      }
+    }
+    return repeated;
+  }
+
+  /** A column and the value it is compared with, as a key. */
+  private static List<Object> comparison(Compared compared) {
+    return List.of(compared.column().names, value(compared.literal()));
   }
 
   private static int start(String sql, SqlParserPos pos) {
