@@ -20,7 +20,7 @@ final class NewShapesBench {
   /** N's cap on one statement; N plans a point query at 16 shards in over 30 s (w8). */
   private static final Duration N_CAP = Duration.ofSeconds(30);
   /** New shapes of each kind each connection plans before any is measured. */
-  static final int WARM_UP_SHAPES = 50;
+  static final int WARM_UP_SHAPES = 300;
 
   private NewShapesBench() {
   }
@@ -36,10 +36,11 @@ final class NewShapesBench {
         final Connection c = DriverManager.getConnection("jdbc:shardset:", info);
         connections.add(c);
         byCount.put(shards.urls().size(), c);
-        // The JVM's first statements load Calcite's classes, and its compiler needs a few dozen
-        // before planning runs compiled: a server that has run for a while has both behind it,
-        // so no measured shape should pay either. These shapes are never measured (their salt
-        // is their own).
+        // The JVM's first statements load Calcite's classes, and its compiler needs hundreds
+        // before planning runs compiled (a new point shape at 4 shards: 7 to 9 ms over the
+        // first 500, 4.5 ms over the first 1,500): a server that has run for a while has both
+        // behind it, so no measured shape should pay either. These shapes are never measured
+        // (their salt is their own).
         for (int i = 0; i < WARM_UP_SHAPES; i++) {
           for (NewShapes.Shape shape : NewShapes.Shape.values()) {
             NewShapes.prepareAndRun(c, NewShapes.sql(shape, "warm", i, 1 + i));
