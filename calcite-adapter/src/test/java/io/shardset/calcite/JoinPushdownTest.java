@@ -44,6 +44,47 @@ class JoinPushdownTest extends SalesDataTestBase {
     sql(sql).returnsSomeRows().returnsUnsharded();
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {
+      // semi joins on the shard key of a table family: inside the shards
+      "SELECT c.NAME FROM CUSTOMERS c WHERE EXISTS (SELECT 1 FROM ORDERS o"
+          + " WHERE o.CUSTOMER_ID = c.CUSTOMER_ID AND o.AMOUNT > 100)",
+      "SELECT c.CUSTOMER_ID, c.REGION FROM CUSTOMERS c WHERE c.CUSTOMER_ID IN"
+          + " (SELECT o.CUSTOMER_ID FROM ORDERS o WHERE o.AMOUNT > 500)",
+      "SELECT c.REGION FROM CUSTOMERS c WHERE EXISTS (SELECT 1 FROM ORDERS o"
+          + " WHERE o.CUSTOMER_ID = c.CUSTOMER_ID)",
+      "SELECT c.NAME FROM CUSTOMERS c WHERE c.CUSTOMER_ID IN (SELECT o.CUSTOMER_ID FROM ORDERS o"
+          + " GROUP BY o.CUSTOMER_ID HAVING SUM(o.AMOUNT) > 1000)",
+      "SELECT c.REGION, COUNT(*) FROM CUSTOMERS c WHERE EXISTS (SELECT 1 FROM ORDERS o"
+          + " WHERE o.CUSTOMER_ID = c.CUSTOMER_ID AND o.AMOUNT < 50) GROUP BY c.REGION",
+      "SELECT c.NAME FROM CUSTOMERS c WHERE c.CUSTOMER_ID = 42 AND EXISTS (SELECT 1 FROM"
+          + " ORDERS o WHERE o.CUSTOMER_ID = c.CUSTOMER_ID)",
+      "SELECT a.ACCOUNT_ID FROM ACCOUNTS a WHERE a.REGION IN (SELECT k.REGION FROM COUNTRIES k"
+          + " WHERE k.CODE > 'M')",
+      // not pushed: an anti join, a condition beyond key equalities, a duplicated left side
+      "SELECT c.CUSTOMER_ID FROM CUSTOMERS c WHERE NOT EXISTS (SELECT 1 FROM ORDERS o"
+          + " WHERE o.CUSTOMER_ID = c.CUSTOMER_ID AND o.AMOUNT > 100)",
+      "SELECT c.CUSTOMER_ID FROM CUSTOMERS c WHERE c.CUSTOMER_ID NOT IN"
+          + " (SELECT o.CUSTOMER_ID FROM ORDERS o WHERE o.AMOUNT > 100)",
+      "SELECT c.NAME FROM CUSTOMERS c WHERE EXISTS (SELECT 1 FROM ORDERS o"
+          + " WHERE o.CUSTOMER_ID = c.CUSTOMER_ID AND o.AMOUNT > c.CUSTOMER_ID)",
+      "SELECT k.CODE FROM COUNTRIES k WHERE k.REGION IN (SELECT a.REGION FROM ACCOUNTS a)"})
+  void semiAndAntiJoinsEqualUnsharded(String sql) {
+    sql(sql).returnsSomeRows().returnsUnsharded();
+  }
+
+  @Test void colocatedExistsRunsInsideTheShardsAsAJoinWithDistinctKeys() {
+    // Written as an inner join with the right side's distinct keys, each customer comes out
+    // once however many orders match; only the answer's rows leave the shards.
+    sql("SELECT c.NAME FROM CUSTOMERS c WHERE EXISTS (SELECT 1 FROM ORDERS o"
+        + " WHERE o.CUSTOMER_ID = c.CUSTOMER_ID AND o.AMOUNT > 100)")
+        .executesOnEachShard(1)
+        .sendsContaining("JOIN")
+        .sendsContaining("GROUP BY")
+        .readsOnlyReturnedRows()
+        .returnsUnsharded();
+  }
+
   @Test void colocatedJoinSendsOneJoinedQueryPerShardAndNoBaseRows() {
     sql("SELECT c.NAME, o.ORDER_ID FROM CUSTOMERS c JOIN ORDERS o"
         + " ON c.CUSTOMER_ID = o.CUSTOMER_ID")

@@ -25,8 +25,10 @@ import java.util.List;
  * scan reaches the shards the driving (sharded) side reaches; pruning on either side of a
  * co-located inner join narrows it.
  *
- * <p>Only inner joins, and left joins whose left side drives (each of its rows meets all its
- * matches on its own shard), are pushed; any other join runs above the scans.
+ * <p>Only inner joins, and left joins and semi joins on key equalities whose left side
+ * drives (each of its rows meets all its matches on its own shard), are pushed; any other
+ * join runs above the scans. (Anti joins are not: see {@link SemiJoinWriter} for how semi
+ * joins are written as SQL.)
  */
 public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
   /** Default configuration. */
@@ -55,8 +57,9 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
    */
   static @Nullable ShardScan push(LogicalJoin join, ShardScanSpec left, ShardScanSpec right) {
     final JoinRelType type = join.getJoinType();
-    if (left.phase() != Phase.ROWS || right.phase() != Phase.ROWS
-        || type != JoinRelType.INNER && type != JoinRelType.LEFT
+    final boolean semi = type == JoinRelType.SEMI && SemiJoinWriter.isKeyMatch(join);
+    if (left.phase() != Phase.ROWS || !acceptsRight(right.phase(), semi)
+        || type != JoinRelType.INNER && type != JoinRelType.LEFT && !semi
         || !join.getVariablesSet().isEmpty()
         || !PushdownPolicy.canPush(join.getCondition(), left.table(), right.table())) {
       return null;
@@ -75,6 +78,17 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
         : driving.condition();
     return ShardScan.create(join.getCluster(), driving.joined(pushed, condition,
         driving == left ? right : left));
+  }
+
+  /**
+   * Whether the right side's work is one a join can go on top of in the shards: rows, or, for
+   * a semi join (EXISTS or IN, which only asks whether a match exists), a complete aggregate,
+   * whose groups each live on one shard ({@link Phase#AGGREGATED}): Calcite writes
+   * {@code EXISTS (SELECT ... WHERE o.K = c.K)} as a semi join with the distinct values of
+   * {@code o.K}, and those of one shard are all that shard's rows can match.
+   */
+  private static boolean acceptsRight(Phase phase, boolean semi) {
+    return phase == Phase.ROWS || semi && phase == Phase.AGGREGATED;
   }
 
   /** The side whose shards the join runs on, or null if the join is not shard-local. */

@@ -369,7 +369,8 @@ final class ShardSqlGenerator {
         return inputs.size() == 1 ? inputs.get(0) : LogicalUnion.create(inputs, true);
       }
     });
-    final RelNode flat = expandTimestampSearches(JOIN_SHAPER.run(physical));
+    final RelNode flat =
+        expandTimestampSearches(JOIN_SHAPER.run(SemiJoinWriter.rewrite(physical)));
     return ShardSqlShaper.shape(
         new AliasSeededConverter(dialect, taken).visitRoot(flat).asStatement());
   }
