@@ -116,7 +116,7 @@ public final class ShardSchema extends AbstractSchema {
     ShardedTableResolver.resolve(model, live, metadata).forEach((name, table) -> {
       final List<SqlDialect> dialects = new ArrayList<>();
       for (String shard : table.shardNames()) {
-        dialects.add(metadata.dialect(shards.get(shard)));
+        dialects.add(metadata.dialect(ShardSetModel.shard(shards, shard)));
       }
       tables.put(name, new ShardTable(table, dialects, openScans, coordinator,
           statistics.apply(table)));

@@ -83,6 +83,21 @@ public final class RouterFactory {
     return new KeyColumn(column, type);
   }
 
+  /** The model's chunk map entries with their shards numbered as {@code shards} lists them
+   * (-1 for a shard not in it, which the router rejects), looked up by name: a resharded model
+   * has an entry per chunk. */
+  private static List<ChunkMap.Entry> explicitEntries(List<ChunkMapSpec> entries,
+      List<String> shards) {
+    Map<String, Integer> indexes = new HashMap<>();
+    for (int i = 0; i < shards.size(); i++) {
+      indexes.putIfAbsent(shards.get(i), i);
+    }
+    return entries.stream()
+        .map(entry -> new ChunkMap.Entry(entry.from(), entry.to(),
+            indexes.getOrDefault(entry.shard(), -1)))
+        .toList();
+  }
+
   /**
    * A consistent-hash router over a shardspace: the model's chunk map entries of that
    * shardspace, else the default placement of its chunks.
@@ -94,16 +109,9 @@ public final class RouterFactory {
     int shardCount = shards.size();
     List<ChunkMapSpec> entries = model.chunkMap(space);
     try {
-      Map<String, Integer> indexes = new HashMap<>();
-      for (int i = 0; i < shardCount; i++) {
-        indexes.putIfAbsent(shards.get(i), i);
-      }
       ChunkMap chunkMap = entries.isEmpty()
           ? ChunkMap.defaultPlacement(model.chunksFor(space), shardCount)
-          : ChunkMap.of(entries.stream()
-              .map(entry -> new ChunkMap.Entry(entry.from(), entry.to(),
-                  indexes.getOrDefault(entry.shard(), -1)))
-              .toList());
+          : ChunkMap.of(explicitEntries(entries, shards));
       return new HashRouter(keyTypes, chunkMap, shardCount);
     } catch (IllegalArgumentException e) {
       // The parser has checked the chunk map already; this guards models built by hand.

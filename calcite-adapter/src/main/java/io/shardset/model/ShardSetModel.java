@@ -70,15 +70,33 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
         return shard;
       }
     }
-    throw new IllegalArgumentException("unknown shard '" + name + "'");
+    throw unknownShard(name);
   }
 
   /** The shards by name, in model order, for callers that look up many (a thousand shards'
-   * tables look up a million times otherwise). */
+   * tables look up a million times otherwise); see {@link #shard(Map, String)}. */
   public Map<String, ShardSpec> shardsByName() {
     final Map<String, ShardSpec> byName = new LinkedHashMap<>();
-    shards.forEach(shard -> byName.put(shard.name(), shard));
+    shards.forEach(shard -> byName.putIfAbsent(shard.name(), shard));
     return byName;
+  }
+
+  /**
+   * The shard with this name, as {@link #shard(String)} finds it, from a model's
+   * {@link #shardsByName()}.
+   *
+   * @throws IllegalArgumentException if there is none
+   */
+  public static ShardSpec shard(Map<String, ShardSpec> shardsByName, String name) {
+    final ShardSpec shard = shardsByName.get(name);
+    if (shard == null) {
+      throw unknownShard(name);
+    }
+    return shard;
+  }
+
+  private static IllegalArgumentException unknownShard(String name) {
+    return new IllegalArgumentException("unknown shard '" + name + "'");
   }
 
   /** The shards of a shardspace, in model order; empty if it has none. */
@@ -90,7 +108,7 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
   public List<ChunkMapSpec> chunkMap(String space) {
     final Map<String, ShardSpec> byName = shardsByName();
     return chunkMap.stream()
-        .filter(entry -> byName.get(entry.shard()).shardspace().equals(space)).toList();
+        .filter(entry -> shard(byName, entry.shard()).shardspace().equals(space)).toList();
   }
 
   /**

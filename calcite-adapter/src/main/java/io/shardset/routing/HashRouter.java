@@ -27,10 +27,8 @@ public final class HashRouter implements ShardRouter {
       throw new IllegalArgumentException("a hash-sharded table needs at least one key column");
     }
     for (ChunkMap.Entry entry : chunkMap.entries()) {
-      if (entry.shard() < 0 || entry.shard() >= shardCount) { // the message only then
-        ShardSets.checkShard(entry.shard(), shardCount,
-            "chunk map entry [" + entry.from() + ", " + entry.to() + ")");
-      }
+      ShardSets.checkShard(entry.shard(), shardCount,
+          () -> "chunk map entry [" + entry.from() + ", " + entry.to() + ")");
     }
   }
 

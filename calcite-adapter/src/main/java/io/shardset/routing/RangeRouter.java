@@ -44,7 +44,7 @@ public final class RangeRouter implements ShardRouter {
       Partition normalized = new Partition(keyType.normalize(partition.from()),
           keyType.normalize(partition.to()), partition.shard());
       ShardSets.checkShard(normalized.shard(), shardCount,
-          "range " + normalized.interval().toString(keyType::format));
+          () -> "range " + normalized.interval().toString(keyType::format));
       if (normalized.interval().isEmpty()) {
         throw new IllegalArgumentException("range " + describe(normalized)
             + " is empty: from must be less than to");

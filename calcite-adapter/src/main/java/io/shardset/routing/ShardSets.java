@@ -1,6 +1,7 @@
 package io.shardset.routing;
 
 import java.util.BitSet;
+import java.util.function.Supplier;
 
 /** Argument checks and shard sets shared by the routers. */
 final class ShardSets {
@@ -23,8 +24,14 @@ final class ShardSets {
 
   /** Fails unless {@code shard} is one of the table's shards; {@code what} names who names it. */
   static void checkShard(int shard, int shardCount, String what) {
+    checkShard(shard, shardCount, () -> what);
+  }
+
+  /** As {@link #checkShard(int, int, String)}, with {@code what} written only for a failure:
+   * callers that check a chunk map's hundred thousand entries should not build a text each. */
+  static void checkShard(int shard, int shardCount, Supplier<String> what) {
     if (shard < 0 || shard >= shardCount) {
-      throw new IllegalArgumentException(what + " names shard " + shard
+      throw new IllegalArgumentException(what.get() + " names shard " + shard
           + ", but the table's shards are 0 to " + (shardCount - 1));
     }
   }

@@ -49,11 +49,11 @@ public final class ShardedTableResolver {
     for (String shard : spec.shards()) {
       if (spec.isSubpartitioned()) {
         final List<ShardColumns> subparts =
-            layouts.subpartitionColumns(shards.get(shard), spec);
+            layouts.subpartitionColumns(ShardSetModel.shard(shards, shard), spec);
         subpartitions.add(subparts);
         parts.add(subparts.get(0));
       } else {
-        parts.add(layouts.columns(shards.get(shard), spec));
+        parts.add(layouts.columns(ShardSetModel.shard(shards, shard), spec));
         subpartitions.add(List.of());
       }
     }
@@ -64,7 +64,7 @@ public final class ShardedTableResolver {
     final List<ShardSite> sites = new ArrayList<>();
     for (int i = 0; i < layout.shards().size(); i++) {
       final PhysicalTable physical = layout.shards().get(i);
-      final ShardSpec shard = shards.get(physical.shard());
+      final ShardSpec shard = ShardSetModel.shard(shards, physical.shard());
       final List<ShardSite> subpartitionSites = new ArrayList<>();
       for (ShardColumns subpartition : subpartitions.get(i)) {
         subpartitionSites.add(site(shard, layouts, subpartition.table(), List.of()));
