@@ -37,7 +37,10 @@ final class SemiJoinWriter {
   /** Whether a join's condition is only equalities of a left and a right column ({@code =},
    * so NULL matches nothing), at least one. */
   static boolean isKeyMatch(LogicalJoin join) {
-    final JoinInfo info = join.analyzeCondition();
+    return isKeyMatch(join.analyzeCondition());
+  }
+
+  private static boolean isKeyMatch(JoinInfo info) {
     return info.isEqui() && !info.leftKeys.isEmpty()
         && info.nullExclusionFlags.stream().allMatch(excludes -> excludes);
   }
@@ -54,11 +57,11 @@ final class SemiJoinWriter {
   }
 
   private static RelNode asInnerJoin(LogicalJoin join) {
-    if (!isKeyMatch(join)) {
+    final JoinInfo info = join.analyzeCondition();
+    if (!isKeyMatch(info)) {
       throw new IllegalStateException("a pushed semi join on other than key equalities: "
           + join.getCondition());
     }
-    final JoinInfo info = join.analyzeCondition();
     final RelNode left = join.getLeft();
     final ImmutableBitSet keys = ImmutableBitSet.of(info.rightKeys);
     final RelNode distinctKeys =
@@ -76,11 +79,7 @@ final class SemiJoinWriter {
     }
     final RelNode inner = LogicalJoin.create(left, distinctKeys, List.of(),
         RexUtil.composeConjunction(rexBuilder, equalities), Set.of(), JoinRelType.INNER);
-    final List<RexNode> leftColumns = new ArrayList<>();
-    for (int i = 0; i < leftFields.size(); i++) {
-      leftColumns.add(new RexInputRef(i, leftFields.get(i).getType()));
-    }
-    return LogicalProject.create(inner, List.of(), leftColumns, left.getRowType().getFieldNames(),
-        Set.of());
+    return LogicalProject.create(inner, List.of(), rexBuilder.identityProjects(left.getRowType()),
+        left.getRowType().getFieldNames(), Set.of());
   }
 }

@@ -74,10 +74,11 @@ public final class ShardPrograms {
   /**
    * Makes {@code jdbc:calcite:} and {@code jdbc:shardset:} connections of this class loader
    * plan statements that read a ShardSet table with {@link #standard()}, and any other
-   * statement with Calcite's standard program, as before. Calcite's driver takes its program from {@link Hook#PROGRAM} alone, so
-   * this adds a process-wide handler, once; a handler a test adds to its own thread runs after
-   * it and still decides. {@code jdbc:shardset:} connections, whose preparation is Calcite's
-   * apart from its plan cache, find their program the same way.
+   * statement with Calcite's standard program, as before. Calcite's driver takes its program
+   * from {@link Hook#PROGRAM} alone, so this adds a process-wide handler, once; a handler a
+   * test adds to its own thread runs after it and still decides. {@code jdbc:shardset:}
+   * connections, whose preparation is Calcite's apart from its plan cache, find their program
+   * the same way.
    */
   public static void installInCalcite() {
     CalciteHook.ensureInstalled();
