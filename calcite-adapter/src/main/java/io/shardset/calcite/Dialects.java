@@ -5,6 +5,8 @@ import org.apache.calcite.sql.SqlDialectFactoryImpl;
 import org.apache.calcite.sql.SqlDialects;
 import org.apache.calcite.sql.dialect.MysqlSqlDialect;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,6 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Dialects {
   private final Map<List<Object>, SqlDialect> cache = new ConcurrentHashMap<>();
+  /** The kind of each dialect this cache made (see {@link #kind}). */
+  private final Map<SqlDialect, List<Object>> kinds = new ConcurrentHashMap<>();
 
   Dialects() {
   }
@@ -41,7 +45,29 @@ final class Dialects {
     }
     final SqlDialect dialect = create(metaData);
     final SqlDialect previous = cache.putIfAbsent(key, dialect);
-    return previous == null ? dialect : previous;
+    if (previous != null) {
+      return previous;
+    }
+    kinds.put(dialect, kind(metaData));
+    return dialect;
+  }
+
+  /**
+   * What a database's SQL is written by: its dialect's settings, with the product's major
+   * version rather than its full version, so that shards a minor upgrade reaches one after
+   * the other remain of one kind.
+   */
+  List<Object> kind(DatabaseMetaData metaData) throws SQLException {
+    return List.of(metaData.getDatabaseProductName(), metaData.getDatabaseMajorVersion(),
+        metaData.getIdentifierQuoteString(), metaData.nullsAreSortedAtStart(),
+        metaData.nullsAreSortedAtEnd(), metaData.nullsAreSortedHigh(),
+        metaData.nullsAreSortedLow(), metaData.storesLowerCaseIdentifiers(),
+        metaData.storesUpperCaseIdentifiers(), backslashEscapes(metaData));
+  }
+
+  /** The {@link #kind} of a dialect this cache made; null for one it did not make. */
+  @Nullable List<Object> kindOf(SqlDialect dialect) {
+    return kinds.get(dialect);
   }
 
   /**

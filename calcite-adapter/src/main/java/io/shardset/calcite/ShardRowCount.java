@@ -34,7 +34,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * share (see {@link ModelTables}). The first planning waits for the read at most
  * {@link #WAIT_MILLIS}; a planning while it runs on longer does not wait. A shard that cannot
  * be read or keeps no estimate makes the count unknown (Calcite then assumes 100 rows), never
- * an error; so does an estimate of no rows at all.
+ * an error; so does an estimate of no rows at all. A schema that reads only some shards up
+ * front ({@code "checkShards": "onFirstUse"}) asks at most {@link #SAMPLE} shards and counts
+ * the others as having their average.
  */
 final class ShardRowCount implements Statistic {
   private static final Logger LOG = LoggerFactory.getLogger(ShardRowCount.class);
@@ -42,9 +44,16 @@ final class ShardRowCount implements Statistic {
   static final long WAIT_MILLIS = 2_000;
   /** How many shards are asked at once. */
   private static final int PARALLELISM = 16;
+  /**
+   * How many shards are asked when the schema reads only some shards up front: the table's
+   * first, which opening read; asking others would connect to them (and check them) before
+   * any statement needs them.
+   */
+  static final int SAMPLE = 1;
 
   private final ShardedTable table;
   private final Executor threads;
+  private final int sample;
   /** The read, once started; guarded by this. */
   private @Nullable CompletableFuture<OptionalDouble> read;
 
@@ -54,8 +63,22 @@ final class ShardRowCount implements Statistic {
    * @param threads where the shards are read
    */
   ShardRowCount(ShardedTable table, Executor threads) {
+    this(table, threads, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Creates the statistic of a table that asks at most {@code sample} of its shards, spread
+   * over them, and counts the others as having their average; reading nothing yet.
+   *
+   * @param threads where the shards are read
+   */
+  ShardRowCount(ShardedTable table, Executor threads, int sample) {
+    if (sample < 1) {
+      throw new IllegalArgumentException("sample must be positive: " + sample);
+    }
     this.table = table;
     this.threads = threads;
+    this.sample = sample;
   }
 
   @Override public @Nullable Double getRowCount() {
@@ -95,8 +118,10 @@ final class ShardRowCount implements Statistic {
     if (table.isDuplicated()) {
       sites.add(table.site(table.readShard()));
     } else {
-      for (int i = 0; i < table.shardCount(); i++) {
-        sites.add(table.site(i));
+      final int count = table.shardCount();
+      final int asked = Math.min(count, sample);
+      for (int i = 0; i < asked; i++) {
+        sites.add(table.site((int) ((long) i * count / asked)));
       }
     }
     final AtomicLongArray rows = new AtomicLongArray(sites.size());
@@ -116,7 +141,9 @@ final class ShardRowCount implements Statistic {
     // No rows at all is more often an estimate not made yet (a table loaded since
     // PostgreSQL's last ANALYZE, InnoDB's statistics not updated yet) than an empty table, and
     // planning for an empty table that is not would be far worse than Calcite's guess.
-    return sum == 0 ? OptionalDouble.empty() : OptionalDouble.of(sum);
+    final double total = sum * (table.isDuplicated() ? 1 : (double) table.shardCount()
+        / sites.size());
+    return total == 0 ? OptionalDouble.empty() : OptionalDouble.of(total);
   }
 
   /** The rows of a table on one shard, over its subpartition tables if it has them; -1 if

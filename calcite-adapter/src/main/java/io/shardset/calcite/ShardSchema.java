@@ -3,6 +3,7 @@ package io.shardset.calcite;
 import io.shardset.execution.ExecutionRuntime;
 import io.shardset.execution.ModelResources;
 import io.shardset.execution.ShardEndpoint;
+import io.shardset.model.ShardCheck;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
 import io.shardset.topology.LiveSource;
@@ -74,20 +75,30 @@ public final class ShardSchema extends AbstractSchema {
         () -> read(model, live, resources, runtime)), lease);
   }
 
-  /** Reads the shards' metadata and builds the tables of a model. */
+  /**
+   * Reads the shards' metadata and builds the tables of a model: from every shard, or under
+   * {@code "checkShards": "onFirstUse"} from one shard of each kind per table, the others
+   * checked when first connected to (see {@link SampledShardMetadata}).
+   */
   private static Map<String, Table> read(ShardSetModel model, @Nullable LiveSource live,
       ModelResources resources, ShardSetRuntime runtime) {
-    try (ShardMetadata metadata = PrefetchedShardMetadata.read(model,
-        new JdbcShardMetadata(model, resources, runtime.dialects(), runtime.knownLayouts(),
-            runtime.knownDialects()),
-        runtime.execution().scanServices().threads(), READ_PARALLELISM)) {
+    final ShardMetadata reader = new JdbcShardMetadata(model, resources, runtime.dialects(),
+        runtime.knownLayouts(), runtime.knownDialects());
+    final boolean sampled = model.checkShards() == ShardCheck.ON_FIRST_USE;
+    try (ShardMetadata metadata = sampled
+        ? new SampledShardMetadata(model, reader, runtime.dialects())
+        : PrefetchedShardMetadata.read(model, reader,
+            runtime.execution().scanServices().threads(), READ_PARALLELISM)) {
       final Map<String, ShardEndpoint> endpoints = new LinkedHashMap<>();
-      model.shards().forEach(shard -> endpoints.put(shard.name(), metadata.endpoint(shard)));
+      // The coordinator's recovery finishes prepared branches whatever a shard's tables are:
+      // it gets the shards' endpoints without the first-use check.
+      model.shards().forEach(shard -> endpoints.put(shard.name(), reader.endpoint(shard)));
       final Executor threads = runtime.execution().scanServices().threads();
       return tables(model, live, metadata, runtime.openScans(),
           runtime.coordinator(resources, model, endpoints,
               live == null ? null : live.model().file()),
-          table -> new ShardRowCount(table, threads));
+          table -> new ShardRowCount(table, threads,
+              sampled ? ShardRowCount.SAMPLE : Integer.MAX_VALUE));
     }
   }
 

@@ -20,6 +20,8 @@ import java.util.function.UnaryOperator;
  *   <li>{@code parallelism}: how many shards one query may read at once;</li>
  *   <li>{@code writeWaitMillis}: how long an INSERT of a row whose hash range a resharding
  *       moves waits for the move to end (default 0: it fails at once with SQLState 40001);</li>
+ *   <li>{@code checkShards}: when connections check the shards' tables against the model,
+ *       {@code atOpen} (the default) or {@code onFirstUse} (see {@link ShardCheck});</li>
  *   <li>{@code reshard}: a resharding in progress, written by the resharding tool (see
  *       {@link ReshardSpec});</li>
  *   <li>a table's {@code shardspace}: the shardspace holding the table;</li>
@@ -37,7 +39,7 @@ import java.util.function.UnaryOperator;
  */
 public final class ModelParser {
   private static final List<String> KEYS = List.of("shards", "chunks", "chunkMap", "parallelism",
-      "tables", "reshard", "transactions", "writeWaitMillis");
+      "tables", "reshard", "transactions", "writeWaitMillis", "checkShards");
   /** Keys Calcite's model handler adds to the operand of every custom schema. */
   private static final Set<String> CALCITE_KEYS = Set.of("baseDirectory", "modelUri");
 
@@ -70,10 +72,23 @@ public final class ModelParser {
     Long writeWait = root.integer("writeWaitMillis", 0, Integer.MAX_VALUE);
     ShardSetModel model =
         new ShardSetModel(schema, shards, chunks == null ? null : chunks.intValue(), chunkMap,
-            parallelism, tables, reshard, transactions, writeWait == null ? 0 : writeWait);
+            parallelism, tables, reshard, transactions, writeWait == null ? 0 : writeWait,
+            checkShards(root));
     checkDefaultChunks(root, model);
     checkChunkMapPlacesHashTables(root, model);
     return model;
+  }
+
+  private static ShardCheck checkShards(OperandNode root) {
+    final String name = root.name("checkShards");
+    if (name == null) {
+      return ShardCheck.AT_OPEN;
+    }
+    try {
+      return ShardCheck.fromModelName(name);
+    } catch (IllegalArgumentException e) {
+      throw root.error("checkShards", e.getMessage());
+    }
   }
 
   private static List<OperandNode> tableEntries(OperandNode root) {

@@ -18,10 +18,12 @@ import java.util.Objects;
  * @param transactions how transactions across shards commit
  * @param writeWaitMillis how long an INSERT of a row whose hash range is moving waits for the
  *     move to end before it fails with SQLState 40001; 0 fails at once
+ * @param checkShards when connections check the shards' tables against the model
  */
 public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
     List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
-    ReshardSpec reshard, TransactionsSpec transactions, long writeWaitMillis) {
+    ReshardSpec reshard, TransactionsSpec transactions, long writeWaitMillis,
+    ShardCheck checkShards) {
   /** Chunks per shard of a shardspace when the model does not set {@code chunks}. */
   public static final int DEFAULT_CHUNKS_PER_SHARD = 120;
 
@@ -31,6 +33,7 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
     chunkMap = List.copyOf(chunkMap);
     tables = List.copyOf(tables);
     Objects.requireNonNull(transactions, "transactions");
+    Objects.requireNonNull(checkShards, "checkShards");
     if (writeWaitMillis < 0) {
       throw new IllegalArgumentException("writeWaitMillis must not be negative: "
           + writeWaitMillis);
@@ -43,14 +46,15 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
       List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
       ReshardSpec reshard) {
     this(schema, shards, chunks, chunkMap, parallelism, tables, reshard,
-        TransactionsSpec.DEFAULT, 0);
+        TransactionsSpec.DEFAULT, 0, ShardCheck.AT_OPEN);
   }
 
   /** A model whose writes do not wait for a move. */
   public ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
       List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
       ReshardSpec reshard, TransactionsSpec transactions) {
-    this(schema, shards, chunks, chunkMap, parallelism, tables, reshard, transactions, 0);
+    this(schema, shards, chunks, chunkMap, parallelism, tables, reshard, transactions, 0,
+        ShardCheck.AT_OPEN);
   }
 
   /** A model with no resharding in progress. */

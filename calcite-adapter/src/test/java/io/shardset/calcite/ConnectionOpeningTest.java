@@ -40,10 +40,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * every connection with the error reading the shards one after the other gives.
  */
 class ConnectionOpeningTest {
-  private static final String[] DDL = {
+  static final String[] DDL = {
       "CREATE TABLE T (K INT PRIMARY KEY, V VARCHAR(10))",
       "CREATE TABLE R (CODE CHAR(2) PRIMARY KEY, NAME VARCHAR(20))"};
-  private static final String TABLES = "\"tables\": ["
+  static final String TABLES = "\"tables\": ["
       + "{\"name\": \"T\", \"method\": \"consistent-hash\", \"shardKey\": [\"K\"]},"
       + " {\"name\": \"R\", \"method\": \"duplicated\"}]";
 

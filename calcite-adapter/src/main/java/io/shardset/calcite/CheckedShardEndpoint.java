@@ -1,0 +1,84 @@
+package io.shardset.calcite;
+
+import io.shardset.execution.Secrets;
+import io.shardset.execution.ShardEndpoint;
+import io.shardset.execution.ShardException;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A shard's endpoint that, before it hands out its first connection, checks the shard against
+ * what the schema took it to be without reading it ({@link ShardAssumptions}): a statement,
+ * write or load never reaches a shard whose tables are not what its SQL was written for.
+ *
+ * <p>A check that passes is not repeated. One that fails is, on the next connection, so that a
+ * shard mended meanwhile serves again without reopening anything.
+ */
+final class CheckedShardEndpoint implements ShardEndpoint {
+  private final ShardEndpoint endpoint;
+  private final ShardAssumptions assumptions;
+  private volatile boolean checked;
+
+  CheckedShardEndpoint(ShardEndpoint endpoint, ShardAssumptions assumptions) {
+    this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+    this.assumptions = Objects.requireNonNull(assumptions, "assumptions");
+  }
+
+  @Override public String name() {
+    return endpoint.name();
+  }
+
+  @Override public Connection connect() throws SQLException {
+    return checked(endpoint.connect());
+  }
+
+  @Override public Connection connect(BooleanSupplier stop) throws SQLException {
+    return checked(endpoint.connect(stop));
+  }
+
+  private Connection checked(Connection connection) throws SQLException {
+    if (checked) {
+      return connection;
+    }
+    try {
+      if (!assumptions.isEmpty()) {
+        assumptions.check(connection);
+      }
+      checked = true;
+      return connection;
+    } catch (SQLException e) {
+      connection.close();
+      throw new ShardException(name(), "cannot read its metadata to check it: "
+          + endpoint.redact(String.valueOf(e.getMessage())),
+          Secrets.redactChain(e, endpoint::redact));
+    } catch (RuntimeException e) {
+      connection.close();
+      throw e;
+    }
+  }
+
+  /** Whether the shard was checked and found as taken. */
+  boolean isChecked() {
+    return checked;
+  }
+
+  @Override public long statementTimeoutMillis() {
+    return endpoint.statementTimeoutMillis();
+  }
+
+  @Override public boolean streamsInTransactionOnly() {
+    return endpoint.streamsInTransactionOnly();
+  }
+
+  @Override public void abandon(Connection connection, Executor signals) {
+    endpoint.abandon(connection, signals);
+  }
+
+  @Override public String redact(String message) {
+    return endpoint.redact(message);
+  }
+}
