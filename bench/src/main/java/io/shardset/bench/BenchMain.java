@@ -137,7 +137,8 @@ public final class BenchMain {
         + " for " + (quick ? 3 : 10) + " s each on PostgreSQL; w18 runs the 22 TPC-H queries"
         + " on L, S, X and N, each system in a child JVM, a step stopped after "
         + (quick ? 15 : 60) + " s and a system after " + (quick ? 90 : 600) + " s; w19 opens "
-        + (quick ? 5 : 15) + " connections after a first one at each shard count");
+        + (quick ? 5 : 15) + " connections after a first one at each shard count, with"
+        + " checkShards atOpen and onFirstUse");
     final Path dbFolder = dir.resolve("bench-db");
     final String tpchBackend = backends.contains("postgres") ? "postgres" : backends.get(0);
     for (String backend : backends) {
@@ -291,10 +292,10 @@ public final class BenchMain {
         for (TinyShards shards : tiny) {
           System.out.println("Running w19 open a connection at " + shards.urls().size()
               + " shards");
-          times.add(ConnectionOpening.measure(shards, quick ? 5 : 15));
+          times.addAll(ConnectionOpening.measure(shards, quick ? 5 : 15));
         }
         report.addTable(ConnectionOpening.table(times));
-        report.addTarget(ConnectionOpening.target(times));
+        ConnectionOpening.targets(times).forEach(report::addTarget);
       }
     } finally {
       for (TinyShards shards : tiny) {
