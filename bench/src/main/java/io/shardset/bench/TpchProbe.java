@@ -1,6 +1,8 @@
 package io.shardset.bench;
 
 import io.shardset.bench.shardingsphere.ShardingSphereSystem;
+import io.shardset.calcite.jdbc.PlanCache;
+import io.shardset.calcite.jdbc.ShardSetDriver;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,9 +10,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -23,7 +28,10 @@ import java.util.regex.Pattern;
  * cannot be interrupted, and a thread left planning would slow every later measurement.
  *
  * <p>Lines: {@code ready}, then per query {@code plan Q NANOS}, {@code run Q NANOS ROWS} (one
- * per execution) or {@code error Q MESSAGE} (the failure's message, {@link #oneLine}).
+ * per execution) or {@code error Q MESSAGE} (the failure's message, {@link #oneLine}). ShardSet
+ * (X) then plans each query it planned once more, its plan cache emptied first, in a JVM whose
+ * JIT has compiled the planner by now, as in a server that has run a while:
+ * {@code replan Q NANOS} per query, and {@code done}.
  */
 public final class TpchProbe {
   /** The file suffix of the specification's text where the suite keeps two texts. */
@@ -33,6 +41,8 @@ public final class TpchProbe {
   static final String PLAN = "plan";
   static final String RUN = "run";
   static final String ERROR = "error";
+  static final String REPLAN = "replan";
+  static final String DONE = "done";
   private static final Pattern COMMENT_LINES = Pattern.compile("(?m)^--.*\\R");
   private static final Pattern WHITESPACE = Pattern.compile("\\s+");
   /** The characters of a long message's start and end that {@link #oneLine} keeps. */
@@ -92,12 +102,14 @@ public final class TpchProbe {
       // The first statement of a JVM pays for loading classes; none of the queries should.
       execute(c, "SELECT COUNT(*) FROM NATION");
       System.out.println(READY);
+      final List<Integer> planned = new ArrayList<>();
       for (int q = first; q <= QUERIES; q++) {
         try {
           final String sql = sql(q);
           final long start = System.nanoTime();
           try (PreparedStatement statement = c.prepareStatement(sql)) {
             System.out.println(PLAN + " " + q + " " + (System.nanoTime() - start));
+            planned.add(q);
             for (int i = 0; i < runs; i++) {
               final long runStart = System.nanoTime();
               final long rows = readAll(statement);
@@ -109,11 +121,28 @@ public final class TpchProbe {
           System.out.println(ERROR + " " + q + " " + oneLine(e));
         }
       }
+      if (system.equals("X")) {
+        replan(c, planned);
+      }
     } finally {
       if (shardingSphere != null) {
         shardingSphere.close();
       }
     }
+  }
+
+  /** Plans each query again with an empty plan cache, and prints how long each took. */
+  private static void replan(Connection c, List<Integer> queries) throws SQLException {
+    final PlanCache cache =
+        ((ShardSetDriver) DriverManager.getDriver(c.getMetaData().getURL())).planCache();
+    for (int q : queries) {
+      cache.invalidate(c);
+      final long start = System.nanoTime();
+      try (PreparedStatement statement = c.prepareStatement(sql(q))) {
+        System.out.println(REPLAN + " " + q + " " + (System.nanoTime() - start));
+      }
+    }
+    System.out.println(DONE);
   }
 
   /**
