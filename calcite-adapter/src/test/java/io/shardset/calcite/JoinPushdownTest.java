@@ -73,6 +73,55 @@ class JoinPushdownTest extends SalesDataTestBase {
     sql(sql).returnsSomeRows().returnsUnsharded();
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {
+      // a subquery grouped by the shard key: its groups live where the rows they match do
+      "SELECT c.NAME, t.TOTAL FROM CUSTOMERS c JOIN (SELECT CUSTOMER_ID, SUM(AMOUNT) AS TOTAL"
+          + " FROM ORDERS GROUP BY CUSTOMER_ID) t ON t.CUSTOMER_ID = c.CUSTOMER_ID",
+      "SELECT t.N, c.NAME FROM (SELECT CUSTOMER_ID, COUNT(*) AS N FROM ORDERS"
+          + " GROUP BY CUSTOMER_ID) t JOIN CUSTOMERS c ON c.CUSTOMER_ID = t.CUSTOMER_ID",
+      "SELECT c.CUSTOMER_ID, t.TOTAL FROM CUSTOMERS c LEFT JOIN (SELECT CUSTOMER_ID,"
+          + " SUM(AMOUNT) AS TOTAL FROM ORDERS WHERE AMOUNT > 400 GROUP BY CUSTOMER_ID) t"
+          + " ON t.CUSTOMER_ID = c.CUSTOMER_ID",
+      // TPC-H Q18's shape: IN over a grouped subquery, and a table joined on another column
+      "SELECT c.NAME, o.ORDER_ID, v.SITE FROM ORDERS o JOIN CUSTOMERS c"
+          + " ON c.CUSTOMER_ID = o.CUSTOMER_ID JOIN VISITS v ON v.CUSTOMER_ID = c.CUSTOMER_ID"
+          + " WHERE o.CUSTOMER_ID IN (SELECT CUSTOMER_ID FROM ORDERS GROUP BY CUSTOMER_ID"
+          + " HAVING SUM(AMOUNT) > 1000)",
+      "SELECT v.SITE, o.ORDER_ID, SUM(o.AMOUNT) FROM VISITS v JOIN ORDERS o"
+          + " ON v.CUSTOMER_ID = o.CUSTOMER_ID WHERE v.HITS > 500 AND o.CUSTOMER_ID IN"
+          + " (SELECT CUSTOMER_ID FROM ORDERS GROUP BY CUSTOMER_ID HAVING SUM(AMOUNT) > 1000)"
+          + " GROUP BY v.SITE, o.ORDER_ID",
+      // not grouped by the shard key: joined above the scans
+      "SELECT c.NAME, t.N FROM CUSTOMERS c JOIN (SELECT ORDER_ID, COUNT(*) AS N FROM ORDERS"
+          + " GROUP BY ORDER_ID) t ON t.ORDER_ID = c.CUSTOMER_ID",
+      "SELECT c.NAME, t.N FROM CUSTOMERS c JOIN (SELECT AMOUNT, COUNT(*) AS N FROM ORDERS"
+          + " GROUP BY AMOUNT) t ON t.N = c.CUSTOMER_ID"})
+  void joinsWithGroupedSubqueriesEqualUnsharded(String sql) {
+    sql(sql).returnsSomeRows().returnsUnsharded();
+  }
+
+  @Test void aJoinWithASubqueryGroupedByTheShardKeyRunsInsideTheShards() {
+    sql("SELECT c.NAME, t.TOTAL FROM CUSTOMERS c JOIN (SELECT CUSTOMER_ID, SUM(AMOUNT) AS TOTAL"
+        + " FROM ORDERS GROUP BY CUSTOMER_ID) t ON t.CUSTOMER_ID = c.CUSTOMER_ID")
+        .executesOnEachShard(1)
+        .sendsContaining("GROUP BY")
+        .sendsContaining("JOIN")
+        .readsOnlyReturnedRows()
+        .returnsUnsharded();
+  }
+
+  @Test void anInOverAGroupedSubqueryStaysWithItsCoLocatedJoinWhenAnotherTableJoinsAbove() {
+    // Ordered heuristically (three relations), the grouped subquery must be one shard scan by
+    // then, or the join order can put it above the other table's join.
+    sql("SELECT v.SITE, o.ORDER_ID, SUM(o.AMOUNT) FROM VISITS v JOIN ORDERS o"
+        + " ON v.CUSTOMER_ID = o.CUSTOMER_ID WHERE v.HITS > 500 AND o.CUSTOMER_ID IN"
+        + " (SELECT CUSTOMER_ID FROM ORDERS GROUP BY CUSTOMER_ID HAVING SUM(AMOUNT) > 1000)"
+        + " GROUP BY v.SITE, o.ORDER_ID")
+        .sendsToEachReachedShard("INNER JOIN", "HAVING SUM(")
+        .returnsUnsharded();
+  }
+
   @Test void colocatedExistsRunsInsideTheShardsAsAJoinWithDistinctKeys() {
     // Written as an inner join with the right side's distinct keys, each customer comes out
     // once however many orders match; only the answer's rows leave the shards.

@@ -58,7 +58,7 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
   static @Nullable ShardScan push(LogicalJoin join, ShardScanSpec left, ShardScanSpec right) {
     final JoinRelType type = join.getJoinType();
     final boolean semi = type == JoinRelType.SEMI && SemiJoinWriter.isKeyMatch(join);
-    if (left.phase() != Phase.ROWS || !acceptsRight(right.phase(), semi)
+    if (!acceptsSides(left.phase(), right.phase(), type)
         || type != JoinRelType.INNER && type != JoinRelType.LEFT && !semi
         || !join.getVariablesSet().isEmpty()
         || !PushdownPolicy.canPush(join.getCondition(), left.table(), right.table())) {
@@ -81,14 +81,19 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
   }
 
   /**
-   * Whether the right side's work is one a join can go on top of in the shards: rows, or, for
-   * a semi join (EXISTS or IN, which only asks whether a match exists), a complete aggregate,
-   * whose groups each live on one shard ({@link Phase#AGGREGATED}): Calcite writes
-   * {@code EXISTS (SELECT ... WHERE o.K = c.K)} as a semi join with the distinct values of
-   * {@code o.K}, and those of one shard are all that shard's rows can match.
+   * Whether the two sides' work is one a join can go on top of in the shards: rows, or on one
+   * side a complete aggregate, whose groups each live on one shard ({@link Phase#AGGREGATED}),
+   * joined on the key it is grouped by ({@link #driving} checks the keys). A group then meets
+   * on its shard every row it can match: Calcite writes {@code EXISTS (SELECT ... WHERE o.K =
+   * c.K)} as a semi join with the distinct values of {@code o.K}, and {@code K IN (SELECT K
+   * ... GROUP BY K HAVING ...)} (TPC-H Q18) as an inner join with them. The aggregate may be
+   * the right side of an inner, left or semi join, or the left side of an inner join.
    */
-  private static boolean acceptsRight(Phase phase, boolean semi) {
-    return phase == Phase.ROWS || semi && phase == Phase.AGGREGATED;
+  private static boolean acceptsSides(Phase left, Phase right, JoinRelType type) {
+    if (left == Phase.ROWS) {
+      return right == Phase.ROWS || right == Phase.AGGREGATED;
+    }
+    return left == Phase.AGGREGATED && right == Phase.ROWS && type == JoinRelType.INNER;
   }
 
   /** The side whose shards the join runs on, or null if the join is not shard-local. */

@@ -131,8 +131,12 @@ public final class ShardPrograms {
         // o_orderdate < DATE '1994-01-01' + INTERVAL '1' YEAR goes into its shard scan: a
         // filter left above a scan keeps the scan out of the co-located joins below.
         .addRuleInstance(CoreRules.FILTER_REDUCE_EXPRESSIONS)
-        // Shard scans with their filters, so that pruning can decide which joins push.
-        .addRuleCollection(List.of(ShardRules.TABLE_SCAN, ShardRules.FILTER))
+        // Shard scans with their filters, so that pruning can decide which joins push, and
+        // with projections and aggregates, so that a subquery grouped by its shard key (TPC-H
+        // Q18's IN) is a shard scan that joins co-located, not a relation the join order
+        // may put above another table's join.
+        .addRuleCollection(List.of(ShardRules.TABLE_SCAN, ShardRules.FILTER,
+            ShardRules.PROJECT, ShardRules.AGGREGATE))
         .addMatchOrder(HepMatchOrder.TOP_DOWN)
         .addRuleInstance(ShardRules.MULTI_JOIN)
         .addMatchOrder(HepMatchOrder.BOTTOM_UP)
