@@ -29,9 +29,9 @@ import java.util.regex.Pattern;
  *
  * <p>Lines: {@code ready}, then per query {@code plan Q NANOS}, {@code run Q NANOS ROWS} (one
  * per execution) or {@code error Q MESSAGE} (the failure's message, {@link #oneLine}). ShardSet
- * (X) then plans each query it planned once more, its plan cache emptied first, in a JVM whose
- * JIT has compiled the planner by now, as in a server that has run a while:
- * {@code replan Q NANOS} per query, and {@code done}.
+ * (X) then plans the queries it planned {@link #REPLAN_PASSES} times more, its plan cache
+ * emptied before each, so that the JIT compiles the planner as in a server that has run a
+ * while: {@code replan Q NANOS} per query and pass, and {@code done}.
  */
 public final class TpchProbe {
   /** The file suffix of the specification's text where the suite keeps two texts. */
@@ -43,6 +43,8 @@ public final class TpchProbe {
   static final String ERROR = "error";
   static final String REPLAN = "replan";
   static final String DONE = "done";
+  /** How many times X plans the queries again. */
+  static final int REPLAN_PASSES = 5;
   private static final Pattern COMMENT_LINES = Pattern.compile("(?m)^--.*\\R");
   private static final Pattern WHITESPACE = Pattern.compile("\\s+");
   /** The characters of a long message's start and end that {@link #oneLine} keeps. */
@@ -131,15 +133,18 @@ public final class TpchProbe {
     }
   }
 
-  /** Plans each query again with an empty plan cache, and prints how long each took. */
+  /** Plans the queries again, {@link #REPLAN_PASSES} times, each with an empty plan cache,
+   * and prints how long each took. */
   private static void replan(Connection c, List<Integer> queries) throws SQLException {
     final PlanCache cache =
         ((ShardSetDriver) DriverManager.getDriver(c.getMetaData().getURL())).planCache();
-    for (int q : queries) {
-      cache.invalidate(c);
-      final long start = System.nanoTime();
-      try (PreparedStatement statement = c.prepareStatement(sql(q))) {
-        System.out.println(REPLAN + " " + q + " " + (System.nanoTime() - start));
+    for (int pass = 0; pass < REPLAN_PASSES; pass++) {
+      for (int q : queries) {
+        cache.invalidate(c);
+        final long start = System.nanoTime();
+        try (PreparedStatement statement = c.prepareStatement(sql(q))) {
+          System.out.println(REPLAN + " " + q + " " + (System.nanoTime() - start));
+        }
       }
     }
     System.out.println(DONE);
