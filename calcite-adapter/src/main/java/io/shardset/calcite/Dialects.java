@@ -55,7 +55,7 @@ final class Dialects {
   /**
    * What a database's SQL is written by: its dialect's settings, with the product's major
    * version rather than its full version, so that shards a minor upgrade reaches one after
-   * the other remain of one kind.
+   * the other remain of one kind. The product's name comes first, then that major version.
    */
   List<Object> kind(DatabaseMetaData metaData) throws SQLException {
     return List.of(metaData.getDatabaseProductName(), metaData.getDatabaseMajorVersion(),

@@ -120,9 +120,18 @@ final class ShardAssumptions {
     final List<Object> actual = dialects.kind(metaData);
     if (expected == null ? !dialects.of(metaData).getClass().equals(taken.value().getClass())
         : !expected.equals(actual)) {
-      throw differs(null, "database " + actual, taken.from(),
-          String.valueOf(expected == null ? taken.value().getClass().getSimpleName() : expected));
+      final String has = product(actual);
+      final String fromHas = expected == null ? taken.value().getClass().getSimpleName()
+          : product(expected);
+      throw differs(null, "database " + has + (has.equals(fromHas) ? " with other SQL"
+          + " settings (NULL ordering, identifier case, quoting or escapes)" : ""),
+          taken.from(), fromHas);
     }
+  }
+
+  /** A database kind's product and major version, such as "PostgreSQL 16". */
+  private static String product(List<Object> kind) {
+    return kind.get(0) + " " + kind.get(1);
   }
 
   private void checkTable(Connection connection, TableTaken taken) throws SQLException {

@@ -1,6 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.execution.ShardEndpoint;
+import io.shardset.execution.ShardException;
 import io.shardset.model.ColumnInfo;
 import io.shardset.model.PhysicalTable;
 import io.shardset.model.ShardColumns;
@@ -19,12 +20,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Which shards {@link SampledShardMetadata} reads: each table's first shard of each kind of
@@ -122,6 +125,30 @@ class SampledShardMetadataTest {
       assertSame(COLUMNS.get(1), taken.columns().get(1));
       assertEquals(List.of("K"), taken.primaryKey());
       assertSame(PostgresqlSqlDialect.DEFAULT, metadata.dialect(MODEL.shard("p1")));
+    }
+  }
+
+  @Test void aShardOfAnotherDatabaseOrQuotingThanTakenFailsItsCheck() throws Exception {
+    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:", "sa", "")) {
+      final ShardAssumptions dialect =
+          new ShardAssumptions(MODEL, MODEL.shard("h1"), new Dialects());
+      dialect.dialect(PostgresqlSqlDialect.DEFAULT, MODEL.shard("p0"));
+      assertEquals("shard 'h1' failed: Invalid ShardSet model: schema 'SALES', field"
+          + " 'checkShards': shard 'h1' has database H2 2 where shard 'p0', read for it when the"
+          + " connection opened, has PostgresqlSqlDialect",
+          assertThrows(ShardException.class, () -> dialect.check(h2)).getMessage());
+
+      final ShardAssumptions quoting =
+          new ShardAssumptions(MODEL, MODEL.shard("h1"), new Dialects());
+      quoting.quoting(new IdentifierQuoting("`"), MODEL.shard("h0"));
+      assertEquals("shard 'h1' failed: Invalid ShardSet model: schema 'SALES', field"
+          + " 'checkShards': shard 'h1' has identifier quote '\"' where shard 'h0', read for it"
+          + " when the connection opened, has '`'",
+          assertThrows(ShardException.class, () -> quoting.check(h2)).getMessage());
+
+      final ShardAssumptions same = new ShardAssumptions(MODEL, MODEL.shard("h1"), new Dialects());
+      same.quoting(IdentifierQuoting.DOUBLE_QUOTES, MODEL.shard("h0"));
+      same.check(h2);
     }
   }
 
