@@ -15,6 +15,7 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.UnregisteredDriver;
+import org.apache.calcite.config.CalciteConnectionConfig;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -113,11 +114,44 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
     }
   }
 
-  /** Calcite's connection, whose preparation failures say why, with their SQLState. */
+  /**
+   * Calcite's connection, whose preparation failures say why, with their SQLState, and whose
+   * settings are parsed once: Calcite parses the connection's properties anew each time it
+   * asks for a setting, which its data context does for every execution (time zone, locale),
+   * while the properties of an open connection never change (Avatica refuses client info).
+   */
   private static final class ShardSetConnection extends CalciteConnectionImpl {
+    private volatile @Nullable CalciteConnectionConfig config;
+    /** The time zone the {@code timeZone} property names; null while not looked up, or when
+     * the property is absent and the JVM's default applies. */
+    private volatile @Nullable TimeZone namedTimeZone;
+
     ShardSetConnection(Driver driver, AvaticaFactory factory, String url, Properties info,
         @Nullable CalciteSchema rootSchema, @Nullable JavaTypeFactory typeFactory) {
       super(driver, factory, url, info, rootSchema, typeFactory);
+    }
+
+    @Override public CalciteConnectionConfig config() {
+      CalciteConnectionConfig parsed = config;
+      if (parsed == null) {
+        parsed = super.config();
+        config = parsed;
+      }
+      return parsed;
+    }
+
+    /** The connection's time zone; a copy, since a {@link TimeZone} can be changed. */
+    @Override public TimeZone getTimeZone() {
+      TimeZone named = namedTimeZone;
+      if (named == null) {
+        final String name = config().timeZone();
+        if (name == null) {
+          return TimeZone.getDefault();
+        }
+        named = TimeZone.getTimeZone(name);
+        namedTimeZone = named;
+      }
+      return (TimeZone) named.clone();
     }
 
     /** Runs a statement's SQL; Avatica's statement passes an SQLException on as it is. */
