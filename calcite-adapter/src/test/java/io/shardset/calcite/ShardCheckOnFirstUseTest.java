@@ -133,6 +133,21 @@ class ShardCheckOnFirstUseTest {
     }
   }
 
+  @Test void aShardThatIsDownDoesNotConcernOpeningNorStatementsThatDoNotReachIt()
+      throws SQLException {
+    final String dead = "{\"name\": \"dead\", \"jdbcUrl\": \"jdbc:counting:none:dead\","
+        + " \"jdbcUser\": \"sa\", \"connectTimeout\": 250}";
+    final String json = fixture.model(ON_FIRST_USE);
+    final int second = json.indexOf("},", json.indexOf("\"shards\"")) + 2;
+    try (Connection c = ShardFixture.connect(
+        json.substring(0, second) + dead + ", " + json.substring(second))) {
+      assertEquals(List.of("0"), ShardFixture.rows(c, "SELECT COUNT(*) FROM R"));
+      final SQLException e = assertThrows(SQLException.class,
+          () -> ShardFixture.rows(c, "SELECT COUNT(*) FROM T"));
+      assertTrue(rootMessage(e).startsWith("shard 'dead' failed: "), rootMessage(e));
+    }
+  }
+
   @Test void anUnknownSettingIsAModelError() {
     final RuntimeException e = assertThrows(RuntimeException.class, () -> ShardFixture.connect(
         fixture.model("\"checkShards\": \"lazy\", " + ConnectionOpeningTest.TABLES)).close());
