@@ -1,8 +1,6 @@
 package io.shardset.calcite;
 
-import io.shardset.execution.Secrets;
 import io.shardset.execution.ShardEndpoint;
-import io.shardset.execution.ShardException;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -16,7 +14,9 @@ import java.util.function.BooleanSupplier;
  * write or load never reaches a shard whose tables are not what its SQL was written for.
  *
  * <p>A check that passes is not repeated. One that fails is, on the next connection, so that a
- * shard mended meanwhile serves again without reopening anything.
+ * shard mended meanwhile serves again without reopening anything. A failed check is an
+ * {@link SQLException} of {@link #connect()}, as a shard that cannot be reached is, so that
+ * every caller reports it as it reports that.
  */
 final class CheckedShardEndpoint implements ShardEndpoint {
   private final ShardEndpoint endpoint;
@@ -40,6 +40,12 @@ final class CheckedShardEndpoint implements ShardEndpoint {
     return checked(endpoint.connect(stop));
   }
 
+  /**
+   * The connection, once the shard is found as taken.
+   *
+   * @throws SQLException if it is not, or its metadata cannot be read; the connection is then
+   *     closed
+   */
   private Connection checked(Connection connection) throws SQLException {
     if (checked) {
       return connection;
@@ -50,13 +56,12 @@ final class CheckedShardEndpoint implements ShardEndpoint {
       }
       checked = true;
       return connection;
-    } catch (SQLException e) {
-      connection.close();
-      throw new ShardException(name(), "cannot read its metadata to check it: "
-          + endpoint.redact(String.valueOf(e.getMessage())),
-          Secrets.redactChain(e, endpoint::redact));
-    } catch (RuntimeException e) {
-      connection.close();
+    } catch (Throwable e) {
+      try {
+        connection.close();
+      } catch (SQLException | RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
       throw e;
     }
   }

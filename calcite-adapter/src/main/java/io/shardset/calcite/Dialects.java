@@ -43,12 +43,13 @@ final class Dialects {
     if (cached != null) {
       return cached;
     }
+    final List<Object> kind = kind(metaData);
     final SqlDialect dialect = create(metaData);
     final SqlDialect previous = cache.putIfAbsent(key, dialect);
     if (previous != null) {
       return previous;
     }
-    kinds.put(dialect, kind(metaData));
+    kinds.put(dialect, kind);
     return dialect;
   }
 

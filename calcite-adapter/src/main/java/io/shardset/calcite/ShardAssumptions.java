@@ -1,6 +1,5 @@
 package io.shardset.calcite;
 
-import io.shardset.execution.ShardException;
 import io.shardset.model.ColumnInfo;
 import io.shardset.model.ModelException;
 import io.shardset.model.ShardColumns;
@@ -79,10 +78,9 @@ final class ShardAssumptions {
   /**
    * Reads the shard's metadata over {@code connection} and compares it with what was taken.
    *
-   * @throws ShardException naming the shard, with the model error a schema built from every
-   *     shard would have met (or the difference that would have changed the plans), if the
-   *     shard is not what was taken
-   * @throws SQLException if the metadata cannot be read
+   * @throws SQLException whose message is the model error a schema built from every shard
+   *     would have met (or the difference that would have changed the plans), if the shard is
+   *     not what was taken, or the failure to read the metadata
    */
   void check(Connection connection) throws SQLException {
     final List<TableTaken> tables;
@@ -110,7 +108,9 @@ final class ShardAssumptions {
         checkTable(connection, table);
       }
     } catch (ModelException e) {
-      throw new ShardException(shard.name(), e.getMessage(), e);
+      // An SQLException, as any failure of a shard's connect: the statement's layer names the
+      // shard ("shard 's3' failed: ...").
+      throw new SQLException(e.getMessage(), e);
     }
   }
 

@@ -46,8 +46,9 @@ final class ShardRowCount implements Statistic {
   private static final int PARALLELISM = 16;
   /**
    * How many shards are asked when the schema reads only some shards up front: the table's
-   * first, which opening read; asking others would connect to them (and check them) before
-   * any statement needs them.
+   * first, whose tables opening read; asking others would connect to them, and check them,
+   * before any statement needs them. (Connecting to the first shard may check it too, for the
+   * quoting and dialect it was taken to share with the first shard of its kind.)
    */
   static final int SAMPLE = 1;
 

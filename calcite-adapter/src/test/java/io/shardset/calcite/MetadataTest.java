@@ -180,6 +180,21 @@ class MetadataTest {
         null, ShardFixture.SCHEMA, "T"), FOREIGN_KEY));
   }
 
+  @Test void foreignKeysAreTheSameWhenShardsAreCheckedOnFirstUse() throws Exception {
+    // Opening reads s0 alone, and takes s1's tables to be s0's, in a catalog it does not know.
+    try (Connection firstUse = Connector.SHARDSET.open(model.replace("\"tables\": [",
+        "\"checkShards\": \"onFirstUse\", \"tables\": ["))) {
+      final DatabaseMetaData md = firstUse.getMetaData();
+      assertEquals(VISITS_T, rows(md.getImportedKeys(null, ShardFixture.SCHEMA, "VISITS"),
+          FOREIGN_KEY));
+      assertEquals(EVENTS_T, rows(md.getImportedKeys(null, ShardFixture.SCHEMA, "EVENTS"),
+          FOREIGN_KEY));
+      assertEquals(List.of("null:S:EVENTS:true:null:EVENTS_AT:3:1:AT:A:0:0:null",
+          "null:S:EVENTS:true:null:EVENTS_C:3:1:C:A:0:0:null"),
+          rows(md.getIndexInfo(null, ShardFixture.SCHEMA, "EVENTS", false, true), INDEX));
+    }
+  }
+
   private static final String[] INDEX = {"TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME",
       "NON_UNIQUE", "INDEX_QUALIFIER", "INDEX_NAME", "TYPE", "ORDINAL_POSITION", "COLUMN_NAME",
       "ASC_OR_DESC", "CARDINALITY", "PAGES", "FILTER_CONDITION"};

@@ -1,7 +1,6 @@
 package io.shardset.calcite;
 
 import io.shardset.execution.ShardEndpoint;
-import io.shardset.execution.ShardException;
 import io.shardset.model.ColumnInfo;
 import io.shardset.model.PhysicalTable;
 import io.shardset.model.ShardColumns;
@@ -21,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,18 +133,18 @@ class SampledShardMetadataTest {
       final ShardAssumptions dialect =
           new ShardAssumptions(MODEL, MODEL.shard("h1"), new Dialects());
       dialect.dialect(PostgresqlSqlDialect.DEFAULT, MODEL.shard("p0"));
-      assertEquals("shard 'h1' failed: Invalid ShardSet model: schema 'SALES', field"
-          + " 'checkShards': shard 'h1' has database H2 2 where shard 'p0', read for it when the"
-          + " connection opened, has PostgresqlSqlDialect",
-          assertThrows(ShardException.class, () -> dialect.check(h2)).getMessage());
+      assertEquals("Invalid ShardSet model: schema 'SALES', field 'checkShards': shard 'h1'"
+          + " has database H2 2 where shard 'p0', read for it when the connection opened, has"
+          + " PostgresqlSqlDialect",
+          assertThrows(SQLException.class, () -> dialect.check(h2)).getMessage());
 
       final ShardAssumptions quoting =
           new ShardAssumptions(MODEL, MODEL.shard("h1"), new Dialects());
       quoting.quoting(new IdentifierQuoting("`"), MODEL.shard("h0"));
-      assertEquals("shard 'h1' failed: Invalid ShardSet model: schema 'SALES', field"
-          + " 'checkShards': shard 'h1' has identifier quote '\"' where shard 'h0', read for it"
-          + " when the connection opened, has '`'",
-          assertThrows(ShardException.class, () -> quoting.check(h2)).getMessage());
+      assertEquals("Invalid ShardSet model: schema 'SALES', field 'checkShards': shard 'h1'"
+          + " has identifier quote '\"' where shard 'h0', read for it when the connection"
+          + " opened, has '`'",
+          assertThrows(SQLException.class, () -> quoting.check(h2)).getMessage());
 
       final ShardAssumptions same = new ShardAssumptions(MODEL, MODEL.shard("h1"), new Dialects());
       same.quoting(IdentifierQuoting.DOUBLE_QUOTES, MODEL.shard("h0"));

@@ -146,10 +146,15 @@ final class ShardRelationsReader {
 
   /** A table as a shard's metadata names it. */
   record PhysicalName(@Nullable String catalog, @Nullable String schema, String table) {
-    /** Whether this names that physical table. */
+    /**
+     * Whether this names that physical table. A table without a catalog is one whose catalog
+     * is not known (a shard taken to hold its tables as another shard does, under
+     * {@code "checkShards": "onFirstUse"}, where the model names no {@code jdbcCatalog}): any
+     * catalog matches it.
+     */
     boolean names(PhysicalTable table) {
       return this.table.equals(table.table()) && Objects.equals(schema, table.schema())
-          && Objects.equals(catalog, table.catalog());
+          && (table.catalog() == null || Objects.equals(catalog, table.catalog()));
     }
   }
 
