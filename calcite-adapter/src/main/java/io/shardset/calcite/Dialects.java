@@ -11,6 +11,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,17 +34,12 @@ final class Dialects {
 
   /** The dialect of the database the metadata describes, shared with its kind. */
   SqlDialect of(DatabaseMetaData metaData) throws SQLException {
-    final List<Object> key = List.of(metaData.getDatabaseProductName(),
-        metaData.getDatabaseProductVersion(), metaData.getIdentifierQuoteString(),
-        metaData.nullsAreSortedAtStart(), metaData.nullsAreSortedAtEnd(),
-        metaData.nullsAreSortedHigh(), metaData.nullsAreSortedLow(),
-        metaData.storesLowerCaseIdentifiers(), metaData.storesUpperCaseIdentifiers(),
-        backslashEscapes(metaData));
+    final List<Object> key = settings(metaData, metaData.getDatabaseProductVersion());
     final SqlDialect cached = cache.get(key);
     if (cached != null) {
       return cached;
     }
-    final List<Object> kind = kind(metaData);
+    final List<Object> kind = withVersion(key, metaData.getDatabaseMajorVersion());
     final SqlDialect dialect = create(metaData);
     final SqlDialect previous = cache.putIfAbsent(key, dialect);
     if (previous != null) {
@@ -59,11 +55,24 @@ final class Dialects {
    * the other remain of one kind. The product's name comes first, then that major version.
    */
   List<Object> kind(DatabaseMetaData metaData) throws SQLException {
-    return List.of(metaData.getDatabaseProductName(), metaData.getDatabaseMajorVersion(),
+    return settings(metaData, metaData.getDatabaseMajorVersion());
+  }
+
+  /** The product's name, {@code version}, then the settings its SQL is written by. */
+  private static List<Object> settings(DatabaseMetaData metaData, Object version)
+      throws SQLException {
+    return List.of(metaData.getDatabaseProductName(), version,
         metaData.getIdentifierQuoteString(), metaData.nullsAreSortedAtStart(),
         metaData.nullsAreSortedAtEnd(), metaData.nullsAreSortedHigh(),
         metaData.nullsAreSortedLow(), metaData.storesLowerCaseIdentifiers(),
         metaData.storesUpperCaseIdentifiers(), backslashEscapes(metaData));
+  }
+
+  /** The same settings with another version: a dialect's key becomes its kind. */
+  private static List<Object> withVersion(List<Object> settings, Object version) {
+    final List<Object> copy = new ArrayList<>(settings);
+    copy.set(1, version);
+    return List.copyOf(copy);
   }
 
   /** The {@link #kind} of a dialect this cache made; null for one it did not make. */

@@ -53,7 +53,6 @@ final class SampledShardMetadata implements ShardMetadata {
 
   private final ShardSetModel model;
   private final ShardMetadata reader;
-  private final Dialects dialects;
   private final Map<String, ShardSpec> shards;
   private final Map<String, Kind> kinds = new HashMap<>();
   /** The first shard of each kind, in model order. */
@@ -72,7 +71,7 @@ final class SampledShardMetadata implements ShardMetadata {
   SampledShardMetadata(ShardSetModel model, ShardMetadata reader, Dialects dialects) {
     this.model = Objects.requireNonNull(model, "model");
     this.reader = Objects.requireNonNull(reader, "reader");
-    this.dialects = Objects.requireNonNull(dialects, "dialects");
+    Objects.requireNonNull(dialects, "dialects");
     this.shards = model.shardsByName();
     for (ShardSpec shard : model.shards()) {
       final Kind kind = Kind.of(shard);
