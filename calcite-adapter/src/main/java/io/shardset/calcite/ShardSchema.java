@@ -124,13 +124,15 @@ public final class ShardSchema extends AbstractSchema {
       Function<ShardedTable, Statistic> statistics) {
     final Map<String, Table> tables = new LinkedHashMap<>();
     final Map<String, ShardSpec> shards = model.shardsByName();
+    final List<String> shardNames = model.shards().stream().map(ShardSpec::name).toList();
     ShardedTableResolver.resolve(model, live, metadata).forEach((name, table) -> {
       final List<SqlDialect> dialects = new ArrayList<>();
       for (String shard : table.shardNames()) {
         dialects.add(metadata.dialect(ShardSetModel.shard(shards, shard)));
       }
       tables.put(name, new ShardTable(table, dialects, openScans, coordinator,
-          statistics.apply(table)));
+          statistics.apply(table), model.scatter().of(name),
+          shardNames));
     });
     final Map<String, ShardTable> shardTables = new LinkedHashMap<>();
     tables.forEach((name, table) -> shardTables.put(name, (ShardTable) table));

@@ -1,5 +1,7 @@
 package io.shardset.calcite;
 
+import io.shardset.calcite.guard.ShardHints;
+
 import org.apache.calcite.config.CalciteSystemProperty;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaFactory;
@@ -38,6 +40,8 @@ public final class ShardSchemaFactory implements SchemaFactory {
 
   @Override public Schema create(SchemaPlus parentSchema, String name,
       Map<String, Object> operand) {
+    // Before any statement of the connection is converted: see the method.
+    ShardHints.install();
     try {
       // Calcite instantiates this class by name and hands it nothing else: the process's
       // runtime is the one place static state is reached from.

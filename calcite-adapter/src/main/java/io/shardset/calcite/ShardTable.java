@@ -1,8 +1,10 @@
 package io.shardset.calcite;
 
+import io.shardset.calcite.guard.ScatterWarnings;
 import io.shardset.calcite.plan.ShardTableModify;
 import io.shardset.calcite.plan.ShardTableScan;
 import io.shardset.model.ReshardSpec;
+import io.shardset.model.ScatterLimit;
 import io.shardset.model.Subpartitioning;
 import io.shardset.model.TableLayout;
 import io.shardset.model.TableSpec;
@@ -56,6 +58,9 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final OpenScans openScans;
   private final TransactionCoordinator coordinator;
   private final Statistic statistic;
+  private final ScatterLimit scatterLimit;
+  private final List<String> modelShardNames;
+  private final ScatterWarnings scatterWarnings = new ScatterWarnings();
 
   /**
    * Creates the Calcite face of a table.
@@ -65,10 +70,15 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
    *     closes
    * @param coordinator begins the transactions that write to the table's shards
    * @param statistic what the planner knows of the table's rows
+   * @param scatterLimit how many of its shards one statement may reach, as the model says
+   * @param modelShardNames the names of every shard of the model, the table's or not
    */
   ShardTable(ShardedTable table, List<SqlDialect> dialects, OpenScans openScans,
-      TransactionCoordinator coordinator, Statistic statistic) {
+      TransactionCoordinator coordinator, Statistic statistic, ScatterLimit scatterLimit,
+      List<String> modelShardNames) {
     this.table = Objects.requireNonNull(table, "table");
+    this.scatterLimit = Objects.requireNonNull(scatterLimit, "scatterLimit");
+    this.modelShardNames = List.copyOf(modelShardNames);
     this.statistic = Objects.requireNonNull(statistic, "statistic");
     this.dialects = List.copyOf(dialects);
     this.openScans = Objects.requireNonNull(openScans, "openScans");
@@ -91,7 +101,8 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   }
 
   @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
-    return ShardTableScan.create(context.getCluster(), relOptTable, this);
+    return ShardTableScan.create(context.getCluster(), relOptTable, this,
+        context.getTableHints());
   }
 
   /**
@@ -125,6 +136,22 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   @Override public Expression getExpression(SchemaPlus schema, String tableName,
       Class clazz) {
     return Schemas.tableExpression(schema, getElementType(), tableName, clazz);
+  }
+
+  /** How many of its shards one statement may reach, as the model says; a connection's
+   * setting replaces it. */
+  public ScatterLimit scatterLimit() {
+    return scatterLimit;
+  }
+
+  /** The statement shapes whose scatter warning was logged for this table. */
+  public ScatterWarnings scatterWarnings() {
+    return scatterWarnings;
+  }
+
+  /** The names of every shard of the model, in model order: what a hint may name. */
+  public List<String> modelShardNames() {
+    return modelShardNames;
   }
 
   /** The resolved table behind this one: what loading and resharding work with. */

@@ -22,6 +22,8 @@ import java.util.function.UnaryOperator;
  *       moves waits for the move to end (default 0: it fails at once with SQLState 40001);</li>
  *   <li>{@code checkShards}: when connections check the shards' tables against the model,
  *       {@code atOpen} (the default) or {@code onFirstUse} (see {@link ShardCheck});</li>
+ *   <li>{@code scatter} and {@code maxShards}, of the schema and of a table: how many of a
+ *       table's shards one statement may reach (see {@link ScatterLimit});</li>
  *   <li>{@code reshard}: a resharding in progress, written by the resharding tool (see
  *       {@link ReshardSpec});</li>
  *   <li>a table's {@code shardspace}: the shardspace holding the table;</li>
@@ -39,7 +41,8 @@ import java.util.function.UnaryOperator;
  */
 public final class ModelParser {
   private static final List<String> KEYS = List.of("shards", "chunks", "chunkMap", "parallelism",
-      "tables", "reshard", "transactions", "writeWaitMillis", "checkShards");
+      "tables", "reshard", "transactions", "writeWaitMillis", "checkShards",
+      ScatterParser.MODE, ScatterParser.MAX_SHARDS);
   /** Keys Calcite's model handler adds to the operand of every custom schema. */
   private static final Set<String> CALCITE_KEYS = Set.of("baseDirectory", "modelUri");
 
@@ -66,14 +69,15 @@ public final class ModelParser {
     Long chunks = root.integer("chunks", 1, ChunkMap.MAX_CHUNKS);
     List<ChunkMapSpec> chunkMap = ChunkMapParser.parse(root, shards);
     Integer parallelism = root.positiveInt("parallelism");
-    List<TableSpec> tables = new TableParser(shards).parse(tableEntries(root));
+    List<OperandNode> tableEntries = tableEntries(root);
+    List<TableSpec> tables = new TableParser(shards).parse(tableEntries);
     ReshardSpec reshard = ReshardParser.parse(root, shards, chunkMap);
     TransactionsSpec transactions = TransactionsParser.parse(root);
     Long writeWait = root.integer("writeWaitMillis", 0, Integer.MAX_VALUE);
     ShardSetModel model =
         new ShardSetModel(schema, shards, chunks == null ? null : chunks.intValue(), chunkMap,
             parallelism, tables, reshard, transactions, writeWait == null ? 0 : writeWait,
-            checkShards(root));
+            checkShards(root), ScatterParser.parse(schema, root, tableEntries));
     checkDefaultChunks(root, model);
     checkChunkMapPlacesHashTables(root, model);
     return model;

@@ -19,11 +19,12 @@ import java.util.Objects;
  * @param writeWaitMillis how long an INSERT of a row whose hash range is moving waits for the
  *     move to end before it fails with SQLState 40001; 0 fails at once
  * @param checkShards when connections check the shards' tables against the model
+ * @param scatter how many of a table's shards one statement may reach
  */
 public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
     List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
     ReshardSpec reshard, TransactionsSpec transactions, long writeWaitMillis,
-    ShardCheck checkShards) {
+    ShardCheck checkShards, ScatterLimits scatter) {
   /** Chunks per shard of a shardspace when the model does not set {@code chunks}. */
   public static final int DEFAULT_CHUNKS_PER_SHARD = 120;
 
@@ -34,6 +35,7 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
     tables = List.copyOf(tables);
     Objects.requireNonNull(transactions, "transactions");
     Objects.requireNonNull(checkShards, "checkShards");
+    Objects.requireNonNull(scatter, "scatter");
     if (writeWaitMillis < 0) {
       throw new IllegalArgumentException("writeWaitMillis must not be negative: "
           + writeWaitMillis);
@@ -46,7 +48,7 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
       List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
       ReshardSpec reshard) {
     this(schema, shards, chunks, chunkMap, parallelism, tables, reshard,
-        TransactionsSpec.DEFAULT, 0, ShardCheck.AT_OPEN);
+        TransactionsSpec.DEFAULT, 0, ShardCheck.AT_OPEN, ScatterLimits.NONE);
   }
 
   /** A model whose writes do not wait for a move. */
@@ -54,7 +56,7 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
       List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
       ReshardSpec reshard, TransactionsSpec transactions) {
     this(schema, shards, chunks, chunkMap, parallelism, tables, reshard, transactions, 0,
-        ShardCheck.AT_OPEN);
+        ShardCheck.AT_OPEN, ScatterLimits.NONE);
   }
 
   /** A model with no resharding in progress. */

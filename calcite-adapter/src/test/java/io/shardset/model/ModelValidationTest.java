@@ -277,7 +277,7 @@ class ModelValidationTest {
         "Invalid ShardSet model: schema 'SALES', field 'replicas':"
             + " unknown key; expected one of shards, chunks, chunkMap, parallelism, tables,"
             + " reshard, transactions,"
-            + " writeWaitMillis, checkShards");
+            + " writeWaitMillis, checkShards, scatter, maxShards");
   }
 
   @Test void stringWhereANumberIsExpected() {

@@ -1,5 +1,6 @@
 package io.shardset.cli;
 
+import io.shardset.cli.server.RoleScatter;
 import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
 import io.shardset.cli.server.WriteAccess;
@@ -85,6 +86,13 @@ public final class ServerCommand implements Callable<Integer> {
           + " setQueryTimeout would; Avatica clients cannot send their own (default: none).")
   private int statementTimeoutSeconds;
 
+  @Option(names = "--role-scatter", paramLabel = "ROLE=MODE[:MAX_SHARDS]",
+      converter = RoleScatterConverter.class,
+      description = "The scatter limit of the users with ROLE (allow, warn or deny, and the"
+          + " most shards a statement may reach), replacing the model's; repeat for more"
+          + " roles, the first one a user has applying. Needs --users.")
+  private List<RoleScatter> roleScatter = new ArrayList<>();
+
   @CommandLine.Spec
   private CommandLine.Model.CommandSpec spec;
 
@@ -112,8 +120,20 @@ public final class ServerCommand implements Callable<Integer> {
     final ServerSettings plain = ServerSettings.loopback(model, port, serialization)
         .withBind(bind).withIdleTimeout(Duration.ofSeconds(idleTimeoutSeconds))
         .withReadOnly(readOnly).withFunctions(functions)
-        .withStatementTimeout(Duration.ofSeconds(statementTimeoutSeconds));
+        .withStatementTimeout(Duration.ofSeconds(statementTimeoutSeconds))
+        .withRoleScatter(roleScatter);
     return users == null ? plain : plain.withUsers(users, roles);
+  }
+
+  /** Reads a role's scatter limit. */
+  static final class RoleScatterConverter implements CommandLine.ITypeConverter<RoleScatter> {
+    @Override public RoleScatter convert(String value) {
+      try {
+        return RoleScatter.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
   }
 
   /** Reads the serialization in any case. */

@@ -1,5 +1,6 @@
 package io.shardset.calcite.jdbc;
 
+import io.shardset.calcite.guard.StatementRefusedException;
 import io.shardset.calcite.runtime.WriteFailedException;
 import io.shardset.execution.ShardException;
 
@@ -29,6 +30,8 @@ import java.util.regex.Pattern;
  *   <li>{@value #CANCELED}: a statement canceled or out of time, wherever it stopped;
  *   <li>{@value #DIVISION_BY_ZERO}: a division by zero in ShardSet's own evaluation;
  *   <li>{@value #UNREACHABLE}: a shard no connection could be opened to, named;
+ *   <li>a statement ShardSet refuses before reaching a shard, with the state it gives: 42000
+ *       for a hint it cannot follow, 54000 for a scatter a guardrail denies;
  *   <li>a write's own state (40001 for a row whose range is moving, 25006 for a read-only
  *       connection, 08001 for a shard it could not reach), and a shard's own state;
  *   <li>{@value #GENERAL_ERROR} when nothing says more.
@@ -81,6 +84,11 @@ public final class ClientErrors {
     final Classified known = find(failure, Classified.class);
     if (known != null) {
       return known;
+    }
+    final StatementRefusedException refused = find(failure, StatementRefusedException.class);
+    if (refused != null) {
+      return new Classified(String.valueOf(refused.getMessage()), refused.sqlState(), 0,
+          failure);
     }
     final SqlParseException parse = find(failure, SqlParseException.class);
     if (parse != null) {

@@ -1,5 +1,7 @@
 package io.shardset.calcite.jdbc;
 
+import io.shardset.calcite.plan.PlannedReaches;
+
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 import org.apache.calcite.jdbc.CalciteSchema;
@@ -95,10 +97,13 @@ public final class PlanCache {
    * @param signature the plan
    * @param explanation the plan's text as Calcite's {@code EXPLAIN PLAN FOR} writes it,
    *     taken from the plan itself when it was made; null if none was seen
+   * @param reaches the plan's scans whose shards it fixes, for their scatter guardrails
    */
-  record CachedPlan(CalciteSignature<?> signature, @Nullable String explanation) {
+  record CachedPlan(CalciteSignature<?> signature, @Nullable String explanation,
+      PlannedReaches reaches) {
     CachedPlan {
       Objects.requireNonNull(signature, "signature");
+      Objects.requireNonNull(reaches, "reaches");
     }
   }
 

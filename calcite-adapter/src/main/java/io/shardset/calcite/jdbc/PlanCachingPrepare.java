@@ -1,10 +1,16 @@
 package io.shardset.calcite.jdbc;
 
+import io.shardset.calcite.guard.ConnectionScatter;
+import io.shardset.calcite.guard.ShardHints;
+import io.shardset.calcite.plan.PlannedReaches;
+import io.shardset.model.ScatterLimit;
+
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.interpreter.BindableConvention;
+import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -67,7 +73,9 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
     final String sql = StatementText.withoutTerminator(query.sql);
     final SqlNode parsed = parseStatement(context, sql);
     if (parsed != null && parsed.getKind().belongsTo(SqlKind.QUERY)) {
-      return this.<T>planned(context, sql, parsed, elementType, maxRowCount).signature();
+      final Planned<T> planned = planned(context, sql, parsed, elementType, maxRowCount);
+      planned.reaches().check(connectionScatter(context));
+      return planned.signature();
     }
     if (parsed instanceof SqlExplain explain) {
       final @Nullable CalciteSignature<T> explained =
@@ -76,8 +84,18 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
         return explained;
       }
     }
-    return InitFailureSignature.of(super.prepareSql(context, Query.of(sql), elementType,
-        maxRowCount));
+    // UPDATE and DELETE are planned each time: their guardrail is checked the same way.
+    final PlanCache.CachedPlan other = uncached(context, sql, elementType, maxRowCount, false);
+    other.reaches().check(connectionScatter(context));
+    @SuppressWarnings("unchecked")
+    final CalciteSignature<T> signature = (CalciteSignature<T>) other.signature();
+    return signature;
+  }
+
+  /** The scatter limit of the preparing connection's own, or null. */
+  private static @Nullable ScatterLimit connectionScatter(Context context) {
+    return context.getDataContext().getQueryProvider() instanceof CalciteConnection connection
+        ? ConnectionScatter.limit(connection.getProperties()) : null;
   }
 
   /**
@@ -102,12 +120,12 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
       if (shared != null && values != null) {
         return new Planned<>(new BoundSignature<>(sql,
             (CalciteSignature<T>) shared.signature(), values), shared.explanation(),
-            normalized.sql(), normalized.values());
+            normalized.sql(), normalized.values(), shared.reaches());
       }
     }
     final PlanCache.CachedPlan own = cached(context, sql, elementType, maxRowCount);
     return new Planned<>((CalciteSignature<T>) own.signature(), own.explanation(), sql,
-        List.of());
+        List.of(), own.reaches());
   }
 
   /** The plan of the parameterized text, or null if that text does not prepare although the
@@ -128,16 +146,29 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
     // The connection's own root schema: getRootSchema() is a fresh snapshot per prepare.
     final PlanCache.Key key = new PlanCache.Key(sql, context.getDefaultSchemaPath(),
         elementType.getTypeName(), maxRowCount);
-    return cache.get(context.getMutableRootSchema(), key, () -> {
-      final AtomicReference<@Nullable String> explanation = new AtomicReference<>();
-      final Consumer<RelRoot> writer = root -> explanation.set(RelOptUtil.dumpPlan("",
-          root.rel, SqlExplainFormat.TEXT, SqlExplainLevel.EXPPLAN_ATTRIBUTES));
-      final CalciteSignature<Object> plan;
-      try (Hook.Closeable ignored = Hook.PLAN_BEFORE_IMPLEMENTATION.addThread(writer)) {
-        plan = super.prepareSql(context, Query.of(sql), elementType, maxRowCount);
+    return cache.get(context.getMutableRootSchema(), key,
+        () -> uncached(context, sql, elementType, maxRowCount, true));
+  }
+
+  /** Plans a text, keeping the plan's fixed shard reaches and, if {@code explain}, its EXPLAIN
+   * text, as Calcite is about to implement it. */
+  private PlanCache.CachedPlan uncached(Context context, String sql, Type elementType,
+      long maxRowCount, boolean explain) {
+    final AtomicReference<@Nullable String> explanation = new AtomicReference<>();
+    final AtomicReference<PlannedReaches> reaches = new AtomicReference<>(PlannedReaches.NONE);
+    final Consumer<RelRoot> writer = root -> {
+      if (explain) {
+        explanation.set(RelOptUtil.dumpPlan("", root.rel, SqlExplainFormat.TEXT,
+            SqlExplainLevel.EXPPLAN_ATTRIBUTES));
       }
-      return new PlanCache.CachedPlan(InitFailureSignature.of(plan), explanation.get());
-    });
+      reaches.set(PlannedReaches.of(root.rel));
+    };
+    final CalciteSignature<Object> plan;
+    try (Hook.Closeable ignored = Hook.PLAN_BEFORE_IMPLEMENTATION.addThread(writer)) {
+      plan = super.prepareSql(context, Query.of(sql), elementType, maxRowCount);
+    }
+    return new PlanCache.CachedPlan(InitFailureSignature.of(plan), explanation.get(),
+        reaches.get());
   }
 
   /**
@@ -183,9 +214,10 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
    * @param explanation the plan's EXPLAIN text, if known
    * @param text the text the plan was made from: the parameterized text of a shared plan
    * @param literals the values the query binds to a shared plan's parameters, in order
+   * @param reaches the plan's fixed shard reaches, for its scatter guardrails
    */
   private record Planned<T>(CalciteSignature<T> signature, @Nullable String explanation,
-      String text, List<Object> literals) {
+      String text, List<Object> literals, PlannedReaches reaches) {
   }
 
   /** Calcite's statement preparation, with IN lists of any length converted as Calcite
@@ -212,7 +244,8 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
           CatalogReader reader, SqlToRelConverter.Config config) {
         return new InListConverter(this, validator, reader, cluster, convertletTable,
             config.withTopDownGeneralDecorrelationEnabled(
-                context.config().topDownGeneralDecorrelationEnabled()));
+                context.config().topDownGeneralDecorrelationEnabled())
+                .withHintStrategyTable(ShardHints.STRATEGIES));
       }
     };
   }

@@ -4,6 +4,7 @@ import io.shardset.calcite.OpenScans;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.ShardTypeSystem;
+import io.shardset.calcite.guard.ConnectionScatter;
 import io.shardset.calcite.relations.SystemTable;
 
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -70,6 +71,9 @@ public class ShardSetDriver extends Driver {
    */
   public static final String DEFAULT_CONFORMANCE = "LENIENT";
 
+  /** SQLState of a connection property whose value is not one it takes. */
+  private static final String INVALID_PROPERTY = "HY024";
+
   static {
     new ShardSetDriver().register();
   }
@@ -107,6 +111,11 @@ public class ShardSetDriver extends Driver {
     }
     final Properties properties = new Properties();
     properties.putAll(info);
+    try {
+      ConnectionScatter.limit(properties);
+    } catch (IllegalArgumentException e) {
+      throw new SQLException(e.getMessage(), INVALID_PROPERTY, e);
+    }
     setUnlessNamed(properties, url, "typeSystem", ShardTypeSystem.class.getName() + "#INSTANCE");
     setUnlessNamed(properties, url, "fun", DEFAULT_FUNCTIONS);
     setUnlessNamed(properties, url, "conformance", DEFAULT_CONFORMANCE);

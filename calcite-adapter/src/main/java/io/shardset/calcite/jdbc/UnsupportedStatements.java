@@ -1,9 +1,12 @@
 package io.shardset.calcite.jdbc;
 
+import io.shardset.calcite.guard.StatementRefusedException;
+
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlTableRef;
 
 /**
  * Refuses, before Calcite prepares them, the statements Calcite parses but would not run as
@@ -16,6 +19,8 @@ import org.apache.calcite.sql.SqlNode;
  * and ShardSet runs it as each shard's native upsert.
  * <li>{@code MERGE} without {@code WHEN MATCHED}: its plan inserts every source row, matched
  * or not, and Calcite's own executor fails on it with an assertion.
+ * <li>A hint on the target of an INSERT: Calcite drops it, and a {@code SHARDS} hint there
+ * would be a promise ShardSet does not keep.
  * </ul>
  */
 final class UnsupportedStatements {
@@ -36,6 +41,12 @@ final class UnsupportedStatements {
           + " is not supported (Calcite would run it as a plain INSERT); use MERGE INTO "
           + insert.getTargetTable() + " USING (VALUES ...) s (...) ON (primary key ="
           + " s.key) WHEN MATCHED THEN UPDATE SET ... WHEN NOT MATCHED THEN INSERT ...");
+    }
+    if (node instanceof SqlInsert insert && insert.getTargetTable() instanceof SqlTableRef ref) {
+      throw new StatementRefusedException("INSERT INTO " + ref.getOperandList().get(0)
+          + ": a hint on the target of an INSERT is not followed, since each row goes to the"
+          + " shard its key routes to; hint the query that gives the rows instead",
+          StatementRefusedException.INVALID_STATEMENT);
     }
     if (node instanceof SqlMerge merge && merge.getUpdateCall() == null) {
       throw new UnsupportedOperationException("MERGE into " + merge.getTargetTable()

@@ -128,6 +128,11 @@ public final class EnumerableShardPushedModify extends AbstractRelNode
     return pw;
   }
 
+  /** The scan whose shards the write changes. */
+  ShardScanSpec spec() {
+    return spec;
+  }
+
   /** What the runtime needs to write: no planner object. */
   public PushedWrite pushedWrite() {
     final ShardTable table = spec.table();

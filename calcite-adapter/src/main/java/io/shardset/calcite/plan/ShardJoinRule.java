@@ -61,6 +61,7 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
     if (!acceptsSides(left.phase(), right.phase(), type)
         || type != JoinRelType.INNER && type != JoinRelType.LEFT && !semi
         || !join.getVariablesSet().isEmpty()
+        || !left.hints().joinsWith(right.hints())
         || !PushdownPolicy.canPush(join.getCondition(), left.table(), right.table())) {
       return null;
     }

@@ -1,5 +1,7 @@
 package io.shardset.calcite.plan;
 
+import io.shardset.calcite.guard.ShardHints;
+
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
@@ -12,6 +14,7 @@ import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelVisitor;
 import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.hint.HintStrategyTable;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
@@ -62,6 +65,7 @@ public final class ShardPrograms {
   /** The program for statements over ShardSet schemas. */
   public static Program standard() {
     return Programs.sequence(
+        ShardPrograms::checkHints,
         Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
         ShardPrograms::decorrelate,
         Programs.measure(DefaultRelMetadataProvider.INSTANCE),
@@ -102,6 +106,23 @@ public final class ShardPrograms {
     static void ensureInstalled() {
       // The static initialiser is the installation.
     }
+  }
+
+  /**
+   * Refuses the writes a hint cannot restrict ({@link ScanHints#checkWrites}), and gives the
+   * cluster back the hint table the statement was converted with: Calcite's preparation trims
+   * the converted tree's fields with a second converter it builds without the configuration
+   * hook, and a converter sets its own (empty) hint table on the cluster; the planners would
+   * then look up the hints the tree carries in that table, and fail.
+   */
+  private static RelNode checkHints(RelOptPlanner planner, RelNode rel,
+      RelTraitSet requiredOutputTraits, List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    ScanHints.checkWrites(rel);
+    if (rel.getCluster().getHintStrategies() == HintStrategyTable.EMPTY) {
+      rel.getCluster().setHintStrategies(ShardHints.STRATEGIES);
+    }
+    return rel;
   }
 
   /** The heuristic phase: joins gathered and ordered, when there are enough of them. */

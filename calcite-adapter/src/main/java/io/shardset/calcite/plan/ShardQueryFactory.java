@@ -2,6 +2,7 @@ package io.shardset.calcite.plan;
 
 import io.shardset.calcite.ColumnTypes;
 import io.shardset.calcite.ShardTable;
+import io.shardset.calcite.guard.ScatterGuard;
 import io.shardset.calcite.runtime.LivePlacement;
 import io.shardset.calcite.runtime.ParameterBinder;
 import io.shardset.calcite.runtime.PlannedScan;
@@ -59,11 +60,12 @@ final class ShardQueryFactory {
                 !aggregatesWithoutGroups(spec.pushed()))
             : null,
         new ShardRouting(spec.selection().staticShards(), spec.condition(), table.router(),
-            KeyListFinder.find(table, spec.pushed())),
+            KeyListFinder.find(table, spec.pushed()), spec.selection().allowed()),
         new ParameterBinder(parameterTypes(spec.pushed())),
         new ReadPlan(ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
             spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated(),
-            fixesShardKey(table, spec.condition())));
+            fixesShardKey(table, spec.condition())),
+        guard(spec));
     return new ShardQuery(plan, live(spec));
   }
 
@@ -102,6 +104,19 @@ final class ShardQueryFactory {
     return new LivePlacement(source, table.sharded(),
         ShardSqlGenerator.scannedTables(spec.pushed()).stream().map(ShardTable::sharded)
             .toList());
+  }
+
+  /** The scatter guardrail of the sharded tables the scan reads. */
+  static ScatterGuard guard(ShardScanSpec spec) {
+    final List<ScatterGuard.GuardedTable> tables = new ArrayList<>();
+    for (ShardTable read : ShardSqlGenerator.scannedTables(spec.pushed())) {
+      if (!read.isDuplicated()) {
+        tables.add(new ScatterGuard.GuardedTable(read.qualifiedName(), read.scatterLimit(),
+            read.shardCount(), read.spec().shardKey(), read.scatterWarnings()));
+      }
+    }
+    return tables.isEmpty() ? ScatterGuard.NONE
+        : new ScatterGuard(tables, spec.hints().scatter());
   }
 
   /** Whether the pushed work aggregates without GROUP BY somewhere, which gives a row even

@@ -31,10 +31,10 @@ public final class ShardScan extends AbstractShardScan {
 
   /** Creates a scan of the whole table, nothing pushed yet. */
   public static ShardScan create(RelOptCluster cluster, RelOptTable relOptTable,
-      ShardTable table) {
+      ShardTable table, ScanHints hints) {
     final RelNode leaf = LogicalTableScan.create(cluster, relOptTable, List.of());
     return create(cluster,
-        new ShardScanSpec(table, relOptTable, leaf, KeyCondition.any(), Phase.ROWS));
+        new ShardScanSpec(table, relOptTable, leaf, KeyCondition.any(), Phase.ROWS, hints));
   }
 
   /** Creates a scan of the given pushed work; its rows come in the pushed sort order. */

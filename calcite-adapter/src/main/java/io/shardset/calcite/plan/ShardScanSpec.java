@@ -40,6 +40,7 @@ public final class ShardScanSpec {
   private final RelNode pushed;
   private final KeyCondition condition;
   private final Phase phase;
+  private final ScanHints hints;
   private final ShardSelection selection;
   private final SubpartitionSelection subpartitions;
   private final String canonicalPushed;
@@ -55,23 +56,25 @@ public final class ShardScanSpec {
   private volatile @Nullable ShardTexts sqls;
 
   ShardScanSpec(ShardTable table, RelOptTable relOptTable, RelNode pushed,
-      KeyCondition condition, Phase phase) {
-    this(table, relOptTable, pushed, condition, phase, List.of());
+      KeyCondition condition, Phase phase, ScanHints hints) {
+    this(table, relOptTable, pushed, condition, phase, hints, List.of());
   }
 
   /** A spec whose pushed tree may contain operators of the pushed trees of
    * {@code grownFrom}, whose canonical texts are then reused. */
   private ShardScanSpec(ShardTable table, RelOptTable relOptTable, RelNode pushed,
-      KeyCondition condition, Phase phase, List<ShardScanSpec> grownFrom) {
+      KeyCondition condition, Phase phase, ScanHints hints, List<ShardScanSpec> grownFrom) {
     this.table = Objects.requireNonNull(table, "table");
     this.relOptTable = Objects.requireNonNull(relOptTable, "relOptTable");
     this.pushed = Objects.requireNonNull(pushed, "pushed");
     this.condition = Objects.requireNonNull(condition, "condition");
     this.phase = Objects.requireNonNull(phase, "phase");
+    this.hints = Objects.requireNonNull(hints, "hints");
     this.subpartitions = SubpartitionSelection.of(pushed);
     // A condition no subpartition can satisfy reaches no shard.
     this.selection = ShardSelection.of(table,
-        subpartitions.isEmpty() ? new KeyCondition.Or(List.of()) : condition);
+        subpartitions.isEmpty() ? new KeyCondition.Or(List.of()) : condition,
+        hints.allowed(table));
     this.texts = PushedDigest.texts(pushed,
         grownFrom.stream().map(source -> source.texts).toList());
     this.canonicalPushed = Objects.requireNonNull(texts.get(pushed));
@@ -102,6 +105,11 @@ public final class ShardScanSpec {
     return selection;
   }
 
+  /** What the statement's hints say of the scan. */
+  public ScanHints hints() {
+    return hints;
+  }
+
   /** The subpartitions the scan reads, when its table has subpartitions. */
   public SubpartitionSelection subpartitions() {
     return subpartitions;
@@ -114,19 +122,20 @@ public final class ShardScanSpec {
 
   /** Returns a spec with more row-wise work pushed and the key condition narrowed. */
   ShardScanSpec with(RelNode newPushed, KeyCondition newCondition) {
-    return new ShardScanSpec(table, relOptTable, newPushed, newCondition, phase, List.of(this));
+    return new ShardScanSpec(table, relOptTable, newPushed, newCondition, phase, hints,
+        List.of(this));
   }
 
   /** Returns a spec of a join of this spec's and {@code other}'s pushed work, run in this
    * spec's shards, with the joined key condition. */
   ShardScanSpec joined(RelNode join, KeyCondition newCondition, ShardScanSpec other) {
     return new ShardScanSpec(table, relOptTable, join, newCondition, Phase.ROWS,
-        List.of(this, other));
+        hints.joinedWith(other.hints), List.of(this, other));
   }
 
   /** Returns a spec with more work pushed, now in the given phase. */
   ShardScanSpec with(RelNode newPushed, Phase newPhase) {
-    return new ShardScanSpec(table, relOptTable, newPushed, condition, newPhase,
+    return new ShardScanSpec(table, relOptTable, newPushed, condition, newPhase, hints,
         List.of(this));
   }
 
@@ -177,6 +186,7 @@ public final class ShardScanSpec {
    * EXPLAIN. */
   RelWriter explain(RelWriter pw) {
     pw.item("table", tableNames);
+    pw.itemIf("hints", hints.describe(), !hints.describe().isEmpty());
     if (pw.getDetailLevel() == SqlExplainLevel.DIGEST_ATTRIBUTES) {
       return pw.item("pushed", canonicalPushed);
     }

@@ -21,33 +21,54 @@ public final class ShardSelection {
   private final int total;
   private final @Nullable BitSet staticShards;
   private final KeyCondition condition;
+  /** The shards a hint restricts the scan to; null when none does. */
+  private final @Nullable BitSet allowed;
 
-  private ShardSelection(int total, @Nullable BitSet staticShards, KeyCondition condition) {
+  private ShardSelection(int total, @Nullable BitSet staticShards, KeyCondition condition,
+      @Nullable BitSet allowed) {
     this.total = total;
     this.staticShards = staticShards;
     this.condition = condition;
+    this.allowed = allowed;
   }
 
-  /** Selects the shards of a table that can hold rows satisfying a key condition. */
-  static ShardSelection of(ShardTable table, KeyCondition condition) {
+  /**
+   * Selects the shards of a table that can hold rows satisfying a key condition.
+   *
+   * @param allowed the shards a {@code SHARDS} hint keeps the scan to, or null for any
+   */
+  static ShardSelection of(ShardTable table, KeyCondition condition,
+      @Nullable BitSet allowed) {
     final int total = table.shardCount();
     if (table.isDuplicated()) {
-      // Every shard holds every row: one shard answers.
+      // Every shard holds every row: one shard answers, one the hint allows if it names any.
       final BitSet one = new BitSet();
-      one.set(table.readShard());
-      return new ShardSelection(total, one, condition);
+      final int read = allowed == null || allowed.get(table.readShard()) ? table.readShard()
+          : allowed.nextSetBit(0);
+      if (read >= 0) {
+        one.set(read);
+      }
+      return new ShardSelection(total, one, condition, allowed);
     }
     final ShardRouter router = Objects.requireNonNull(table.router(), "router");
     if (condition.hasParams()
         || !router.isStable() && !(condition instanceof KeyCondition.Any)) {
       // A router that is not stable (a lookup table's directory) may place a key elsewhere
       // by the time a cached plan runs again: it routes at every execution.
-      return new ShardSelection(total, null, condition);
+      return new ShardSelection(total, null, condition, allowed);
     }
-    return new ShardSelection(total,
-        condition.shards(router, i -> {
-          throw new IllegalStateException("no parameters at planning time");
-        }), condition);
+    final BitSet shards = condition.shards(router, i -> {
+      throw new IllegalStateException("no parameters at planning time");
+    });
+    if (allowed != null) {
+      shards.and(allowed);
+    }
+    return new ShardSelection(total, shards, condition, allowed);
+  }
+
+  /** The shards a {@code SHARDS} hint keeps the scan to, or null when no hint does. */
+  public @Nullable BitSet allowed() {
+    return allowed == null ? null : (BitSet) allowed.clone();
   }
 
   /** The target shards, or null when query parameters decide them at execution. */
@@ -80,7 +101,11 @@ public final class ShardSelection {
         b.append(" directory");
       }
       params.forEach(p -> b.append(" ?").append(p));
-      return b.append(" of ").append(total).toString();
+      b.append(" of ").append(total);
+      if (allowed != null) {
+        b.append(", within ").append(allowed.cardinality());
+      }
+      return b.toString();
     }
     final StringBuilder b = new StringBuilder()
         .append(staticShards.cardinality()).append(" of ").append(total);

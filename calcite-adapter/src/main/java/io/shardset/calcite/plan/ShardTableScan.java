@@ -8,7 +8,9 @@ import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.hint.RelHint;
 
 import java.util.List;
 import java.util.Objects;
@@ -26,18 +28,21 @@ public final class ShardTableScan extends TableScan {
   private final ShardTable shardTable;
 
   private ShardTableScan(RelOptCluster cluster, RelTraitSet traitSet, RelOptTable table,
-      ShardTable shardTable) {
-    super(cluster, traitSet, List.of(), table);
+      ShardTable shardTable, List<RelHint> hints) {
+    super(cluster, traitSet, hints, table);
     this.shardTable = Objects.requireNonNull(shardTable, "shardTable");
+    // Here, while the statement is converted, a hint naming no shard of the model fails it
+    // with its own message; inside the planner it would be wrapped in the planner's.
+    ScanHints.of(hints, shardTable);
   }
 
-  /** Creates a scan of a sharded table. */
+  /** Creates a scan of a sharded table with the hints written after its name. */
   public static ShardTableScan create(RelOptCluster cluster, RelOptTable table,
-      ShardTable shardTable) {
+      ShardTable shardTable, List<RelHint> hints) {
     // Before the statement's program is chosen: jdbc:calcite: connections find it hooked in.
     ShardPrograms.installInCalcite();
     return new ShardTableScan(cluster, cluster.traitSetOf(Convention.NONE), table,
-        shardTable);
+        shardTable, hints);
   }
 
   /** The sharded table this scan reads. */
@@ -45,9 +50,25 @@ public final class ShardTableScan extends TableScan {
     return shardTable;
   }
 
+  /** What the scan's hints say. */
+  public ScanHints scanHints() {
+    return ScanHints.of(getHints(), shardTable);
+  }
+
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     assert inputs.isEmpty();
-    return new ShardTableScan(getCluster(), traitSet, table, shardTable);
+    return new ShardTableScan(getCluster(), traitSet, table, shardTable, getHints());
+  }
+
+  /** Takes the hints of the query block, which Calcite hands down after conversion. */
+  @Override public RelNode withHints(List<RelHint> hintList) {
+    return new ShardTableScan(getCluster(), traitSet, table, shardTable, hintList);
+  }
+
+  /** Scans of one table with other hints are other scans. */
+  @Override public RelWriter explainTerms(RelWriter pw) {
+    return super.explainTerms(pw).itemIf("hints", scanHints().describe(),
+        !getHints().isEmpty());
   }
 
   @Override public void register(RelOptPlanner planner) {

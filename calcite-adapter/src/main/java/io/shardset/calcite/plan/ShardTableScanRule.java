@@ -16,6 +16,7 @@ public final class ShardTableScanRule extends RelRule<ShardRuleConfig> {
   @Override public void onMatch(RelOptRuleCall call) {
     final ShardTableScan scan = call.rel(0);
     call.transformTo(
-        ShardScan.create(scan.getCluster(), scan.getTable(), scan.shardTable()));
+        ShardScan.create(scan.getCluster(), scan.getTable(), scan.shardTable(),
+            scan.scanHints()));
   }
 }

@@ -1,5 +1,7 @@
 package io.shardset.calcite.runtime;
 
+import io.shardset.calcite.guard.ScatterGuard;
+
 import org.apache.calcite.DataContext;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -17,11 +19,13 @@ import java.util.function.IntFunction;
  *
  * @param subpartitions how query parameters select the subpartitions the scan reads, or null
  *     when the plan fixes them
+ * @param guard how many shards each execution may reach
  */
 public record PlannedScan(ScanShards shards, ShardStatements statements,
     @Nullable SubpartitionChoice subpartitions, ShardRouting routing, ParameterBinder binder,
-    ReadPlan read) {
+    ReadPlan read, ScatterGuard guard) {
   public PlannedScan {
+    Objects.requireNonNull(guard, "guard");
     Objects.requireNonNull(shards, "shards");
     Objects.requireNonNull(statements, "statements");
     Objects.requireNonNull(routing, "routing");

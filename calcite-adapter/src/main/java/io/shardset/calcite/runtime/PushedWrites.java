@@ -44,6 +44,9 @@ final class PushedWrites {
       throw new SQLException("table " + table.qualifiedName() + ": " + e.getMessage(),
           WriteFailures.SERIALIZATION_FAILURE, e);
     }
+    if (!table.isDuplicated()) {
+      plan.guard().check(targets.cardinality(), root, () -> firstText(pushed, targets));
+    }
     refuseMovingRanges(write, pushed, targets, bound);
     final BitSet chosen = plan.subpartitions() == null ? pushed.subpartitions()
         : plan.subpartitions().selection(bound::apply);
@@ -74,6 +77,13 @@ final class PushedWrites {
       first = false;
     }
     return count;
+  }
+
+  /** The first statement sent to the first target shard, for a scatter warning. */
+  private static String firstText(PushedWrite pushed, BitSet targets) {
+    final List<SqlTemplate.Rendered> statements =
+        pushed.statements().get(Math.max(0, targets.nextSetBit(0)));
+    return statements.isEmpty() ? "" : statements.get(0).sql();
   }
 
   /** The shards a read with the statement's WHERE clause would reach under the write's

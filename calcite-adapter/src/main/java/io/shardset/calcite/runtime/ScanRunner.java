@@ -44,8 +44,10 @@ final class ScanRunner {
     if (read.anyShardAnswers() && requests.size() == 1) {
       final int target = targets.nextSetBit(0);
       final List<ShardRequest> fallbacks = new ArrayList<>();
+      // A SHARDS hint names the copies it reads; no other copy stands in for them.
+      final BitSet allowed = plan.routing().onlyShards();
       for (int shard = 0; shard < plan.shards().count(); shard++) {
-        if (shard != target && texts.has(shard)) {
+        if (shard != target && texts.has(shard) && (allowed == null || allowed.get(shard))) {
           fallbacks.add(request(plan, bound, owners, texts, shard));
         }
       }

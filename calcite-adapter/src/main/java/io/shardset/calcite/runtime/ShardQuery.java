@@ -70,7 +70,12 @@ public final class ShardQuery {
   private Enumerator<Object[]> open(DataContext root, ScanServices services,
       @Nullable Placement placement) {
     final ShardReach reach = ShardReach.of(plan, root, live, placement);
-    return reach == null ? Linq4j.emptyEnumerator() : ScanRunner.run(plan, root, reach, services);
+    if (reach == null) {
+      return Linq4j.emptyEnumerator();
+    }
+    plan.guard().check(reach.targets().cardinality(), root,
+        () -> reach.texts().texts().get(0).sql());
+    return ScanRunner.run(plan, root, reach, services);
   }
 
   /** The number of columns of each row. */

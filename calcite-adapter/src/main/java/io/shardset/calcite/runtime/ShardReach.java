@@ -94,7 +94,12 @@ record ShardReach(BitSet targets, ShardTexts texts, @Nullable ShardRouter router
   private static BitSet route(PlannedScan plan, ShardRouter router,
       IntFunction<@Nullable Object> bound) {
     try {
-      return plan.routing().condition().shards(router, bound::apply);
+      final BitSet routed = plan.routing().condition().shards(router, bound::apply);
+      final BitSet only = plan.routing().onlyShards();
+      if (only != null) {
+        routed.and(only);
+      }
+      return routed;
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot route " + plan.shards().tableName() + ": "
           + e.getMessage(), e);

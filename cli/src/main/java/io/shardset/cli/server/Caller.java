@@ -1,5 +1,7 @@
 package io.shardset.cli.server;
 
+import io.shardset.model.ScatterLimit;
+
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.Objects;
@@ -14,10 +16,14 @@ import java.util.Objects;
  * @param whyNot why the user may not write, for the refusal's message; null if they may
  * @param refusedByRole whether the user may not write for want of a role, rather than
  *     because nobody writes through the server
+ * @param scatter the scatter limit of the user's connections, from a role, or null for the
+ *     model's
  */
-record Caller(String user, boolean mayWrite, @Nullable String whyNot, boolean refusedByRole) {
+record Caller(String user, boolean mayWrite, @Nullable String whyNot, boolean refusedByRole,
+    @Nullable ScatterLimit scatter) {
   /** Who a thread serves when no request set it: nobody, who may not write. */
-  static final Caller NOBODY = new Caller("(none)", false, "no remote user is known", false);
+  static final Caller NOBODY = new Caller("(none)", false, "no remote user is known", false,
+      null);
 
   Caller {
     Objects.requireNonNull(user, "user");

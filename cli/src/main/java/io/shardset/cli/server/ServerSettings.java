@@ -36,11 +36,13 @@ import java.util.stream.Collectors;
  * @param statementTimeout how long any remote statement may run, in whole seconds, as if its
  *     client had called {@code setQueryTimeout} (Avatica's protocol does not carry a client's
  *     own); {@link Duration#ZERO} for no limit
+ * @param roleScatter the scatter limits of the users with a role, the first one whose role a
+ *     user has applying (see {@link RoleScatter})
  */
 public record ServerSettings(Path model, String bind, int port,
     Driver.Serialization serialization, @Nullable Path users, List<String> roles,
     Duration idleTimeout, boolean readOnly, String functions,
-    Duration statementTimeout) {
+    Duration statementTimeout, List<RoleScatter> roleScatter) {
   /** The port Avatica servers listen on by default. */
   public static final int DEFAULT_PORT = 8765;
   /** {@link #idleTimeout} unless set otherwise. */
@@ -55,6 +57,7 @@ public record ServerSettings(Path model, String bind, int port,
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(serialization, "serialization");
     roles = List.copyOf(roles);
+    roleScatter = List.copyOf(roleScatter);
     Objects.requireNonNull(idleTimeout, "idleTimeout");
     if (idleTimeout.toMillis() < 1) {
       throw new IllegalArgumentException("idle timeout must be positive: " + idleTimeout);
@@ -70,6 +73,10 @@ public record ServerSettings(Path model, String bind, int port,
     }
     if (users != null && roles.isEmpty()) {
       throw new IllegalArgumentException("authentication needs at least one role");
+    }
+    if (users == null && !roleScatter.isEmpty()) {
+      throw new IllegalArgumentException("scatter limits by role need --users: without"
+          + " authentication no user has a role");
     }
   }
 
@@ -88,42 +95,49 @@ public record ServerSettings(Path model, String bind, int port,
   public static ServerSettings loopback(Path model, int port,
       Driver.Serialization serialization) {
     return new ServerSettings(model, "127.0.0.1", port, serialization, null, List.of(),
-        DEFAULT_IDLE_TIMEOUT, false, DEFAULT_FUNCTIONS, Duration.ZERO);
+        DEFAULT_IDLE_TIMEOUT, false, DEFAULT_FUNCTIONS, Duration.ZERO, List.of());
   }
 
   /** The same settings with authentication by the users of a realm file. */
   public ServerSettings withUsers(Path realm, List<String> userRoles) {
     return new ServerSettings(model, bind, port, serialization, realm, userRoles, idleTimeout,
-        readOnly, functions, statementTimeout);
+        readOnly, functions, statementTimeout, roleScatter);
   }
 
   /** The same settings on another address. */
   public ServerSettings withBind(String address) {
     return new ServerSettings(model, address, port, serialization, users, roles, idleTimeout,
-        readOnly, functions, statementTimeout);
+        readOnly, functions, statementTimeout, roleScatter);
   }
 
   /** The same settings with another idle timeout. */
   public ServerSettings withIdleTimeout(Duration timeout) {
     return new ServerSettings(model, bind, port, serialization, users, roles, timeout,
-        readOnly, functions, statementTimeout);
+        readOnly, functions, statementTimeout, roleScatter);
   }
 
   /** The same settings where nobody writes ({@code true}) or {@link WriteAccess} decides. */
   public ServerSettings withReadOnly(boolean nobodyWrites) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
-        nobodyWrites, functions, statementTimeout);
+        nobodyWrites, functions, statementTimeout, roleScatter);
   }
 
   /** The same settings with other function libraries for remote sessions. */
   public ServerSettings withFunctions(String libraries) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
-        readOnly, libraries, statementTimeout);
+        readOnly, libraries, statementTimeout, roleScatter);
+  }
+
+  /** The same settings with scatter limits by role. */
+  public ServerSettings withRoleScatter(List<RoleScatter> limits) {
+    return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
+        readOnly, functions, statementTimeout, limits);
   }
 
   /** The same settings where every statement may run {@code timeout}, zero for no limit. */
   public ServerSettings withStatementTimeout(Duration timeout) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
-        readOnly, functions, timeout);
+        readOnly, functions, timeout,
+        roleScatter);
   }
 }

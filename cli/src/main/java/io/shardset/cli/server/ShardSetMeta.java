@@ -1,5 +1,8 @@
 package io.shardset.cli.server;
 
+import io.shardset.calcite.guard.ConnectionScatter;
+import io.shardset.model.ScatterLimit;
+
 import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.jdbc.AccessibleStatementInfo;
@@ -101,11 +104,16 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     }
   }
 
-  /** Opens the connection, read-only when the user who opens it may not write. */
+  /** Opens the connection, read-only when the user who opens it may not write, and with the
+   * scatter limit of the user's role. */
   @Override protected Connection createConnection(String url, Properties info)
       throws SQLException {
-    final Connection connection =
-        super.createConnection(url, ClientProperties.restrict(server, info));
+    final Properties properties = ClientProperties.restrict(server, info);
+    final ScatterLimit scatter = callers.get().scatter();
+    if (scatter != null) {
+      properties.putAll(ConnectionScatter.properties(scatter));
+    }
+    final Connection connection = super.createConnection(url, properties);
     if (!callers.get().mayWrite()) {
       try {
         connection.setReadOnly(true);

@@ -84,7 +84,7 @@ public final class ShardSetServer implements AutoCloseable {
     final WriteAccessHandler handler = new WriteAccessHandler(new TracelessErrorHandler(
         new HandlerFactory().getHandler(RemoteErrorService.around(new LocalService(meta),
             callers), settings.serialization()), settings.serialization()),
-        WriteAccess.of(settings), callers);
+        WriteAccess.of(settings), callers, settings.roleScatter());
     final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
         .withHandler(handler)
         .withPort(settings.port())

@@ -7,14 +7,15 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.handler.HandlerWrapper;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
 import javax.servlet.ServletException;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 
 /**
- * Avatica's handler, told for each request which user sends it and whether that user may
- * write ({@link Caller.Current}). Sits inside Jetty's security handler, so the user it sees
+ * Avatica's handler, told for each request which user sends it, whether that user may write,
+ * and the scatter limit of the user's role ({@link Caller.Current}). Sits inside Jetty's security handler, so the user it sees
  * has authenticated and has one of the roles that may connect.
  */
 final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler {
@@ -24,11 +25,14 @@ final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler 
   private final AvaticaHandler avatica;
   private final WriteAccess access;
   private final Caller.Current callers;
+  private final List<RoleScatter> roleScatter;
 
-  WriteAccessHandler(AvaticaHandler avatica, WriteAccess access, Caller.Current callers) {
+  WriteAccessHandler(AvaticaHandler avatica, WriteAccess access, Caller.Current callers,
+      List<RoleScatter> roleScatter) {
     this.avatica = Objects.requireNonNull(avatica, "avatica");
     this.access = Objects.requireNonNull(access, "access");
     this.callers = Objects.requireNonNull(callers, "callers");
+    this.roleScatter = List.copyOf(roleScatter);
     setHandler(avatica);
   }
 
@@ -37,7 +41,8 @@ final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler 
     final String user = request.getRemoteUser() == null ? ANONYMOUS : request.getRemoteUser();
     final boolean mayWrite = access.mayWrite(request::isUserInRole);
     callers.set(new Caller(user, mayWrite, mayWrite ? null : access.whyReadOnly(user),
-        !mayWrite && !access.serverReadOnly()));
+        !mayWrite && !access.serverReadOnly(),
+        RoleScatter.of(roleScatter, request::isUserInRole)));
     try {
       super.handle(target, baseRequest, request, response);
     } finally {

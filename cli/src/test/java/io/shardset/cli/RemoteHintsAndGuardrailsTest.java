@@ -1,0 +1,149 @@
+package io.shardset.cli;
+
+import io.shardset.cli.server.RoleScatter;
+import io.shardset.cli.server.ServerSettings;
+import io.shardset.cli.server.ShardSetServer;
+
+import org.apache.calcite.avatica.remote.Driver;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Hints and scatter guardrails through a server: a SHARDS hint keeps a remote statement to
+ * the named shards (a shard whose table is gone would fail any statement that reached it), and
+ * the server's scatter limits by role deny, allow, or defer to the model, with the role named
+ * in the refusal a remote client gets.
+ */
+class RemoteHintsAndGuardrailsTest {
+  private static final String MODEL = "\"chunks\": 60, \"scatter\": \"warn\", \"tables\": ["
+      + "{\"name\": \"T\", \"method\": \"consistent-hash\", \"shardKey\": [\"K\"]}]";
+  private static final String DDL = "CREATE TABLE T (K BIGINT PRIMARY KEY, V VARCHAR(20))";
+  private static final int ROWS = 60;
+
+  @TempDir Path folder;
+  private H2Shards shards;
+  private ShardSetServer server;
+
+  @BeforeEach void createShards() throws Exception {
+    shards = H2Shards.create(folder, 3, MODEL, DDL);
+    for (long k = 1; k <= ROWS; k++) {
+      final int shard = shards.table("T").router().shardOf(List.of(k)).orElseThrow();
+      shards.execute(shard, "INSERT INTO T VALUES (" + k + ", 'v" + k + "')");
+    }
+    final Path realm = folder.resolve("realm.properties");
+    Files.writeString(realm, "app: a,users,app\nanna: b,users,analyst\nboth: c,users,analyst,app\n"
+        + "nora: d,users\n");
+    server = ShardSetServer.start(ServerSettings.loopback(shards.modelFile(), 0,
+            Driver.Serialization.PROTOBUF).withUsers(realm, List.of("users"))
+        .withRoleScatter(List.of(RoleScatter.parse("analyst=allow"),
+            RoleScatter.parse("app=deny:2"))));
+  }
+
+  @AfterEach void stop() throws SQLException {
+    if (server != null) {
+      server.close();
+    }
+    shards.close();
+  }
+
+  private Connection as(String user, String password) throws SQLException {
+    return DriverManager.getConnection(server.jdbcUrl() + ";avatica_user=" + user
+        + ";avatica_password=" + password);
+  }
+
+  private static List<String> rows(Connection connection, String sql) throws SQLException {
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      return H2Shards.rows(rs);
+    }
+  }
+
+  @Test void shardsHintKeepsARemoteStatementToTheNamedShard() throws Exception {
+    final List<String> onS1 = shards.rows(1, "SELECT K FROM T ORDER BY K");
+    // Any statement that reached s0 or s2 would now fail.
+    shards.execute(0, "ALTER TABLE T RENAME TO T_AWAY");
+    shards.execute(2, "ALTER TABLE T RENAME TO T_AWAY");
+    try (Connection anna = as("anna", "b")) {
+      assertEquals(onS1, rows(anna, "SELECT /*+ SHARDS(s1) */ K FROM T ORDER BY K"));
+      try (PreparedStatement p = anna.prepareStatement(
+          "SELECT V FROM T /*+ SHARDS(s1) */ WHERE K = ?")) {
+        p.setLong(1, Long.parseLong(onS1.get(0)));
+        try (ResultSet rs = p.executeQuery()) {
+          assertEquals(List.of("v" + onS1.get(0)), H2Shards.rows(rs));
+        }
+      }
+      final SQLException e = assertThrows(SQLException.class,
+          () -> rows(anna, "SELECT /*+ SHARDS(s7) */ K FROM T"));
+      assertEquals("42000", e.getSQLState());
+      assertTrue(e.getMessage().endsWith("hint SHARDS names a shard the model does not have:"
+          + " S7; its shards are s0, s1, s2"), e.getMessage());
+    }
+  }
+
+  @Test void roleLimitsReplaceTheModels() throws Exception {
+    final List<Long> keys = new ArrayList<>();
+    for (int shard = 0; shard < 3; shard++) {
+      keys.add(Long.parseLong(shards.rows(shard, "SELECT MIN(K) FROM T").get(0)));
+    }
+    final String three = "SELECT V FROM T WHERE K IN (" + keys.get(0) + ", " + keys.get(1)
+        + ", " + keys.get(2) + ")";
+    try (Connection app = as("app", "a"); Connection both = as("both", "c");
+         Connection anna = as("anna", "b"); Connection nora = as("nora", "d")) {
+      final SQLException e = assertThrows(SQLException.class, () -> rows(app, three));
+      assertEquals("54000", e.getSQLState());
+      assertTrue(e.getMessage().endsWith("scatter denied: the statement reads S.T on 3 of its 3"
+          + " shards, more than the scatter setting of role 'app' allows (maxShards 2); add a"
+          + " condition on its shard key (K), or allow it with the hint /*+ SCATTER */"),
+          e.getMessage());
+      assertEquals(2, rows(app, "SELECT V FROM T WHERE K IN (" + keys.get(0) + ", "
+          + keys.get(1) + ")").size());
+      assertEquals(3, rows(app, "SELECT /*+ SCATTER */ V FROM T WHERE K IN (" + keys.get(0)
+          + ", " + keys.get(1) + ", " + keys.get(2) + ")").size());
+      // The first listed role a user has applies: analyst, which allows.
+      assertEquals(ROWS, rows(both, "SELECT K FROM T").size());
+      assertEquals(ROWS, rows(anna, "SELECT K FROM T").size());
+      // No listed role: the model's setting (warn) lets it run.
+      assertEquals(ROWS, rows(nora, "SELECT K FROM T").size());
+    }
+  }
+
+  @Test void clientCannotSetItsOwnLimit() throws Exception {
+    try (Connection app = DriverManager.getConnection(server.jdbcUrl()
+        + ";avatica_user=app;avatica_password=a;scatter=allow;scatterSource=nobody")) {
+      final SQLException e = assertThrows(SQLException.class,
+          () -> rows(app, "SELECT K FROM T"));
+      assertTrue(e.getMessage().contains("scatter setting of role 'app'"), e.getMessage());
+    }
+  }
+
+  @Test void roleLimitWithoutUsersIsRefused() {
+    final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ServerSettings.loopback(shards.modelFile(), 0, Driver.Serialization.PROTOBUF)
+            .withRoleScatter(List.of(RoleScatter.parse("app=deny"))));
+    assertEquals("scatter limits by role need --users: without authentication no user has a"
+        + " role", e.getMessage());
+    assertEquals("role scatter 'app=sometimes': unknown value 'sometimes'; expected one of"
+        + " allow, warn, deny", assertThrows(IllegalArgumentException.class,
+            () -> RoleScatter.parse("app=sometimes")).getMessage());
+    assertEquals("role scatter 'app=deny:0': the most shards must be a positive integer",
+        assertThrows(IllegalArgumentException.class,
+            () -> RoleScatter.parse("app=deny:0")).getMessage());
+  }
+}
