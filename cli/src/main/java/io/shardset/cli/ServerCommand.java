@@ -116,13 +116,13 @@ public final class ServerCommand implements Callable<Integer> {
     return 0;
   }
 
-  private ServerSettings settings() {
+  /** The settings the options give; package-visible for the options' tests. */
+  ServerSettings settings() {
     final ServerSettings plain = ServerSettings.loopback(model, port, serialization)
         .withBind(bind).withIdleTimeout(Duration.ofSeconds(idleTimeoutSeconds))
         .withReadOnly(readOnly).withFunctions(functions)
-        .withStatementTimeout(Duration.ofSeconds(statementTimeoutSeconds))
-        .withRoleScatter(roleScatter);
-    return users == null ? plain : plain.withUsers(users, roles);
+        .withStatementTimeout(Duration.ofSeconds(statementTimeoutSeconds));
+    return (users == null ? plain : plain.withUsers(users, roles)).withRoleScatter(roleScatter);
   }
 
   /** Reads a role's scatter limit. */

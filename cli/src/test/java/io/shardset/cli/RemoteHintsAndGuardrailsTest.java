@@ -6,11 +6,15 @@ import io.shardset.cli.server.ShardSetServer;
 
 import org.apache.calcite.avatica.remote.Driver;
 
+import picocli.CommandLine;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -131,6 +135,30 @@ class RemoteHintsAndGuardrailsTest {
           () -> rows(app, "SELECT K FROM T"));
       assertTrue(e.getMessage().contains("scatter setting of role 'app'"), e.getMessage());
     }
+  }
+
+  @Test void roleScatterOptionsReachTheSettings() throws Exception {
+    final Path realm = folder.resolve("realm.properties");
+    final ServerCommand command = new ServerCommand();
+    new CommandLine(command).parseArgs("--model", shards.modelFile().toString(),
+        "--users", realm.toString(), "--role-scatter", "analyst=allow",
+        "--role-scatter", "app=deny:2");
+    assertEquals(List.of(RoleScatter.parse("analyst=allow"), RoleScatter.parse("app=deny:2")),
+        command.settings().roleScatter());
+    final StringWriter err = new StringWriter();
+    final CommandLine cli = ShardSetCli.commandLine();
+    cli.setErr(new PrintWriter(err, true));
+    assertEquals(1, cli.execute("server", "--model", shards.modelFile().toString(),
+        "--port", "0", "--role-scatter", "app=deny"));
+    assertEquals("server failed to start: scatter limits by role need --users: without"
+        + " authentication no user has a role", err.toString().strip());
+    final StringWriter bad = new StringWriter();
+    cli.setErr(new PrintWriter(bad, true));
+    assertEquals(2, cli.execute("server", "--model", shards.modelFile().toString(),
+        "--users", realm.toString(), "--role-scatter", "app"));
+    assertEquals("Invalid value for option '--role-scatter' (ROLE=MODE[:MAX_SHARDS]): role"
+        + " scatter 'app': expected ROLE=MODE[:MAX_SHARDS], as in app=deny:4",
+        bad.toString().lines().findFirst().orElse(""));
   }
 
   @Test void roleLimitWithoutUsersIsRefused() {
