@@ -15,7 +15,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -38,6 +40,9 @@ class ShardHintTest {
       + "{\"name\": \"U\", \"method\": \"consistent-hash\", \"shardKey\": [\"K\"]},"
       + "{\"name\": \"D\", \"method\": \"duplicated\"}]";
   private static final int ROWS = 200;
+  private static final String BLOCKS_ON_CALCITE = "on jdbc:calcite:, a SHARDS or SCATTER hint"
+      + " after SELECT is followed only in a statement of one query block: write it after each"
+      + " table's name (FROM T /*+ SHARDS(s1) */), or connect with jdbc:shardset:";
 
   private ShardFixture fixture;
   private ShardRouter router;
@@ -187,6 +192,62 @@ class ShardHintTest {
       assertEquals(keysOn("s0").size(), s.executeUpdate("DELETE FROM T /*+ SHARDS(s0) */"));
       assertEquals(Set.of("s0"), fixture.shardsReached());
       assertEquals(keysOn("s1", "s2", "s3"), column(connection, "SELECT K FROM T ORDER BY K"));
+    }
+  }
+
+  /** On jdbc:shardset:, a hint after SELECT reaches the tables of subqueries and derived
+   * tables; Calcite's own converter would lose it there, so jdbc:calcite: refuses it. */
+  @ParameterizedTest @EnumSource(Drivers.class)
+  void blockHintReachesSubqueriesAndDerivedTables(Drivers way) throws SQLException {
+    final List<String> onS1 = keysOn("s1");
+    final long chained = onS1.stream().mapToLong(Long::parseLong)
+        .filter(k -> onS1.contains(Long.toString(k - 1))).count();
+    final Map<String, String> queries = new LinkedHashMap<>();
+    queries.put("SELECT COUNT(*) FROM (SELECT /*+ SHARDS(s1) */ K FROM T) x",
+        Integer.toString(onS1.size()));
+    queries.put("SELECT COUNT(*) FROM T WHERE K IN (SELECT /*+ SHARDS(s1) */ K FROM U)",
+        Integer.toString(onS1.size()));
+    queries.put("SELECT COUNT(*) FROM T WHERE EXISTS"
+        + " (SELECT /*+ SHARDS(s1) */ 1 FROM U WHERE U.K = T.K)", Integer.toString(onS1.size()));
+    queries.put("SELECT /*+ SHARDS(s1) */ COUNT(*) FROM T WHERE K IN (SELECT K + 1 FROM U)",
+        Long.toString(chained));
+    try (Connection connection = connect(way)) {
+      for (Map.Entry<String, String> query : queries.entrySet()) {
+        if (way == Drivers.SHARDSET) {
+          assertEquals(List.of(query.getValue()), column(connection, query.getKey()),
+              query.getKey());
+        } else {
+          assertEquals(BLOCKS_ON_CALCITE, reason(way, assertThrows(SQLException.class,
+              () -> column(connection, query.getKey()))), query.getKey());
+        }
+      }
+      fixture.shards().resetCounters();
+      final String delete = "DELETE FROM T WHERE K IN (SELECT /*+ SHARDS(s1) */ K FROM U)";
+      if (way == Drivers.SHARDSET) {
+        assertEquals(onS1.size(), update(connection, delete));
+        assertEquals(keysOn("s0", "s2", "s3"), column(connection, "SELECT K FROM T ORDER BY K"));
+      } else {
+        assertEquals(BLOCKS_ON_CALCITE, reason(way, assertThrows(SQLException.class,
+            () -> update(connection, delete))));
+        assertEquals(0, fixture.shards().statementsExecuted());
+      }
+    }
+  }
+
+  @ParameterizedTest @EnumSource(Drivers.class)
+  void mergeTargetCannotBeRestricted(Drivers way) throws SQLException {
+    final String outside = keysOn("s2").get(0);
+    try (Connection connection = connect(way)) {
+      fixture.shards().resetCounters();
+      final String merge = "MERGE INTO T /*+ SHARDS(s1) */ t USING (VALUES (CAST(" + outside
+          + " AS BIGINT), 'merged')) s (K, V) ON t.K = s.K WHEN MATCHED THEN UPDATE SET"
+          + " V = s.V WHEN NOT MATCHED THEN INSERT (K, V) VALUES (s.K, s.V)";
+      assertEquals("hint SHARDS cannot restrict the MERGE into S.T: a MERGE inserts the rows it"
+          + " does not find where their keys route; hint the query of its source instead",
+          reason(way, assertThrows(SQLException.class, () -> update(connection, merge))));
+      assertEquals(0, fixture.shards().statementsExecuted());
+      assertEquals(List.of("v" + outside),
+          column(connection, "SELECT V FROM T WHERE K = " + outside));
     }
   }
 

@@ -6,12 +6,12 @@ import io.shardset.cli.server.ShardSetServer;
 
 import org.apache.calcite.avatica.remote.Driver;
 
-import picocli.CommandLine;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;

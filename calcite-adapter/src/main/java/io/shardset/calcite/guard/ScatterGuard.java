@@ -97,28 +97,33 @@ public final class ScatterGuard {
     if (reached <= 1 || allowedByHint) {
       return;
     }
+    // Every table's denial first: a table that only warns must not hide one that denies.
     for (GuardedTable table : tables) {
       final ScatterLimit limit = connection == null ? table.limit() : connection;
-      if (!limit.exceededBy(reached, table.shardCount())) {
-        continue;
-      }
-      final String why = why(table, limit, reached);
-      if (limit.mode() == ScatterMode.DENY) {
-        throw new StatementRefusedException("scatter denied: " + why
+      if (limit.mode() == ScatterMode.DENY && limit.exceededBy(reached, table.shardCount())) {
+        throw new StatementRefusedException("scatter denied: " + why(table, limit, reached)
             + "; add a condition on its shard key (" + String.join(", ", table.shardKey())
             + "), or allow it with the hint /*+ SCATTER */",
             StatementRefusedException.LIMIT_EXCEEDED);
       }
-      if (sql != null && !warned.get()) {
-        final String text = sql.get();
+    }
+    if (sql == null || warned.get()) {
+      return;
+    }
+    String text = null;
+    for (GuardedTable table : tables) {
+      final ScatterLimit limit = connection == null ? table.limit() : connection;
+      if (limit.mode() == ScatterMode.WARN && limit.exceededBy(reached, table.shardCount())) {
+        text = text == null ? LiteralMask.mask(sql.get()) : text;
         if (table.warnings().first(text)) {
           LOG.warn("scatter: {} (logged once for this statement); the shards are sent: {}",
-              why, text);
+              why(table, limit, reached), text);
         }
-        // This plan has logged its warning, or found it logged: it asks no more.
-        warned.set(true);
       }
-      return;
+    }
+    if (text != null) {
+      // This plan has logged its warnings, or found them logged: it asks no more.
+      warned.set(true);
     }
   }
 

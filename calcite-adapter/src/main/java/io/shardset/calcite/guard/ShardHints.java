@@ -5,6 +5,14 @@ import org.apache.calcite.rel.hint.HintStrategy;
 import org.apache.calcite.rel.hint.HintStrategyTable;
 import org.apache.calcite.rel.hint.RelHint;
 import org.apache.calcite.runtime.Hook;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlHint;
+import org.apache.calcite.sql.SqlMerge;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.util.Holder;
 import org.apache.calcite.util.Litmus;
@@ -13,6 +21,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.helpers.MessageFormatter;
 
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The SQL hints ShardSet follows. They are written in Calcite's hint syntax, after
@@ -36,6 +45,10 @@ public final class ShardHints {
   public static final String SHARDS = "SHARDS";
   /** Allows a scatter that a guardrail would refuse. */
   public static final String SCATTER = "SCATTER";
+
+  /** Whether the statement this thread prepares gets a converter that follows block hints. */
+  private static final ThreadLocal<Boolean> BLOCKS_FOLLOWED =
+      ThreadLocal.withInitial(() -> false);
 
   /** How Calcite says a hint is not in the table. */
   private static final String UNKNOWN = "Hint: {} should be registered in the {}";
@@ -76,7 +89,57 @@ public final class ShardHints {
     ConverterHook.ensureInstalled();
   }
 
-  /** The hook's handler, added once, when this class is first used, and never removed. */
+  /**
+   * Prepares a statement whose converter gives each table the hints of the query blocks
+   * around it ({@code jdbc:shardset:}'s): the check for converters that do not (Calcite's own)
+   * then lets its block hints be. Calcite's hooks are process-wide, so the flag that tells the
+   * parse hook which converter the statement gets is the thread's.
+   */
+  public static <T> T withBlockHintsFollowed(Supplier<T> preparation) {
+    final boolean before = BLOCKS_FOLLOWED.get();
+    BLOCKS_FOLLOWED.set(true);
+    try {
+      return preparation.get();
+    } finally {
+      BLOCKS_FOLLOWED.set(before);
+    }
+  }
+
+  /**
+   * Refuses a hint after SELECT that Calcite's own converter would not hand to every table it
+   * applies to: it hands a block's hints down the tree only after converting the statement,
+   * which misses the tables of subqueries inside expressions and of derived tables whose top
+   * node the enclosing block merged away. One query block is safe.
+   */
+  private static void checkBlocks(SqlNode statement) {
+    if (BLOCKS_FOLLOWED.get()) {
+      return;
+    }
+    final int[] blocks = {0};
+    final boolean[] hinted = {false};
+    statement.accept(new SqlBasicVisitor<Void>() {
+      @Override public Void visit(SqlCall call) {
+        if (call instanceof SqlDelete || call instanceof SqlUpdate || call instanceof SqlMerge) {
+          // The query its target is read with, once validated: a block of its own.
+          blocks[0]++;
+        } else if (call instanceof SqlSelect select) {
+          blocks[0]++;
+          hinted[0] |= select.hasHints() && select.getHints().stream()
+              .anyMatch(h -> h instanceof SqlHint hint
+                  && (SHARDS.equalsIgnoreCase(hint.getName())
+                      || SCATTER.equalsIgnoreCase(hint.getName())));
+        }
+        return super.visit(call);
+      }
+    });
+    if (hinted[0] && blocks[0] > 1) {
+      throw refused("on jdbc:calcite:, a " + SHARDS + " or " + SCATTER + " hint after SELECT"
+          + " is followed only in a statement of one query block: write it after each table's"
+          + " name (FROM T /*+ " + SHARDS + "(s1) */), or connect with jdbc:shardset:");
+    }
+  }
+
+  /** The hook's handlers, added once, when this class is first used, and never removed. */
   private static final class ConverterHook {
     static {
       Hook.SQL2REL_CONVERTER_CONFIG_BUILDER.add(
@@ -85,6 +148,11 @@ public final class ShardHints {
               holder.set(holder.get().withHintStrategyTable(STRATEGIES));
             }
           });
+      Hook.PARSE_TREE.add((Consumer<Object[]>) args -> {
+        if (args.length > 1 && args[1] instanceof SqlNode statement) {
+          checkBlocks(statement);
+        }
+      });
     }
 
     private ConverterHook() {

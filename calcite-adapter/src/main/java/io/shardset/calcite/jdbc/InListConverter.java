@@ -35,7 +35,7 @@ import java.util.List;
  * NULLs included: {@code x NOT IN (1, NULL)} is unknown for x = 2, as SQL requires. Lists of
  * rows and lists of sub-queries are left to Calcite.
  */
-final class InListConverter extends SqlToRelConverter {
+class InListConverter extends SqlToRelConverter {
   /** Lists shorter than this are Calcite's default threshold, converted the same way. */
   private static final int MIN_VALUES = 20;
 

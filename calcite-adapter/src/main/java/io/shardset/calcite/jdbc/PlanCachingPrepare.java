@@ -66,6 +66,12 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
 
   @Override public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query,
       Type elementType, long maxRowCount) {
+    return ShardHints.withBlockHintsFollowed(
+        () -> prepareFollowingHints(context, query, elementType, maxRowCount));
+  }
+
+  private <T> CalciteSignature<T> prepareFollowingHints(Context context, Query<T> query,
+      Type elementType, long maxRowCount) {
     if (query.sql == null) {
       return InitFailureSignature.of(super.prepareSql(context, query, elementType,
           maxRowCount));
@@ -221,7 +227,8 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
   }
 
   /** Calcite's statement preparation, with IN lists of any length converted as Calcite
-   * converts short ones (see {@link InListConverter}) and parameters that their place gives no
+   * converts short ones (see {@link InListConverter}), a query block's hints given to its
+   * tables ({@link BlockHintConverter}), and parameters that their place gives no
    * type typed as VARCHAR (see {@link ParameterTypingValidator}). The statement is built as
    * Calcite's own method builds it, because the converter needs the cluster, which Calcite's
    * statement keeps private; it differs only in its converter's and validator's class. */
@@ -242,7 +249,7 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
 
       @Override protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator,
           CatalogReader reader, SqlToRelConverter.Config config) {
-        return new InListConverter(this, validator, reader, cluster, convertletTable,
+        return new BlockHintConverter(this, validator, reader, cluster, convertletTable,
             config.withTopDownGeneralDecorrelationEnabled(
                 context.config().topDownGeneralDecorrelationEnabled())
                 .withHintStrategyTable(ShardHints.STRATEGIES));

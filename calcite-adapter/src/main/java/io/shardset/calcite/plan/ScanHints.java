@@ -103,9 +103,10 @@ public record ScanHints(@Nullable TreeSet<String> shards, boolean scatter) {
   }
 
   /**
-   * Refuses the UPDATE, DELETE or MERGE of a duplicated table whose target a {@code SHARDS}
-   * hint restricts: every shard holds a copy, and changing some copies would make them differ.
-   * Run on the converted statement, before the planners.
+   * Refuses the UPDATE or DELETE of a duplicated table whose target a {@code SHARDS} hint
+   * restricts (every shard holds a copy, and changing some copies would make them differ), and
+   * any MERGE whose target one restricts (its inserts go where the keys route, whatever the
+   * hint). Run on the converted statement, before the planners.
    *
    * @throws io.shardset.calcite.guard.StatementRefusedException if a hint restricts such a
    *     target
@@ -113,21 +114,25 @@ public record ScanHints(@Nullable TreeSet<String> shards, boolean scatter) {
   static void checkWrites(RelNode statement) {
     if (statement instanceof TableModify modify && !modify.isInsert()) {
       final ShardTable table = modify.getTable().unwrap(ShardTable.class);
-      if (table != null && table.isDuplicated()) {
-        checkTarget(table, modify.getOperation().name(), modify.getInput());
+      if (table != null && modify.isMerge()) {
+        checkTarget(table, modify.getInput(), "the MERGE into " + table.qualifiedName()
+            + ": a MERGE inserts the rows it does not find where their keys route; hint the"
+            + " query of its source instead");
+      } else if (table != null && table.isDuplicated()) {
+        checkTarget(table, modify.getInput(), "the " + modify.getOperation().name()
+            + " of duplicated table " + table.qualifiedName() + ": every shard holds a copy,"
+            + " and the copies change together");
       }
     }
     statement.getInputs().forEach(ScanHints::checkWrites);
   }
 
-  private static void checkTarget(ShardTable table, String operation, RelNode input) {
+  private static void checkTarget(ShardTable table, RelNode input, String why) {
     input.accept(new RelShuttleImpl() {
       @Override public RelNode visit(TableScan scan) {
         if (scan instanceof ShardTableScan shardScan && shardScan.shardTable() == table
             && shardScan.scanHints().restricts()) {
-          throw ShardHints.refused("hint " + ShardHints.SHARDS + " cannot restrict the "
-              + operation + " of duplicated table " + table.qualifiedName() + ": every shard"
-              + " holds a copy, and the copies change together");
+          throw ShardHints.refused("hint " + ShardHints.SHARDS + " cannot restrict " + why);
         }
         return scan;
       }
