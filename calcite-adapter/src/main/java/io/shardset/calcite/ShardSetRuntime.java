@@ -3,6 +3,7 @@ package io.shardset.calcite;
 import io.shardset.execution.ExecutionRuntime;
 import io.shardset.execution.ModelResources;
 import io.shardset.execution.ShardEndpoint;
+import io.shardset.execution.ShardMetrics;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
@@ -82,11 +83,13 @@ public final class ShardSetRuntime implements AutoCloseable {
 
   /**
    * The process's runtime: created on first use, and again after it was closed; closed at
-   * JVM shutdown.
+   * JVM shutdown. Its meters are published over JMX ({@link ShardMetrics}).
    */
   public static synchronized ShardSetRuntime get() {
     if (defaultRuntime == null || defaultRuntime.isClosed()) {
       defaultRuntime = new ShardSetRuntime();
+      // The process's runtime alone: the MBeans of two runtimes would have the same names.
+      defaultRuntime.execution.scanServices().metrics().publishOverJmx();
       if (!hookRegistered) {
         hookRegistered = true;
         Runtime.getRuntime().addShutdownHook(

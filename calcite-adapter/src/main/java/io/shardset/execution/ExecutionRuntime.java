@@ -76,7 +76,8 @@ public final class ExecutionRuntime implements AutoCloseable {
       throw new IllegalStateException("the ShardSet runtime is closed");
     }
     final Held held =
-        models.computeIfAbsent(model, m -> new Held(new ModelResources(housekeeping)));
+        models.computeIfAbsent(model,
+            m -> new Held(new ModelResources(housekeeping, scanServices.metrics())));
     held.leases++;
     return new Lease(model, held);
   }

@@ -22,12 +22,22 @@ public final class ModelResources implements AutoCloseable {
   private final List<AutoCloseable> companions = new ArrayList<>();
 
   /**
-   * Creates a model's resources, opening nothing until asked.
+   * Creates a model's resources, opening nothing until asked, with meters of their own.
    *
    * @param housekeeping runs the pools' housekeeping; the caller shuts it down
    */
   public ModelResources(ScheduledExecutorService housekeeping) {
-    this.pools = new ShardPools(housekeeping);
+    this(housekeeping, new ShardMetrics());
+  }
+
+  /**
+   * Creates a model's resources, opening nothing until asked.
+   *
+   * @param housekeeping runs the pools' housekeeping; the caller shuts it down
+   * @param metrics the meters the pools report to
+   */
+  public ModelResources(ScheduledExecutorService housekeeping, ShardMetrics metrics) {
+    this.pools = new ShardPools(housekeeping, metrics);
   }
 
   /** The model's shard pools. */

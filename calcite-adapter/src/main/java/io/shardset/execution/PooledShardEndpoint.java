@@ -4,6 +4,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 
+import io.micrometer.core.instrument.Gauge;
+
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,11 +43,13 @@ final class PooledShardEndpoint implements ShardEndpoint {
   private final FairPermits permits;
   private final Secrets secrets;
   private final HikariDataSource dataSource;
+  private final ShardMetrics metrics;
+  private final Gauge waiting;
   /** Learnt from the driver of the first connection; see {@link #streamsInTransactionOnly()}. */
   private volatile @Nullable Boolean streamsInTransactionOnly;
 
   private PooledShardEndpoint(ShardConnectionSettings settings, Secrets secrets,
-      HikariDataSource dataSource) {
+      HikariDataSource dataSource, ShardMetrics metrics) {
     this.name = settings.shardName();
     this.statementTimeoutMillis = settings.statementTimeoutMillis();
     this.acquireTimeoutMillis = settings.acquireTimeoutMillis();
@@ -53,15 +57,18 @@ final class PooledShardEndpoint implements ShardEndpoint {
     this.permits = new FairPermits(settings.maxPoolSize());
     this.secrets = secrets;
     this.dataSource = dataSource;
+    this.metrics = metrics;
+    this.waiting = metrics.gauge(ShardMetrics.WAITING, name, permits, FairPermits::waiting);
   }
 
   /** Creates the pool; no connection is opened until the first {@link #connect()}. */
   static PooledShardEndpoint create(ShardConnectionSettings settings,
-      ScheduledExecutorService housekeeping) {
+      ScheduledExecutorService housekeeping, ShardMetrics metrics) {
     Secrets secrets = Secrets.of(settings);
     try {
-      return new PooledShardEndpoint(settings, secrets,
-          new HikariDataSource(config(settings, housekeeping)));
+      HikariConfig config = config(settings, housekeeping);
+      metrics.bind(config);
+      return new PooledShardEndpoint(settings, secrets, new HikariDataSource(config), metrics);
     } catch (RuntimeException e) {
       // Hikari loads the driver eagerly; a wrong class or URL fails here, at connect time.
       throw new IllegalArgumentException("cannot create the connection pool of shard '"
@@ -247,6 +254,7 @@ final class PooledShardEndpoint implements ShardEndpoint {
   }
 
   void close() {
+    metrics.remove(waiting);
     dataSource.close();
   }
 

@@ -23,6 +23,7 @@ public final class ScanServices implements AutoCloseable {
   private final ExecutorService scanThreads = daemonPool("shardset-scan-");
   private final ShardSignals signals = new ShardSignals(daemonPool("shardset-signal-"));
   private final CancelWatch cancelWatch = new CancelWatch();
+  private final ShardMetrics metrics = new ShardMetrics();
 
   /** Creates the services; threads start as scans need them. */
   public ScanServices() {
@@ -41,6 +42,11 @@ public final class ScanServices implements AutoCloseable {
     return scanThreads;
   }
 
+  /** The meters of the shard statements that run on these services. */
+  public ShardMetrics metrics() {
+    return metrics;
+  }
+
   /** The threads that cancel statements and abort connections. */
   ShardSignals signals() {
     return signals;
@@ -57,6 +63,7 @@ public final class ScanServices implements AutoCloseable {
    * start no new shard statement, cancel or abort.
    */
   @Override public void close() {
+    metrics.close();
     cancelWatch.close();
     scanThreads.shutdown();
     signals.close();

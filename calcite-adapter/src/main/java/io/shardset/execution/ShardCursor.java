@@ -57,6 +57,10 @@ final class ShardCursor implements AutoCloseable {
   /** Rows read ahead of the result set, returned first. */
   private @Nullable Iterator<@Nullable Object[]> head;
   private boolean closed;
+  /** Rows the shard returned so far, for its meters. */
+  private long rowsRead;
+  /** Whether the statement's meters have it already. */
+  private boolean recorded;
 
   private ShardCursor(ShardRequest request, RowReader rowReader, ScanOptions options,
       long deadlineNanos, long startedNanos, @Nullable Connection connection,
@@ -117,7 +121,25 @@ final class ShardCursor implements AutoCloseable {
     return e instanceof ShardException named ? named : ShardException.of(endpoint, e);
   }
 
+  /**
+   * Runs a request on its own shard; a failure is counted for that shard (one while reading
+   * the first rows, a {@link ShardException}, the cursor counted itself).
+   */
   private static @Nullable ShardCursor openOn(ShardRequest request, RowReader rowReader,
+      Registry registry, ScanOptions options, long deadlineNanos) throws SQLException {
+    long begun = System.nanoTime();
+    try {
+      return run(request, rowReader, registry, options, deadlineNanos);
+    } catch (SQLException | RuntimeException | Error e) {
+      if (!(e instanceof ShardException)) {
+        options.services().metrics().statement(request.endpoint().name(),
+            System.nanoTime() - begun, 0, ShardMetrics.Outcome.of(e, registry.stopped()));
+      }
+      throw e;
+    }
+  }
+
+  private static @Nullable ShardCursor run(ShardRequest request, RowReader rowReader,
       Registry registry, ScanOptions options, long deadlineNanos) throws SQLException {
     ShardEndpoint endpoint = request.endpoint();
     Connection connection = endpoint.connect(registry::stopped);
@@ -277,19 +299,39 @@ final class ShardCursor implements AutoCloseable {
       return head.next();
     }
     if (rows != null) {
-      return rows.hasNext() ? rows.next() : null;
+      if (!rows.hasNext()) {
+        return null;
+      }
+      rowsRead++;
+      return rows.next();
     }
     if (closed) {
       return null;
     }
     try {
       ResultSet open = Objects.requireNonNull(resultSet, "resultSet");
-      return open.next() ? rowReader.read(open) : null;
+      if (!open.next()) {
+        return null;
+      }
+      rowsRead++;
+      return rowReader.read(open);
     } catch (SQLException e) {
-      throw ShardException.of(endpoint, explainTimeout(e, options, deadlineNanos, startedNanos,
-          endpoint.statementTimeoutMillis()));
+      SQLException explained = explainTimeout(e, options, deadlineNanos, startedNanos,
+          endpoint.statementTimeoutMillis());
+      record(ShardMetrics.Outcome.of(explained, registry != null && registry.stopped()));
+      throw ShardException.of(endpoint, explained);
     } catch (RuntimeException e) {
+      record(ShardMetrics.Outcome.ERROR);
       throw ShardException.of(endpoint, e);
+    }
+  }
+
+  /** Gives the statement to the shard's meters, once: its time until now and its rows. */
+  private void record(ShardMetrics.Outcome outcome) {
+    if (!recorded) {
+      recorded = true;
+      options.services().metrics().statement(endpoint.name(), System.nanoTime() - startedNanos,
+          rowsRead, outcome);
     }
   }
 
@@ -305,6 +347,7 @@ final class ShardCursor implements AutoCloseable {
 
   /** Closes the result set and statement, ends the read transaction, returns the connection. */
   @Override public void close() {
+    record(ShardMetrics.Outcome.OK);
     if (!closed && connection != null) {
       release(endpoint, connection, endTransaction, statement, registry, null);
     }

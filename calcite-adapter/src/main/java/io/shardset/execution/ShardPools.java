@@ -22,6 +22,7 @@ public final class ShardPools implements AutoCloseable {
   private final ConcurrentMap<ShardConnectionSettings, PooledShardEndpoint> pools =
       new ConcurrentHashMap<>();
   private final ScheduledExecutorService housekeeping;
+  private final ShardMetrics metrics;
   private volatile boolean closed;
 
   /**
@@ -30,7 +31,17 @@ public final class ShardPools implements AutoCloseable {
    * @param housekeeping runs the pools' housekeeping; the caller shuts it down
    */
   public ShardPools(ScheduledExecutorService housekeeping) {
+    this(housekeeping, new ShardMetrics());
+  }
+
+  /**
+   * Creates an empty set of pools that report to {@code metrics}.
+   *
+   * @param housekeeping runs the pools' housekeeping; the caller shuts it down
+   */
+  public ShardPools(ScheduledExecutorService housekeeping, ShardMetrics metrics) {
     this.housekeeping = Objects.requireNonNull(housekeeping, "housekeeping");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
   /**
@@ -44,7 +55,7 @@ public final class ShardPools implements AutoCloseable {
       if (closed) {
         throw new IllegalStateException("the pools of shard '" + s.shardName() + "' are closed");
       }
-      return PooledShardEndpoint.create(s, housekeeping);
+      return PooledShardEndpoint.create(s, housekeeping, metrics);
     });
     if (closed) {
       // Closed while the pool was created: close it too, rather than leak it.

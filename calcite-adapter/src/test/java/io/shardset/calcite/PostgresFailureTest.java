@@ -1,9 +1,12 @@
 package io.shardset.calcite;
 
+import io.shardset.execution.ShardMetrics;
 import io.shardset.execution.ShardPools;
 import io.shardset.testing.Connector;
 import io.shardset.testing.PostgresServer;
 import io.shardset.testing.ShardFixture;
+
+import io.micrometer.core.instrument.Timer;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -129,6 +132,7 @@ class PostgresFailureTest {
   }
 
   @Test void queryTimeoutStopsEveryShardStatement() throws Exception {
+    final double timeoutsBefore = timedOutShardStatements();
     try (Connection c = Connector.SHARDSET.open(timeoutModel); Statement s = c.createStatement()) {
       s.setQueryTimeout(1);
       // ShardSet's watch or the driver's own timer, whichever comes first, stops the shard.
@@ -139,6 +143,15 @@ class PostgresFailureTest {
       awaitZero(PostgresFailureTest::blockedBackends);
       assertEquals(0, checkedOutConnections(c));
     }
+    // The shard that failed first counts a timeout; the others, stopped by it, may too.
+    assertTrue(timedOutShardStatements() > timeoutsBefore);
+  }
+
+  /** The shard statements the runtime's meters count as timed out, on any shard. */
+  private static double timedOutShardStatements() {
+    return ShardSetRuntime.get().execution().scanServices().metrics().registry()
+        .find(ShardMetrics.STATEMENTS).tag("outcome", "timeout").timers().stream()
+        .mapToDouble(Timer::count).sum();
   }
 
   /** A merge waits for the first row of every shard: one slow shard holds it back. */

@@ -273,6 +273,6 @@ class StatementTemplateTest {
   private static boolean isJdk(Class<?> type) {
     final String name = type.getName();
     return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
-        || name.startsWith("sun.");
+        || name.startsWith("sun.") || name.startsWith("com.sun.");
   }
 }

@@ -24,6 +24,9 @@ import org.apache.calcite.jdbc.Driver;
 import org.apache.calcite.jdbc.ShardSetJdbcFactory;
 import org.apache.calcite.schema.SchemaPlus;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +35,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * JDBC driver for {@code jdbc:shardset:} URLs: Calcite's driver, with the same connection
@@ -71,6 +75,9 @@ public class ShardSetDriver extends Driver {
    */
   public static final String DEFAULT_CONFORMANCE = "LENIENT";
 
+  /** The meter of the plan cache's hits and misses. */
+  public static final String PLAN_CACHE_METER = "shardset.plan.cache";
+
   /** SQLState of a connection property whose value is not one it takes. */
   private static final String INVALID_PROPERTY = "HY024";
 
@@ -79,6 +86,7 @@ public class ShardSetDriver extends Driver {
   }
 
   private final PlanCache planCache;
+  private final AtomicBoolean planCacheMetered = new AtomicBoolean();
 
   /** Creates a driver with a default-sized plan cache; {@link java.sql.DriverManager} uses this. */
   public ShardSetDriver() {
@@ -89,6 +97,25 @@ public class ShardSetDriver extends Driver {
   public ShardSetDriver(PlanCache planCache) {
     super(null);
     this.planCache = Objects.requireNonNull(planCache, "planCache");
+  }
+
+  /**
+   * Puts the plan cache's hits and misses on the runtime's meters
+   * ({@value #PLAN_CACHE_METER}, tagged {@code result=hit} and {@code miss}), when the first
+   * connection opens: loading the driver class (which DriverManager does for any JDBC URL)
+   * must not start ShardSet's runtime.
+   */
+  private void meterPlanCache() {
+    if (planCacheMetered.compareAndSet(false, true)) {
+      final MeterRegistry registry =
+          ShardSetRuntime.get().execution().scanServices().metrics().registry();
+      FunctionCounter.builder(PLAN_CACHE_METER, planCache, PlanCache::hits)
+          .description("statements prepared from the plan cache").tag("result", "hit")
+          .register(registry);
+      FunctionCounter.builder(PLAN_CACHE_METER, planCache, PlanCache::plans)
+          .description("statements planned anew").tag("result", "miss")
+          .register(registry);
+    }
   }
 
   /** The runtime whose scans this driver's connections close: the one their schemas use,
@@ -116,6 +143,7 @@ public class ShardSetDriver extends Driver {
     } catch (IllegalArgumentException e) {
       throw new SQLException(e.getMessage(), INVALID_PROPERTY, e);
     }
+    meterPlanCache();
     setUnlessNamed(properties, url, "typeSystem", ShardTypeSystem.class.getName() + "#INSTANCE");
     setUnlessNamed(properties, url, "fun", DEFAULT_FUNCTIONS);
     setUnlessNamed(properties, url, "conformance", DEFAULT_CONFORMANCE);

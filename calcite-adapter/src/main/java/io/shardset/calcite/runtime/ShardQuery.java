@@ -71,8 +71,10 @@ public final class ShardQuery {
       @Nullable Placement placement) {
     final ShardReach reach = ShardReach.of(plan, root, live, placement);
     if (reach == null) {
+      services.metrics().reached(0, plan.shards().count());
       return Linq4j.emptyEnumerator();
     }
+    services.metrics().reached(reach.targets().cardinality(), plan.shards().count());
     plan.guard().check(reach.targets().cardinality(), root,
         () -> reach.texts().texts().get(0).sql());
     return ScanRunner.run(plan, root, reach, services);

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -34,14 +35,19 @@ public final class ShardSetServer implements AutoCloseable {
 
   private final ServerSettings settings;
   private final InetAddress address;
+  /** The server's own connection on the model, which keeps its pools open. */
+  private final Connection model;
   private final ShardSetMeta meta;
+  private final MetricsEndpoint metrics;
   private final HttpServer http;
 
-  private ShardSetServer(ServerSettings settings, InetAddress address, ShardSetMeta meta,
-      HttpServer http) {
+  private ShardSetServer(ServerSettings settings, InetAddress address, Connection model,
+      ShardSetMeta meta, MetricsEndpoint metrics, HttpServer http) {
     this.settings = settings;
     this.address = address;
+    this.model = model;
     this.meta = meta;
+    this.metrics = metrics;
     this.http = http;
   }
 
@@ -73,38 +79,62 @@ public final class ShardSetServer implements AutoCloseable {
     info.setProperty("model", settings.model().toAbsolutePath().toString());
     // A server property, which no client overrides (see ClientProperties).
     info.setProperty("fun", settings.functions());
-    try (Connection check = DriverManager.getConnection(URL, info)) {
-      check.getMetaData();
-    }
-    final Caller.Current callers = new Caller.Current();
-    final ShardSetMeta meta = new ShardSetMeta(URL, info, settings.idleTimeout(),
-        settings.statementTimeout(), callers);
-    // Avatica's own handler (given no configuration, as with authentication Jetty's security
-    // handler in front of it does the checking), told who sends each request.
-    final WriteAccessHandler handler = new WriteAccessHandler(new TracelessErrorHandler(
-        new HandlerFactory().getHandler(RemoteErrorService.around(new LocalService(meta),
-            callers), settings.serialization()), settings.serialization()),
-        WriteAccess.of(settings), callers, settings.roleScatter());
-    final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
-        .withHandler(handler)
-        .withPort(settings.port())
-        .withServerCustomizers(List.of(bindTo(settings.bind())), Server.class);
-    if (settings.users() != null) {
-      builder.withBasicAuthentication(settings.users().toAbsolutePath().toString(),
-          settings.roles().toArray(new String[0]));
-    }
-    final HttpServer http = builder.build();
+    // Before the first connection registers a meter: the endpoint then publishes them all.
+    final MetricsEndpoint metrics = new MetricsEndpoint(
+        ShardSetRuntime.get().execution().scanServices().metrics().registry());
+    final List<AutoCloseable> opened = new ArrayList<>(List.of(metrics));
     try {
-      http.start();
-    } catch (RuntimeException e) {
-      // Jetty's BindException arrives wrapped, and the half-started server keeps its threads.
-      http.stop();
-      meta.close();
-      final Throwable cause = e.getCause() != null ? e.getCause() : e;
-      throw new IllegalArgumentException("cannot listen on " + settings.bind() + ":"
-          + settings.port() + ": " + cause.getMessage(), e);
+      // Opening the model once fails a broken one here; the connection then stays open while
+      // the server runs, so that the shard pools (and their meters) do not close and open
+      // again each time the last client leaves.
+      final Connection model = DriverManager.getConnection(URL, info);
+      opened.add(0, model);
+      model.getMetaData();
+      final Caller.Current callers = new Caller.Current();
+      final ShardSetMeta meta = new ShardSetMeta(URL, info, settings.idleTimeout(),
+          settings.statementTimeout(), callers);
+      opened.add(0, meta);
+      // Avatica's own handler (given no configuration, as with authentication Jetty's
+      // security handler in front of it does the checking), told who sends each request.
+      final WriteAccessHandler handler = new WriteAccessHandler(new TracelessErrorHandler(
+          new HandlerFactory().getHandler(RemoteErrorService.around(new LocalService(meta),
+              callers), settings.serialization()), settings.serialization()),
+          WriteAccess.of(settings), callers, settings.roleScatter(), metrics);
+      final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
+          .withHandler(handler)
+          .withPort(settings.port())
+          .withServerCustomizers(List.of(bindTo(settings.bind())), Server.class);
+      if (settings.users() != null) {
+        builder.withBasicAuthentication(settings.users().toAbsolutePath().toString(),
+            settings.roles().toArray(new String[0]));
+      }
+      final HttpServer http = builder.build();
+      try {
+        http.start();
+      } catch (RuntimeException e) {
+        // Jetty's BindException arrives wrapped, and the half-started server keeps its
+        // threads.
+        http.stop();
+        final Throwable cause = e.getCause() != null ? e.getCause() : e;
+        throw new IllegalArgumentException("cannot listen on " + settings.bind() + ":"
+            + settings.port() + ": " + cause.getMessage(), e);
+      }
+      return new ShardSetServer(settings, address, model, meta, metrics, http);
+    } catch (SQLException | RuntimeException e) {
+      closeAll(opened, e);
+      throw e;
     }
-    return new ShardSetServer(settings, address, meta, http);
+  }
+
+  /** Closes what a failed start opened, the last opened first. */
+  private static void closeAll(List<AutoCloseable> opened, Exception failure) {
+    for (AutoCloseable resource : opened) {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        failure.addSuppressed(e);
+      }
+    }
   }
 
   private static InetAddress address(String bind) {
@@ -150,7 +180,11 @@ public final class ShardSetServer implements AutoCloseable {
     try {
       http.stop();
     } finally {
-      meta.close();
+      final SQLException failure = new SQLException("closing the server failed");
+      closeAll(List.of(meta, model, metrics), failure);
+      if (failure.getSuppressed().length > 0) {
+        throw new IllegalStateException(failure.getSuppressed()[0].getMessage(), failure);
+      }
     }
   }
 

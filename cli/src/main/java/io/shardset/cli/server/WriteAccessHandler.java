@@ -15,7 +15,8 @@ import javax.servlet.http.HttpServletResponse;
 
 /**
  * Avatica's handler, told for each request which user sends it, whether that user may write,
- * and the scatter limit of the user's role ({@link Caller.Current}). Sits inside Jetty's security handler, so the user it sees
+ * and the scatter limit of the user's role ({@link Caller.Current}); and the server's
+ * {@link MetricsEndpoint}, which answers its own path. Sits inside Jetty's security handler, so the user it sees
  * has authenticated and has one of the roles that may connect.
  */
 final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler {
@@ -26,18 +27,24 @@ final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler 
   private final WriteAccess access;
   private final Caller.Current callers;
   private final List<RoleScatter> roleScatter;
+  private final MetricsEndpoint metrics;
 
   WriteAccessHandler(AvaticaHandler avatica, WriteAccess access, Caller.Current callers,
-      List<RoleScatter> roleScatter) {
+      List<RoleScatter> roleScatter, MetricsEndpoint metrics) {
     this.avatica = Objects.requireNonNull(avatica, "avatica");
     this.access = Objects.requireNonNull(access, "access");
     this.callers = Objects.requireNonNull(callers, "callers");
     this.roleScatter = List.copyOf(roleScatter);
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
     setHandler(avatica);
   }
 
   @Override public void handle(String target, Request baseRequest, HttpServletRequest request,
       HttpServletResponse response) throws IOException, ServletException {
+    if (metrics.handle(target, request, response)) {
+      baseRequest.setHandled(true);
+      return;
+    }
     final String user = request.getRemoteUser() == null ? ANONYMOUS : request.getRemoteUser();
     final boolean mayWrite = access.mayWrite(request::isUserInRole);
     callers.set(new Caller(user, mayWrite, mayWrite ? null : access.whyReadOnly(user),
