@@ -75,6 +75,13 @@ final class CheckedShardEndpoint implements ShardEndpoint {
     return endpoint.statementTimeoutMillis();
   }
 
+  /** Whether the shard answers: through the check while it is not done, and then as the
+   * pool's endpoint says (which answers at once for a pool whose connections all serve). */
+  @Override public boolean answers(int timeoutSeconds) {
+    return checked ? endpoint.answers(timeoutSeconds)
+        : ShardEndpoint.super.answers(timeoutSeconds);
+  }
+
   @Override public boolean streamsInTransactionOnly() {
     return endpoint.streamsInTransactionOnly();
   }

@@ -242,6 +242,18 @@ final class PooledShardEndpoint implements ShardEndpoint {
     }
   }
 
+  /**
+   * Whether the shard answers now. A pool whose every connection is in use answers at once
+   * without asking the shard: its connections are serving statements, and a probe must not
+   * queue behind them for the acquire timeout and then call a busy shard down.
+   */
+  @Override public boolean answers(int timeoutSeconds) {
+    if (permits.available() == 0) {
+      return true;
+    }
+    return ShardEndpoint.super.answers(timeoutSeconds);
+  }
+
   /** Returns the number of connections currently checked out of this shard's pool. */
   int activeConnections() {
     HikariPoolMXBean pool = dataSource.getHikariPoolMXBean();

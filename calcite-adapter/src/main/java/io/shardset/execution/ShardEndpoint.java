@@ -50,6 +50,18 @@ public interface ShardEndpoint {
     }
   }
 
+  /**
+   * Whether the shard answers now: a connection of its pool is valid within
+   * {@code timeoutSeconds}. A failure to connect is an answer too (false), never an exception.
+   */
+  default boolean answers(int timeoutSeconds) {
+    try (Connection connection = connect()) {
+      return connection.isValid(timeoutSeconds);
+    } catch (SQLException | RuntimeException e) {
+      return false;
+    }
+  }
+
   /** Returns the message with this shard's secrets (password) removed. */
   String redact(String message);
 }

@@ -39,15 +39,17 @@ public final class ShardSetServer implements AutoCloseable {
   private final Connection model;
   private final ShardSetMeta meta;
   private final MetricsEndpoint metrics;
+  private final HealthEndpoint health;
   private final HttpServer http;
 
   private ShardSetServer(ServerSettings settings, InetAddress address, Connection model,
-      ShardSetMeta meta, MetricsEndpoint metrics, HttpServer http) {
+      ShardSetMeta meta, MetricsEndpoint metrics, HealthEndpoint health, HttpServer http) {
     this.settings = settings;
     this.address = address;
     this.model = model;
     this.meta = meta;
     this.metrics = metrics;
+    this.health = health;
     this.http = http;
   }
 
@@ -90,6 +92,8 @@ public final class ShardSetServer implements AutoCloseable {
       final Connection model = DriverManager.getConnection(URL, info);
       opened.add(0, model);
       model.getMetaData();
+      final HealthEndpoint health = new HealthEndpoint(model);
+      opened.add(0, health);
       final Caller.Current callers = new Caller.Current();
       final ShardSetMeta meta = new ShardSetMeta(URL, info, settings.idleTimeout(),
           settings.statementTimeout(), callers);
@@ -99,11 +103,12 @@ public final class ShardSetServer implements AutoCloseable {
       final WriteAccessHandler handler = new WriteAccessHandler(new TracelessErrorHandler(
           new HandlerFactory().getHandler(RemoteErrorService.around(new LocalService(meta),
               callers), settings.serialization()), settings.serialization()),
-          WriteAccess.of(settings), callers, settings.roleScatter(), metrics);
+          WriteAccess.of(settings), callers, settings.roleScatter(), metrics, health);
       final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
           .withHandler(handler)
           .withPort(settings.port())
-          .withServerCustomizers(List.of(bindTo(settings.bind())), Server.class);
+          .withServerCustomizers(List.of(bindTo(settings.bind()), HealthEndpoint::openToAll),
+              Server.class);
       if (settings.users() != null) {
         builder.withBasicAuthentication(settings.users().toAbsolutePath().toString(),
             settings.roles().toArray(new String[0]));
@@ -119,7 +124,7 @@ public final class ShardSetServer implements AutoCloseable {
         throw new IllegalArgumentException("cannot listen on " + settings.bind() + ":"
             + settings.port() + ": " + cause.getMessage(), e);
       }
-      return new ShardSetServer(settings, address, model, meta, metrics, http);
+      return new ShardSetServer(settings, address, model, meta, metrics, health, http);
     } catch (SQLException | RuntimeException e) {
       closeAll(opened, e);
       throw e;
@@ -181,7 +186,7 @@ public final class ShardSetServer implements AutoCloseable {
       http.stop();
     } finally {
       final SQLException failure = new SQLException("closing the server failed");
-      closeAll(List.of(meta, model, metrics), failure);
+      closeAll(List.of(meta, health, model, metrics), failure);
       if (failure.getSuppressed().length > 0) {
         throw new IllegalStateException(failure.getSuppressed()[0].getMessage(), failure);
       }

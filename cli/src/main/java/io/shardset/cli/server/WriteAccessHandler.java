@@ -16,7 +16,7 @@ import javax.servlet.http.HttpServletResponse;
 /**
  * Avatica's handler, told for each request which user sends it, whether that user may write,
  * and the scatter limit of the user's role ({@link Caller.Current}); and the server's
- * {@link MetricsEndpoint}, which answers its own path. Sits inside Jetty's security handler, so the user it sees
+ * {@link MetricsEndpoint} and {@link HealthEndpoint}, which answer their own paths. Sits inside Jetty's security handler, so the user it sees
  * has authenticated and has one of the roles that may connect.
  */
 final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler {
@@ -28,20 +28,22 @@ final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler 
   private final Caller.Current callers;
   private final List<RoleScatter> roleScatter;
   private final MetricsEndpoint metrics;
+  private final HealthEndpoint health;
 
   WriteAccessHandler(AvaticaHandler avatica, WriteAccess access, Caller.Current callers,
-      List<RoleScatter> roleScatter, MetricsEndpoint metrics) {
+      List<RoleScatter> roleScatter, MetricsEndpoint metrics, HealthEndpoint health) {
     this.avatica = Objects.requireNonNull(avatica, "avatica");
     this.access = Objects.requireNonNull(access, "access");
     this.callers = Objects.requireNonNull(callers, "callers");
     this.roleScatter = List.copyOf(roleScatter);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.health = Objects.requireNonNull(health, "health");
     setHandler(avatica);
   }
 
   @Override public void handle(String target, Request baseRequest, HttpServletRequest request,
       HttpServletResponse response) throws IOException, ServletException {
-    if (metrics.handle(target, request, response)) {
+    if (metrics.handle(target, request, response) || health.handle(target, request, response)) {
       baseRequest.setHandled(true);
       return;
     }
