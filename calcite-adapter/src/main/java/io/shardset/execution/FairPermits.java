@@ -78,16 +78,6 @@ final class FairPermits {
     }
   }
 
-  /** Returns the number of permits free now. */
-  int available() {
-    lock.lock();
-    try {
-      return available;
-    } finally {
-      lock.unlock();
-    }
-  }
-
   /** Returns the number of callers waiting now. */
   int waiting() {
     lock.lock();

@@ -4,8 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 
-import io.micrometer.core.instrument.Gauge;
-
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,7 +42,6 @@ final class PooledShardEndpoint implements ShardEndpoint {
   private final Secrets secrets;
   private final HikariDataSource dataSource;
   private final ShardMetrics metrics;
-  private final Gauge waiting;
   /** Learnt from the driver of the first connection; see {@link #streamsInTransactionOnly()}. */
   private volatile @Nullable Boolean streamsInTransactionOnly;
 
@@ -58,7 +55,7 @@ final class PooledShardEndpoint implements ShardEndpoint {
     this.secrets = secrets;
     this.dataSource = dataSource;
     this.metrics = metrics;
-    this.waiting = metrics.gauge(ShardMetrics.WAITING, name, permits, FairPermits::waiting);
+    metrics.watch(name, permits);
   }
 
   /** Creates the pool; no connection is opened until the first {@link #connect()}. */
@@ -243,15 +240,28 @@ final class PooledShardEndpoint implements ShardEndpoint {
   }
 
   /**
-   * Whether the shard answers now. A pool whose every connection is in use answers at once
-   * without asking the shard: its connections are serving statements, and a probe must not
-   * queue behind them for the acquire timeout and then call a busy shard down.
+   * Whether the shard answers now, without queueing behind the pool's statements: with a permit
+   * free, a connection of the pool valid within {@code timeoutSeconds}; with none free, whether
+   * the pool has connections checked out (statements that hold a permit but still wait for a
+   * connection mean the shard gives none). A shard whose checked-out connections hang (a
+   * network partition under load) still reads as answering until they fail.
    */
   @Override public boolean answers(int timeoutSeconds) {
-    if (permits.available() == 0) {
-      return true;
+    if (permits.acquire(0, () -> false) != FairPermits.Outcome.GRANTED) {
+      return activeConnections() > 0;
     }
-    return ShardEndpoint.super.answers(timeoutSeconds);
+    final Connection pooled;
+    try {
+      pooled = dataSource.getConnection();
+    } catch (SQLException | RuntimeException e) {
+      permits.release();
+      return false;
+    }
+    try (Connection connection = Permitted.wrap(pooled, permits)) {
+      return connection.isValid(timeoutSeconds);
+    } catch (SQLException | RuntimeException e) {
+      return false;
+    }
   }
 
   /** Returns the number of connections currently checked out of this shard's pool. */
@@ -266,7 +276,7 @@ final class PooledShardEndpoint implements ShardEndpoint {
   }
 
   void close() {
-    metrics.remove(waiting);
+    metrics.forget(name, permits);
     dataSource.close();
   }
 

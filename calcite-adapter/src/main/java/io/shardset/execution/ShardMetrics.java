@@ -13,18 +13,18 @@ import io.micrometer.jmx.JmxConfig;
 import io.micrometer.jmx.JmxMeterRegistry;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.ToDoubleFunction;
 
 /**
  * The meters of one runtime's shard work. They are on a Micrometer registry to which the
@@ -33,18 +33,20 @@ import java.util.function.ToDoubleFunction;
  *
  * <ul>
  *   <li>{@value #STATEMENTS}: a timer per shard and outcome ({@code ok}, {@code error},
- *       {@code timeout}, {@code canceled}) of each shard statement, from sending it to its
- *       last row, with a histogram;
+ *       {@code timeout}, {@code canceled}) of each shard statement, from executing it until its
+ *       cursor closes (a failure from asking the pool for a connection), with counts under
+ *       {@link #BUCKETS} for histograms;
  *   <li>{@value #ROWS}: the rows each shard returned;
- *   <li>{@value #REACH}: the statements (scans and pushed writes) by how many of their table's
- *       shards they reached: {@code none}, {@code one}, {@code some}, {@code all};
- *   <li>{@value #WAITING}: the statements waiting in a shard pool's queue, next to HikariCP's
- *       own pool meters ({@code hikaricp.connections.active}, {@code .idle}, {@code .pending},
- *       tagged {@code pool=shardset-<shard>}).
+ *   <li>{@value #REACH}: the shard scans by how many of their table's shards they reached:
+ *       {@code none}, {@code one}, {@code some}, {@code all};
+ *   <li>{@value #WAITING}: the statements waiting in the queues of a shard's pools, next to
+ *       HikariCP's own pool meters ({@code hikaricp.connections.active}, {@code .idle},
+ *       {@code .pending}, tagged {@code pool=shardset-<shard>}).
  * </ul>
  *
- * <p>Meters are looked up once per shard and outcome and then kept: a routed point query
- * records without building a meter id.
+ * <p>Meters are made on first use and then kept: a routed point query records without
+ * building a meter id, and a shard has timers only for the outcomes it had. Recording never
+ * throws into a statement: a registry that fails is logged at debug level.
  */
 public final class ShardMetrics {
   /** The timer of shard statements. */
@@ -90,9 +92,19 @@ public final class ShardMetrics {
     }
   }
 
+  /** The upper bounds of the statement timers' buckets: a few, since every shard has them. */
+  public static final List<Duration> BUCKETS = List.of(Duration.ofMillis(1),
+      Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(100),
+      Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(5),
+      Duration.ofSeconds(30));
+  private static final Logger LOG = LoggerFactory.getLogger(ShardMetrics.class);
+
   private final CompositeMeterRegistry registry = new CompositeMeterRegistry();
   private final ConcurrentMap<String, ShardMeters> shards = new ConcurrentHashMap<>();
   private final ConcurrentMap<Reach, Counter> reaches = new ConcurrentHashMap<>();
+  /** The pool queues of each shard, which its waiting gauge adds up. */
+  private final ConcurrentMap<String, List<FairPermits>> queues = new ConcurrentHashMap<>();
+  private @Nullable JmxMeterRegistry jmx;
 
   /** Creates the meters of a runtime, on an empty composite registry: meters are registered
    * as they are first used, after the registries that publish them were added. */
@@ -108,16 +120,31 @@ public final class ShardMetrics {
    * Publishes the meters as MBeans in the domain {@value #JMX_DOMAIN}, until {@link #close()}:
    * what an embedding application's JMX console or agent reads.
    */
-  public void publishOverJmx() {
-    registry.add(new JmxMeterRegistry(new JmxConfig() {
-      @Override public String domain() {
-        return JMX_DOMAIN;
-      }
+  public synchronized void publishOverJmx() {
+    if (jmx == null) {
+      jmx = new JmxMeterRegistry(new JmxConfig() {
+        @Override public String domain() {
+          return JMX_DOMAIN;
+        }
 
-      @Override public @Nullable String get(String key) {
-        return null;
-      }
-    }, Clock.SYSTEM));
+        @Override public @Nullable String get(String key) {
+          return null;
+        }
+      }, Clock.SYSTEM);
+      registry.add(jmx);
+    }
+  }
+
+  /**
+   * Stops publishing over JMX: for a process that publishes the meters otherwise (the server's
+   * {@code /metrics}), since a JMX timer takes a lock on every shard statement.
+   */
+  public synchronized void stopPublishingOverJmx() {
+    if (jmx != null) {
+      registry.remove(jmx);
+      jmx.close();
+      jmx = null;
+    }
   }
 
   /** Stops publishing: closes every registry the meters were published through. */
@@ -130,17 +157,52 @@ public final class ShardMetrics {
 
   /** Counts a statement by how many of its table's shards it reached. */
   public void reached(int reached, int total) {
-    reaches.computeIfAbsent(Reach.of(reached, total), reach -> Counter.builder(REACH)
-        .description("statements by shards reached")
-        .tag("reach", reach.name().toLowerCase(Locale.ROOT)).register(registry)).increment();
+    try {
+      final Reach reach = Reach.of(reached, total);
+      Counter counter = reaches.get(reach);
+      if (counter == null) {
+        counter = reaches.computeIfAbsent(reach, r -> Counter.builder(REACH)
+            .description("shard scans by shards reached")
+            .tag("reach", r.name().toLowerCase(Locale.ROOT)).register(registry));
+      }
+      counter.increment();
+    } catch (RuntimeException e) {
+      LOG.debug("counting a scan failed", e);
+    }
   }
 
-  /** Records one shard statement. */
+  /** Records one shard statement; never throws. */
   void statement(String shard, long nanos, long rows, Outcome outcome) {
-    final ShardMeters meters = shards.computeIfAbsent(shard, ShardMeters::new);
-    meters.timers.get(outcome).record(nanos, TimeUnit.NANOSECONDS);
-    if (rows > 0) {
-      meters.rows.increment(rows);
+    try {
+      ShardMeters meters = shards.get(shard);
+      if (meters == null) {
+        meters = shards.computeIfAbsent(shard, ShardMeters::new);
+      }
+      meters.timer(outcome).record(nanos, TimeUnit.NANOSECONDS);
+      if (rows > 0) {
+        meters.rows.increment(rows);
+      }
+    } catch (RuntimeException e) {
+      LOG.debug("recording a statement of shard '{}' failed", shard, e);
+    }
+  }
+
+  /** Adds a pool's queue to its shard's waiting gauge, which stays while the process runs. */
+  void watch(String shard, FairPermits queue) {
+    queues.computeIfAbsent(shard, name -> {
+      final List<FairPermits> list = new CopyOnWriteArrayList<>();
+      Gauge.builder(WAITING, list, l -> l.stream().mapToInt(FairPermits::waiting).sum())
+          .description("statements waiting for a connection of the shard's pools")
+          .tag("shard", name).strongReference(true).register(registry);
+      return list;
+    }).add(queue);
+  }
+
+  /** Takes a closed pool's queue off its shard's gauge. */
+  void forget(String shard, FairPermits queue) {
+    final List<FairPermits> list = queues.get(shard);
+    if (list != null) {
+      list.remove(queue);
     }
   }
 
@@ -149,34 +211,25 @@ public final class ShardMetrics {
     pool.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
   }
 
-  /** A gauge of a shard's pool, held weakly as Micrometer holds gauges; {@link #remove} it
-   * when the pool closes. */
-  <T> Gauge gauge(String name, String shard, T source, ToDoubleFunction<T> value) {
-    return Gauge.builder(name, source, value).tag("shard", shard).register(registry);
-  }
-
-  /** Takes a meter off the registry. */
-  void remove(Gauge gauge) {
-    registry.remove(gauge);
-  }
-
   /** The meters of one shard. */
   private final class ShardMeters {
-    final Map<Outcome, Timer> timers = new EnumMap<>(Outcome.class);
+    private final String shard;
+    private final ConcurrentMap<Outcome, Timer> timers = new ConcurrentHashMap<>();
     final Counter rows;
 
     ShardMeters(String shard) {
-      for (Outcome outcome : Outcome.values()) {
-        timers.put(outcome, Timer.builder(STATEMENTS)
-            .description("shard statements, from sending to the last row")
-            .tag("shard", shard).tag("outcome", outcome.tag())
-            .publishPercentileHistogram()
-            .minimumExpectedValue(Duration.ofMillis(1))
-            .maximumExpectedValue(Duration.ofMinutes(5))
-            .register(registry));
-      }
+      this.shard = shard;
       rows = Counter.builder(ROWS).description("rows the shard returned").tag("shard", shard)
           .register(registry);
+    }
+
+    Timer timer(Outcome outcome) {
+      final Timer timer = timers.get(outcome);
+      return timer != null ? timer : timers.computeIfAbsent(outcome, o -> Timer.builder(STATEMENTS)
+          .description("shard statements, from executing to closing the cursor")
+          .tag("shard", shard).tag("outcome", o.tag())
+          .serviceLevelObjectives(BUCKETS.toArray(new Duration[0]))
+          .register(registry));
     }
   }
 }

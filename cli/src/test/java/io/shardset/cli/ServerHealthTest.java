@@ -90,8 +90,16 @@ class ServerHealthTest {
         + " \"s2\": \"up\"}}\n", health.body());
     assertEquals("application/json;charset=utf-8",
         health.headers().firstValue("Content-Type").orElse(""));
-    // The rest of the server still needs credentials.
+    // The rest of the server still needs credentials, and the open path takes nothing but a
+    // GET: an Avatica request posted to it would run statements without a user.
     assertEquals(401, get("/metrics").statusCode());
+    for (String path : List.of("/health", "/health;x=1")) {
+      final HttpResponse<String> post = http.send(HttpRequest.newBuilder(
+          URI.create("http://127.0.0.1:" + server.port() + path))
+          .POST(HttpRequest.BodyPublishers.ofString("{\"request\": \"openConnection\","
+              + " \"connectionId\": \"x\"}")).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(405, post.statusCode(), path + ": " + post.body());
+    }
 
     second.stop();
     health = get("/health");

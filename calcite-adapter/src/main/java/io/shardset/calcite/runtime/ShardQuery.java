@@ -74,9 +74,9 @@ public final class ShardQuery {
       services.metrics().reached(0, plan.shards().count());
       return Linq4j.emptyEnumerator();
     }
-    services.metrics().reached(reach.targets().cardinality(), plan.shards().count());
     plan.guard().check(reach.targets().cardinality(), root,
         () -> reach.texts().texts().get(0).sql());
+    services.metrics().reached(reach.targets().cardinality(), plan.shards().count());
     return ScanRunner.run(plan, root, reach, services);
   }
 

@@ -8,6 +8,7 @@ import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.lookup.LikePattern;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.eclipse.jetty.security.ConstraintMapping;
 import org.eclipse.jetty.security.ConstraintSecurityHandler;
 import org.eclipse.jetty.server.Server;
@@ -18,14 +19,13 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 
@@ -37,18 +37,28 @@ import javax.servlet.http.HttpServletResponse;
  * serves the statements that reach only those that answer), 503 when none does. It needs no
  * credentials, so that a load balancer can ask without a user.
  *
- * <p>Each request asks every shard at once, at most {@value #PROBE_THREADS} at a time, each for
- * a pooled connection that is valid within {@value #TIMEOUT_SECONDS} s (a pool whose connections
- * all serve statements counts as answering); a shard that cannot be connected to within its
- * connect timeout does not answer.
+ * <p>A probe asks every shard, {@value #PROBE_THREADS} at a time, for a pooled connection valid
+ * within {@value #TIMEOUT_SECONDS} s, without queueing behind the pool's statements (a pool
+ * whose connections are all in use answers by its live connections, see
+ * {@code ShardEndpoint.answers}); one probe serves the requests of the next second, and no
+ * request waits more than {@value #DEADLINE_SECONDS} s, so a load balancer's polling neither
+ * multiplies the shards' work nor holds the server's threads.
  */
 final class HealthEndpoint implements AutoCloseable {
   /** The path a load balancer asks. */
   static final String PATH = "/health";
   private static final int PROBE_THREADS = 8;
   private static final int TIMEOUT_SECONDS = 2;
+  /** How long a request waits for a shard's answer; a shard not answering by then is down. */
+  private static final int DEADLINE_SECONDS = 5;
+  /** How long one probe's answers serve the requests after it. */
+  private static final long FRESH_MILLIS = 1_000;
 
   private final Connection model;
+  /** The last probe, done or running; guarded by this. */
+  private @Nullable CompletableFuture<Map<String, Boolean>> latest;
+  /** When it started ({@link System#nanoTime()}); guarded by this. */
+  private long latestStarted;
   private final ExecutorService probes = Executors.newFixedThreadPool(PROBE_THREADS, r -> {
     final Thread thread = new Thread(r, "shardset-health");
     thread.setDaemon(true);
@@ -63,10 +73,16 @@ final class HealthEndpoint implements AutoCloseable {
   /** Answers a GET of {@value #PATH}; false for any other request, which it leaves alone. */
   boolean handle(String target, HttpServletRequest request, HttpServletResponse response)
       throws IOException {
-    if (!PATH.equals(target) || !"GET".equals(request.getMethod())) {
+    if (!PATH.equals(target)) {
       return false;
     }
-    final Map<String, Boolean> shards = probe();
+    if (!"GET".equals(request.getMethod())) {
+      // The path is open to all: nothing but the health check may be asked on it.
+      response.setHeader("Allow", "GET");
+      response.sendError(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
+      return true;
+    }
+    final Map<String, Boolean> shards = current();
     final long up = shards.values().stream().filter(Boolean::booleanValue).count();
     final String status = up == shards.size() && up > 0 ? "up" : up > 0 ? "degraded" : "down";
     final StringBuilder json = new StringBuilder("{\"status\": \"").append(status)
@@ -88,20 +104,38 @@ final class HealthEndpoint implements AutoCloseable {
     return true;
   }
 
-  /** Whether each shard answers, by name in model order. */
-  private Map<String, Boolean> probe() {
+  /**
+   * Whether each shard answers, by name in model order: the last probe's answer if it is at
+   * most {@value #FRESH_MILLIS} ms old, else a new probe's, which requests arriving meanwhile
+   * share; a request waits for it at most {@value #DEADLINE_SECONDS} s, and a shard that has
+   * not answered by then reads down.
+   */
+  private Map<String, Boolean> current() {
+    CompletableFuture<Map<String, Boolean>> probe;
+    synchronized (this) {
+      if (latest == null || latest.isDone()
+          && System.nanoTime() - latestStarted > TimeUnit.MILLISECONDS.toNanos(FRESH_MILLIS)) {
+        latestStarted = System.nanoTime();
+        latest = probe();
+      }
+      probe = latest;
+    }
+    return probe.join();
+  }
+
+  /** Asks every shard at once, each bounded by its own deadline. */
+  private CompletableFuture<Map<String, Boolean>> probe() {
     final Map<String, ShardEndpoint> endpoints = endpoints();
-    final List<CompletableFuture<Boolean>> answers = new ArrayList<>();
-    for (ShardEndpoint endpoint : endpoints.values()) {
-      answers.add(CompletableFuture.supplyAsync(() -> endpoint.answers(TIMEOUT_SECONDS),
-          probes));
-    }
-    final Map<String, Boolean> result = new LinkedHashMap<>();
-    int i = 0;
-    for (String name : endpoints.keySet()) {
-      result.put(name, answers.get(i++).join());
-    }
-    return result;
+    final Map<String, CompletableFuture<Boolean>> answers = new LinkedHashMap<>();
+    endpoints.forEach((name, endpoint) -> answers.put(name, CompletableFuture
+        .supplyAsync(() -> endpoint.answers(TIMEOUT_SECONDS), probes)
+        .completeOnTimeout(false, DEADLINE_SECONDS, TimeUnit.SECONDS)));
+    return CompletableFuture.allOf(answers.values().toArray(new CompletableFuture<?>[0]))
+        .thenApply(done -> {
+          final Map<String, Boolean> result = new LinkedHashMap<>();
+          answers.forEach((name, answer) -> result.put(name, answer.join()));
+          return result;
+        });
   }
 
   /** The endpoint of every shard that holds a table of the model, by name. */

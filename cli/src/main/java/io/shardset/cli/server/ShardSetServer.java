@@ -1,6 +1,7 @@
 package io.shardset.cli.server;
 
 import io.shardset.calcite.ShardSetRuntime;
+import io.shardset.execution.ShardMetrics;
 
 import org.apache.calcite.avatica.remote.LocalService;
 import org.apache.calcite.avatica.server.HandlerFactory;
@@ -81,9 +82,11 @@ public final class ShardSetServer implements AutoCloseable {
     info.setProperty("model", settings.model().toAbsolutePath().toString());
     // A server property, which no client overrides (see ClientProperties).
     info.setProperty("fun", settings.functions());
-    // Before the first connection registers a meter: the endpoint then publishes them all.
-    final MetricsEndpoint metrics = new MetricsEndpoint(
-        ShardSetRuntime.get().execution().scanServices().metrics().registry());
+    // Before the first connection registers a meter: the endpoint then publishes them all. The
+    // server publishes them there and not over JMX, whose timers lock on every statement.
+    final ShardMetrics meters = ShardSetRuntime.get().execution().scanServices().metrics();
+    meters.stopPublishingOverJmx();
+    final MetricsEndpoint metrics = new MetricsEndpoint(meters.registry());
     final List<AutoCloseable> opened = new ArrayList<>(List.of(metrics));
     try {
       // Opening the model once fails a broken one here; the connection then stays open while

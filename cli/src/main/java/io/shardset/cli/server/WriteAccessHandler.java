@@ -47,6 +47,13 @@ final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler 
       baseRequest.setHandled(true);
       return;
     }
+    if (access.authenticated() && request.getRemoteUser() == null) {
+      // Only a path the security handler leaves open (the health check's, for load balancers)
+      // arrives without a user; whatever else arrives on it never reaches the statements.
+      response.sendError(HttpServletResponse.SC_UNAUTHORIZED);
+      baseRequest.setHandled(true);
+      return;
+    }
     final String user = request.getRemoteUser() == null ? ANONYMOUS : request.getRemoteUser();
     final boolean mayWrite = access.mayWrite(request::isUserInRole);
     callers.set(new Caller(user, mayWrite, mayWrite ? null : access.whyReadOnly(user),
