@@ -40,9 +40,9 @@ import javax.servlet.http.HttpServletResponse;
  * <p>A probe asks every shard, {@value #PROBE_THREADS} at a time, for a pooled connection valid
  * within {@value #TIMEOUT_SECONDS} s, without queueing behind the pool's statements (a pool
  * whose connections are all in use answers by its live connections, see
- * {@code ShardEndpoint.answers}); one probe serves the requests of the next second, and no
- * request waits more than {@value #DEADLINE_SECONDS} s, so a load balancer's polling neither
- * multiplies the shards' work nor holds the server's threads.
+ * {@code ShardEndpoint.answers}); requests that arrive while a probe runs share it, and no
+ * request waits more than {@value #DEADLINE_SECONDS} s, so that load balancers polling at once
+ * neither multiply the shards' work nor hold the server's threads.
  */
 final class HealthEndpoint implements AutoCloseable {
   /** The path a load balancer asks. */
@@ -51,14 +51,10 @@ final class HealthEndpoint implements AutoCloseable {
   private static final int TIMEOUT_SECONDS = 2;
   /** How long a request waits for a shard's answer; a shard not answering by then is down. */
   private static final int DEADLINE_SECONDS = 5;
-  /** How long one probe's answers serve the requests after it. */
-  private static final long FRESH_MILLIS = 1_000;
 
   private final Connection model;
   /** The last probe, done or running; guarded by this. */
-  private @Nullable CompletableFuture<Map<String, Boolean>> latest;
-  /** When it started ({@link System#nanoTime()}); guarded by this. */
-  private long latestStarted;
+  private @Nullable CompletableFuture<Map<String, Boolean>> running;
   private final ExecutorService probes = Executors.newFixedThreadPool(PROBE_THREADS, r -> {
     final Thread thread = new Thread(r, "shardset-health");
     thread.setDaemon(true);
@@ -105,20 +101,17 @@ final class HealthEndpoint implements AutoCloseable {
   }
 
   /**
-   * Whether each shard answers, by name in model order: the last probe's answer if it is at
-   * most {@value #FRESH_MILLIS} ms old, else a new probe's, which requests arriving meanwhile
-   * share; a request waits for it at most {@value #DEADLINE_SECONDS} s, and a shard that has
-   * not answered by then reads down.
+   * Whether each shard answers, by name in model order: the answer of the probe running now,
+   * which every request arriving while it runs shares, or of a new one; a shard that has not
+   * answered within {@value #DEADLINE_SECONDS} s reads down.
    */
   private Map<String, Boolean> current() {
-    CompletableFuture<Map<String, Boolean>> probe;
+    final CompletableFuture<Map<String, Boolean>> probe;
     synchronized (this) {
-      if (latest == null || latest.isDone()
-          && System.nanoTime() - latestStarted > TimeUnit.MILLISECONDS.toNanos(FRESH_MILLIS)) {
-        latestStarted = System.nanoTime();
-        latest = probe();
+      if (running == null || running.isDone()) {
+        running = probe();
       }
-      probe = latest;
+      probe = running;
     }
     return probe.join();
   }
