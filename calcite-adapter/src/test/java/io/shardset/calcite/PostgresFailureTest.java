@@ -132,6 +132,7 @@ class PostgresFailureTest {
   }
 
   @Test void queryTimeoutStopsEveryShardStatement() throws Exception {
+    ShardMetricsTest.recording();
     final double timeoutsBefore = timedOutShardStatements();
     try (Connection c = Connector.SHARDSET.open(timeoutModel); Statement s = c.createStatement()) {
       s.setQueryTimeout(1);

@@ -8,6 +8,8 @@ import io.shardset.testing.ShardFixture;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -56,7 +58,18 @@ class ShardMetricsTest {
       fixture.load(connection, "T", rows);
       router = ShardFixture.schema(connection).table("T").router();
     }
-    registry = ShardSetRuntime.get().execution().scanServices().metrics().registry();
+    registry = recording();
+  }
+
+  /** The runtime's meters, recording: with no registry added they record nothing, as an
+   * embedded runtime's do until the application (or -Dshardset.jmx=true) adds one. */
+  static CompositeMeterRegistry recording() {
+    final CompositeMeterRegistry composite =
+        ShardSetRuntime.get().execution().scanServices().metrics().registry();
+    if (composite.getRegistries().stream().noneMatch(SimpleMeterRegistry.class::isInstance)) {
+      composite.add(new SimpleMeterRegistry());
+    }
+    return composite;
   }
 
   @AfterEach void close() throws SQLException {
@@ -167,6 +180,8 @@ class ShardMetricsTest {
   }
 
   @Test void poolsHaveGaugesAndTheMetersAreMBeans() throws Exception {
+    // What -Dshardset.jmx=true does when the process runtime is made.
+    ShardSetRuntime.get().execution().scanServices().metrics().publishOverJmx();
     try (Connection connection = Connector.SHARDSET.open(fixture.model(TABLES))) {
       count(connection, "SELECT V FROM T");
       assertFalse(registry.find("hikaricp.connections.active").gauges().isEmpty());
