@@ -80,7 +80,7 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
     final SqlNode parsed = parseStatement(context, sql);
     if (parsed != null && parsed.getKind().belongsTo(SqlKind.QUERY)) {
       final Planned<T> planned = planned(context, sql, parsed, elementType, maxRowCount);
-      planned.reaches().check(connectionScatter(context));
+      planned.reaches().check(() -> connectionScatter(context));
       return planned.signature();
     }
     if (parsed instanceof SqlExplain explain) {
@@ -92,7 +92,7 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
     }
     // UPDATE and DELETE are planned each time: their guardrail is checked the same way.
     final PlanCache.CachedPlan other = uncached(context, sql, elementType, maxRowCount, false);
-    other.reaches().check(connectionScatter(context));
+    other.reaches().check(() -> connectionScatter(context));
     @SuppressWarnings("unchecked")
     final CalciteSignature<T> signature = (CalciteSignature<T>) other.signature();
     return signature;

@@ -10,6 +10,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The scans (and pushed writes) of a plan whose shards the plan fixes, with their scatter
@@ -57,13 +58,18 @@ public final class PlannedReaches {
   /**
    * Fails if a guardrail denies a fixed reach.
    *
-   * @param connection the connection's own limit, or null
+   * @param connection the connection's own limit, or null; asked only when the plan has a
+   *     reach to check, since finding it costs a data context
    * @throws io.shardset.calcite.guard.StatementRefusedException naming the table
    */
-  public void check(@Nullable ScatterLimit connection) {
+  public void check(Supplier<@Nullable ScatterLimit> connection) {
+    if (reaches.isEmpty()) {
+      return;
+    }
+    final ScatterLimit limit = connection.get();
     for (Reach reach : reaches) {
       // Warnings wait for the execution, which logs them once.
-      reach.guard().refuseOnly(reach.shards(), connection);
+      reach.guard().refuseOnly(reach.shards(), limit);
     }
   }
 }

@@ -26,14 +26,15 @@ import java.util.Objects;
  */
 public final class ShardTableScan extends TableScan {
   private final ShardTable shardTable;
+  private final ScanHints scanHints;
 
   private ShardTableScan(RelOptCluster cluster, RelTraitSet traitSet, RelOptTable table,
       ShardTable shardTable, List<RelHint> hints) {
     super(cluster, traitSet, hints, table);
     this.shardTable = Objects.requireNonNull(shardTable, "shardTable");
-    // Here, while the statement is converted, a hint naming no shard of the model fails it
-    // with its own message; inside the planner it would be wrapped in the planner's.
-    ScanHints.of(hints, shardTable);
+    // Resolved here, while the statement is converted: a hint naming no shard of the model
+    // fails it with its own message; inside the planner it would be wrapped in the planner's.
+    this.scanHints = ScanHints.of(hints, shardTable);
   }
 
   /** Creates a scan of a sharded table with the hints written after its name. */
@@ -52,7 +53,7 @@ public final class ShardTableScan extends TableScan {
 
   /** What the scan's hints say. */
   public ScanHints scanHints() {
-    return ScanHints.of(getHints(), shardTable);
+    return scanHints;
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
@@ -67,7 +68,7 @@ public final class ShardTableScan extends TableScan {
 
   /** Scans of one table with other hints are other scans. */
   @Override public RelWriter explainTerms(RelWriter pw) {
-    return super.explainTerms(pw).itemIf("hints", scanHints().describe(),
+    return super.explainTerms(pw).itemIf("hints", scanHints.describe(),
         !getHints().isEmpty());
   }
 
