@@ -24,6 +24,7 @@ public final class ScanServices implements AutoCloseable {
   private final ShardSignals signals = new ShardSignals(daemonPool("shardset-signal-"));
   private final CancelWatch cancelWatch = new CancelWatch();
   private final ShardMetrics metrics = new ShardMetrics();
+  private final StatementTracker statements = new StatementTracker();
 
   /** Creates the services; threads start as scans need them. */
   public ScanServices() {
@@ -45,6 +46,11 @@ public final class ScanServices implements AutoCloseable {
   /** The meters of the shard statements that run on these services. */
   public ShardMetrics metrics() {
     return metrics;
+  }
+
+  /** The client statements that run on these services. */
+  public StatementTracker statements() {
+    return statements;
   }
 
   /** The threads that cancel statements and abort connections. */

@@ -61,6 +61,10 @@ final class ShardCursor implements AutoCloseable {
   private long rowsRead;
   /** Whether the statement's meters have it already. */
   private boolean recorded;
+  /** How it ended, once recorded. */
+  private ShardMetrics.Outcome recordedOutcome = ShardMetrics.Outcome.OK;
+  /** The client statement's record of this shard statement, or null if none is tracked. */
+  private @Nullable ShardRun shardRun;
 
   private ShardCursor(ShardRequest request, RowReader rowReader, ScanOptions options,
       long deadlineNanos, long startedNanos, @Nullable Connection connection,
@@ -128,14 +132,43 @@ final class ShardCursor implements AutoCloseable {
   private static @Nullable ShardCursor openOn(ShardRequest request, RowReader rowReader,
       Registry registry, ScanOptions options, long deadlineNanos) throws SQLException {
     long begun = System.nanoTime();
+    TrackedStatement tracked = options.services().statements().of(options.cancelFlag());
+    ShardRun shardRun = tracked == null ? null
+        : tracked.startShard(request.endpoint().name(), request.sql());
     try {
-      return run(request, rowReader, registry, options, deadlineNanos);
+      ShardCursor cursor = run(request, rowReader, registry, options, deadlineNanos);
+      if (cursor != null) {
+        cursor.tracked(shardRun);
+      } else if (shardRun != null) {
+        shardRun.end(0, ShardMetrics.Outcome.CANCELED.tag());
+      }
+      return cursor;
     } catch (SQLException | RuntimeException | Error e) {
+      ShardMetrics.Outcome outcome = ShardMetrics.Outcome.of(e, registry.stopped());
+      if (shardRun != null) {
+        shardRun.end(0, outcome.tag());
+      }
       if (!(e instanceof ShardException)) {
         options.services().metrics().statement(request.endpoint().name(),
-            System.nanoTime() - begun, 0, ShardMetrics.Outcome.of(e, registry.stopped()));
+            System.nanoTime() - begun, 0, outcome);
       }
       throw e;
+    }
+  }
+
+  /**
+   * Gives the cursor the client statement's record of it, which it keeps up to date; the
+   * cursor may have read every row, and closed, already.
+   */
+  private void tracked(@Nullable ShardRun run) {
+    if (run == null) {
+      return;
+    }
+    shardRun = run;
+    if (recorded) {
+      run.end(rowsRead, recordedOutcome.tag());
+    } else {
+      run.rows(rowsRead);
     }
   }
 
@@ -303,6 +336,9 @@ final class ShardCursor implements AutoCloseable {
         return null;
       }
       rowsRead++;
+      if (shardRun != null) {
+        shardRun.rows(rowsRead);
+      }
       return rows.next();
     }
     if (closed) {
@@ -314,6 +350,9 @@ final class ShardCursor implements AutoCloseable {
         return null;
       }
       rowsRead++;
+      if (shardRun != null) {
+        shardRun.rows(rowsRead);
+      }
       return rowReader.read(open);
     } catch (SQLException e) {
       SQLException explained = explainTimeout(e, options, deadlineNanos, startedNanos,
@@ -330,6 +369,10 @@ final class ShardCursor implements AutoCloseable {
   private void record(ShardMetrics.Outcome outcome) {
     if (!recorded) {
       recorded = true;
+      recordedOutcome = outcome;
+      if (shardRun != null) {
+        shardRun.end(rowsRead, outcome.tag());
+      }
       options.services().metrics().statement(endpoint.name(), System.nanoTime() - startedNanos,
           rowsRead, outcome);
     }

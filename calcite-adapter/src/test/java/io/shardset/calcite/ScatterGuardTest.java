@@ -63,10 +63,7 @@ class ScatterGuardTest {
   @BeforeEach void load() throws SQLException {
     fixture = ShardFixture.h2(4, DDL);
     try (Connection connection = ShardFixture.connect(fixture.model(TABLES))) {
-      final List<Object[]> rows = new ArrayList<>();
-      for (long k = 1; k <= ROWS; k++) {
-        rows.add(new Object[] {k, "v" + k});
-      }
+      final List<Object[]> rows = ShardFixture.numbered(ROWS);
       for (String table : List.of("T", "U", "M", "A")) {
         fixture.load(connection, table, rows);
       }

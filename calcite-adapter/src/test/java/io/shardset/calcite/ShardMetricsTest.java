@@ -20,7 +20,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -49,14 +48,7 @@ class ShardMetricsTest {
 
   @BeforeEach void load() throws SQLException {
     fixture = ShardFixture.h2(4, DDL);
-    try (Connection connection = ShardFixture.connect(fixture.model(TABLES))) {
-      final List<Object[]> rows = new ArrayList<>();
-      for (long k = 1; k <= ROWS; k++) {
-        rows.add(new Object[] {k, "v" + k});
-      }
-      fixture.load(connection, "T", rows);
-      router = ShardFixture.schema(connection).table("T").router();
-    }
+    router = fixture.loadNumbered(TABLES, "T", ROWS);
     registry = recording();
   }
 

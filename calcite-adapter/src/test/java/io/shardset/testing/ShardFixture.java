@@ -3,6 +3,7 @@ package io.shardset.testing;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.ShardTable;
 import io.shardset.load.ShardedInserter;
+import io.shardset.routing.ShardRouter;
 
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.schema.SchemaPlus;
@@ -174,6 +175,26 @@ public final class ShardFixture implements AutoCloseable {
     final SchemaPlus root = connection.unwrap(CalciteConnection.class).getRootSchema();
     return Objects.requireNonNull(root.subSchemas().get(SCHEMA), SCHEMA)
         .unwrap(ShardSchema.class);
+  }
+
+  /** Rows {@code (k, 'v' + k)} for {@code k} from 1 to {@code count}: a numbered table's. */
+  public static List<Object[]> numbered(int count) {
+    final List<Object[]> rows = new ArrayList<>();
+    for (long k = 1; k <= count; k++) {
+      rows.add(new Object[] {k, "v" + k});
+    }
+    return rows;
+  }
+
+  /**
+   * Loads {@link #numbered} rows into {@code table} of the model with {@code tables}, and
+   * returns the table's router.
+   */
+  public ShardRouter loadNumbered(String tables, String table, int count) throws SQLException {
+    try (Connection connection = connect(model(tables))) {
+      load(connection, table, numbered(count));
+      return schema(connection).table(table).router();
+    }
   }
 
   /** Writes rows through ShardSet's routing to the shards, and to the oracle. */

@@ -93,6 +93,18 @@ public final class ServerCommand implements Callable<Integer> {
           + " roles, the first one a user has applying. Needs --users.")
   private List<RoleScatter> roleScatter = new ArrayList<>();
 
+  @Option(names = "--slow-query-ms", defaultValue = "0", paramLabel = "MILLISECONDS",
+      description = "Log every statement that takes this long or longer, once, with its"
+          + " shards' times, rows and SQL, literals masked, on the logger io.shardset.slow"
+          + " (default: none).")
+  private long slowQueryMillis;
+
+  @Option(names = "--operator-role", paramLabel = "ROLE", split = ",",
+      description = "The roles whose users see every user's running statements in"
+          + " SHARDSET.STATEMENTS and may cancel them with SHARDSET.CANCEL; other users see"
+          + " their own. Needs --users.")
+  private List<String> operatorRoles = new ArrayList<>();
+
   @CommandLine.Spec
   private CommandLine.Model.CommandSpec spec;
 
@@ -122,7 +134,8 @@ public final class ServerCommand implements Callable<Integer> {
         .withBind(bind).withIdleTimeout(Duration.ofSeconds(idleTimeoutSeconds))
         .withReadOnly(readOnly).withFunctions(functions)
         .withStatementTimeout(Duration.ofSeconds(statementTimeoutSeconds));
-    return (users == null ? plain : plain.withUsers(users, roles)).withRoleScatter(roleScatter);
+    return (users == null ? plain : plain.withUsers(users, roles)).withRoleScatter(roleScatter)
+        .withSlowQueryMillis(slowQueryMillis).withOperatorRoles(operatorRoles);
   }
 
   /** Reads a role's scatter limit. */

@@ -58,7 +58,8 @@ class RemoteHintsAndGuardrailsTest {
     server = ShardSetServer.start(ServerSettings.loopback(shards.modelFile(), 0,
             Driver.Serialization.PROTOBUF).withUsers(realm, List.of("users"))
         .withRoleScatter(List.of(RoleScatter.parse("analyst=allow"),
-            RoleScatter.parse("app=deny:2"))));
+            RoleScatter.parse("app=deny:2")))
+        .withOperatorRoles(List.of("analyst")));
   }
 
   @AfterEach void stop() throws SQLException {
@@ -137,6 +138,39 @@ class RemoteHintsAndGuardrailsTest {
     }
   }
 
+  /**
+   * SHARDSET.STATEMENTS through the server: a user sees their own running statements, one with
+   * an operator role every user's, and only the operator may cancel another user's.
+   */
+  @Test void operatorsSeeAndCancelEveryUsersStatementsOthersTheirOwn() throws Exception {
+    final String sql = "SELECT /*+ SCATTER */ A.K FROM T A, T B";
+    try (Connection app = as("app", "a"); Statement s = app.createStatement();
+         ResultSet running = s.executeQuery(sql);
+         Connection nora = as("nora", "d"); Connection anna = as("anna", "b")) {
+      // More rows than the first frame: the statement runs on until they are read.
+      assertTrue(running.next());
+      final String list = "SELECT USER_NAME, SQL_TEXT FROM SHARDSET.STATEMENTS ORDER BY ID";
+      assertEquals(1, rows(nora, list).size(), rows(nora, list).toString());
+      assertTrue(rows(nora, list).get(0).startsWith("nora"), rows(nora, list).toString());
+      final List<String> seen = rows(anna, list);
+      assertEquals(2, seen.size(), seen.toString());
+      assertTrue(seen.get(0).startsWith("app") && seen.get(0).contains(sql), seen.toString());
+      final long id;
+      try (Statement find = anna.createStatement(); ResultSet rs = find.executeQuery(
+          "SELECT ID FROM SHARDSET.STATEMENTS WHERE USER_NAME = 'app'")) {
+        assertTrue(rs.next());
+        id = rs.getLong(1);
+      }
+      assertEquals(List.of("false"), rows(nora, "SELECT SHARDSET.CANCEL(" + id + ")"));
+      assertEquals(List.of("true"), rows(anna, "SELECT SHARDSET.CANCEL(" + id + ")"));
+      assertThrows(Exception.class, () -> {
+        while (running.next()) {
+          running.getObject(1);
+        }
+      });
+    }
+  }
+
   @Test void roleScatterOptionsReachTheSettings() throws Exception {
     final Path realm = folder.resolve("realm.properties");
     final ServerCommand command = new ServerCommand();
@@ -145,6 +179,11 @@ class RemoteHintsAndGuardrailsTest {
         "--role-scatter", "app=deny:2");
     assertEquals(List.of(RoleScatter.parse("analyst=allow"), RoleScatter.parse("app=deny:2")),
         command.settings().roleScatter());
+    final ServerCommand operating = new ServerCommand();
+    new CommandLine(operating).parseArgs("--model", shards.modelFile().toString(),
+        "--users", realm.toString(), "--slow-query-ms", "250", "--operator-role", "ops,dba");
+    assertEquals(250, operating.settings().slowQueryMillis());
+    assertEquals(List.of("ops", "dba"), operating.settings().operatorRoles());
     final StringWriter err = new StringWriter();
     final CommandLine cli = ShardSetCli.commandLine();
     cli.setErr(new PrintWriter(err, true));

@@ -27,6 +27,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -43,10 +44,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Query timeouts of remote statements, on four PostgreSQL shards one of which keeps the query
- * waiting for a lock: the server's {@code --statement-timeout} for any Avatica client, and a
- * {@code jdbc:shardset:remote:} client's own {@code setQueryTimeout}, which Avatica's protocol
- * does not carry. Either way the client gets SQLState 57014 and the shard statements end.
+ * Query timeouts and cancels of remote statements, on four PostgreSQL shards one or all of
+ * which keep the query waiting for a lock: a cancel by number from a second connection
+ * ({@code SHARDSET.CANCEL}), the server's {@code --statement-timeout} for any Avatica client,
+ * and a {@code jdbc:shardset:remote:} client's own {@code setQueryTimeout}, which Avatica's
+ * protocol does not carry. A timeout reaches the client as SQLState 57014; either way every
+ * shard statement ends.
  */
 class RemoteTimeoutTest {
   /** The application name of the connection that holds the lock. */
@@ -58,7 +61,7 @@ class RemoteTimeoutTest {
   @TempDir Path folder;
   private Path modelFile;
   private ShardSetServer server;
-  private Connection lockHolder;
+  private final List<Connection> lockHolders = new ArrayList<>();
 
   @BeforeAll static void createShards() throws SQLException {
     // More rows than the first frame and a merge's buffers hold.
@@ -77,12 +80,20 @@ class RemoteTimeoutTest {
 
   /** Locks s3's ITEMS, so that a query of it waits. */
   private void lockS3() throws SQLException {
-    lockHolder = DriverManager.getConnection(PostgresServer.url(databases.get(3)),
-        PostgresServer.USER, "");
-    lockHolder.setClientInfo("ApplicationName", LOCK_HOLDER);
-    lockHolder.setAutoCommit(false);
-    try (Statement lock = lockHolder.createStatement()) {
-      lock.execute("LOCK TABLE items IN ACCESS EXCLUSIVE MODE");
+    lock(3);
+  }
+
+  /** Locks the ITEMS of the shards numbered, so that a query of them waits. */
+  private void lock(int... shards) throws SQLException {
+    for (int shard : shards) {
+      final Connection holder = DriverManager.getConnection(
+          PostgresServer.url(databases.get(shard)), PostgresServer.USER, "");
+      lockHolders.add(holder);
+      holder.setClientInfo("ApplicationName", LOCK_HOLDER);
+      holder.setAutoCommit(false);
+      try (Statement lock = holder.createStatement()) {
+        lock.execute("LOCK TABLE items IN ACCESS EXCLUSIVE MODE");
+      }
     }
   }
 
@@ -97,11 +108,11 @@ class RemoteTimeoutTest {
   }
 
   private void releaseLock() throws SQLException {
-    if (lockHolder != null) {
-      lockHolder.rollback();
-      lockHolder.close();
-      lockHolder = null;
+    for (Connection holder : lockHolders) {
+      holder.rollback();
+      holder.close();
     }
+    lockHolders.clear();
   }
 
   /** A plain Avatica client cannot send a timeout: the server's applies to it. */
@@ -111,6 +122,67 @@ class RemoteTimeoutTest {
     try (Connection c = DriverManager.getConnection(server.jdbcUrl());
          Statement s = c.createStatement()) {
       assertTimesOut(s, "query timeout of 1 s elapsed");
+    }
+  }
+
+  /** With every shard's table locked, the timeout must stop all four shard statements. */
+  @Test void theServersStatementTimeoutStopsTheStatementOnEveryShard() throws Exception {
+    server = ShardSetServer.start(settings().withStatementTimeout(Duration.ofSeconds(1)));
+    lock(0, 1, 2, 3);
+    try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+         Statement s = c.createStatement()) {
+      assertTimesOut(s, "query timeout of 1 s elapsed");
+    }
+  }
+
+  /**
+   * A second connection finds a statement that waits on all four shards in
+   * SHARDSET.STATEMENTS and cancels it by its number: every shard statement ends while the
+   * locks are still held, and the first client gets the cancel as its error.
+   */
+  @Test void cancelByNumberFromASecondConnectionStopsEveryShardsStatement() throws Exception {
+    server = ShardSetServer.start(settings());
+    lock(0, 1, 2, 3);
+    final ExecutorService executor = Executors.newSingleThreadExecutor();
+    try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+         Statement s = c.createStatement();
+         Connection second = DriverManager.getConnection(server.jdbcUrl());
+         Statement control = second.createStatement()) {
+      final Future<Throwable> query = executor.submit(() -> {
+        try (ResultSet rs = s.executeQuery("SELECT * FROM ITEMS WHERE V >= 0")) {
+          while (rs.next()) {
+            rs.getObject(1);
+          }
+          return null;
+        } catch (Throwable t) {
+          return t;
+        }
+      });
+      awaitValue(4, RemoteTimeoutTest::lockWaiters);
+      final long id;
+      try (ResultSet rs = control.executeQuery("SELECT ID, SHARDS FROM SHARDSET.STATEMENTS"
+          + " WHERE SQL_TEXT = 'SELECT * FROM ITEMS WHERE V >= 0'")) {
+        assertTrue(rs.next());
+        id = rs.getLong(1);
+        assertEquals("s0,s1,s2,s3", rs.getString(2));
+      }
+      try (ResultSet rs = control.executeQuery("SELECT SHARDSET.CANCEL(" + id + ")")) {
+        assertTrue(rs.next());
+        assertTrue(rs.getBoolean(1));
+      }
+      final Throwable thrown = query.get(20, TimeUnit.SECONDS);
+      assertNotNull(thrown, "the query was not canceled");
+      assertTrue(String.valueOf(thrown.getMessage()).contains("cancel"), thrown.toString());
+      // The locks are still held: only a cancel ends the shard statements.
+      awaitValue(0, RemoteTimeoutTest::lockWaiters);
+      awaitValue(0, RemoteTimeoutTest::busySessions);
+      try (ResultSet rs = control.executeQuery("SELECT COUNT(*) FROM SHARDSET.STATEMENTS"
+          + " WHERE ID = " + id)) {
+        assertTrue(rs.next());
+        assertEquals(0, rs.getInt(1));
+      }
+    } finally {
+      executor.shutdownNow();
     }
   }
 

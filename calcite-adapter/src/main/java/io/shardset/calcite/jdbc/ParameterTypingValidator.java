@@ -1,5 +1,7 @@
 package io.shardset.calcite.jdbc;
 
+import io.shardset.calcite.relations.StatementCancel;
+
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalcitePrepare;
@@ -39,7 +41,8 @@ final class ParameterTypingValidator extends CalciteSqlValidator {
       UnaryOperator<SqlValidator.Config> configTransform) {
     final CalciteConnectionConfig connection = context.config();
     final SqlOperatorTable operators = SqlOperatorTables.chain(List.of(
-        connection.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), catalogReader));
+        connection.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()),
+        StatementCancel.OPERATORS, catalogReader));
     final SqlValidator.Config config = configTransform.apply(SqlValidator.Config.DEFAULT
         .withLenientOperatorLookup(connection.lenientOperatorLookup())
         .withConformance(connection.conformance())

@@ -1,5 +1,6 @@
 package io.shardset.calcite.jdbc;
 
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.guard.ConnectionScatter;
 import io.shardset.calcite.guard.ShardHints;
 import io.shardset.calcite.plan.PlannedReaches;
@@ -66,8 +67,15 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
 
   @Override public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query,
       Type elementType, long maxRowCount) {
-    return ShardHints.withBlockHintsFollowed(
-        () -> prepareFollowingHints(context, query, elementType, maxRowCount));
+    final long started = System.nanoTime();
+    try {
+      return ShardHints.withBlockHintsFollowed(
+          () -> prepareFollowingHints(context, query, elementType, maxRowCount));
+    } finally {
+      // The statement being executed, if any, shows its planning time.
+      ShardSetRuntime.get().execution().scanServices().statements()
+          .planned(System.nanoTime() - started);
+    }
   }
 
   private <T> CalciteSignature<T> prepareFollowingHints(Context context, Query<T> query,

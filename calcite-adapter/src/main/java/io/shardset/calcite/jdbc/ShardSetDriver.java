@@ -4,7 +4,9 @@ import io.shardset.calcite.OpenScans;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.ShardTypeSystem;
+import io.shardset.calcite.guard.ActivitySettings;
 import io.shardset.calcite.guard.ConnectionScatter;
+import io.shardset.calcite.relations.StatementTables;
 import io.shardset.calcite.relations.SystemTable;
 
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -140,6 +142,7 @@ public class ShardSetDriver extends Driver {
     properties.putAll(info);
     try {
       ConnectionScatter.limit(properties);
+      ActivitySettings.of(properties);
     } catch (IllegalArgumentException e) {
       throw new SQLException(e.getMessage(), INVALID_PROPERTY, e);
     }
@@ -217,6 +220,7 @@ public class ShardSetDriver extends Driver {
       if (connection instanceof CalciteConnection calciteConnection) {
         // What Avatica's protocol cannot ask for, remote clients query.
         SystemTable.register(calciteConnection.getRootSchema());
+        StatementTables.register(calciteConnection.getRootSchema());
       }
     }
 
@@ -232,6 +236,7 @@ public class ShardSetDriver extends Driver {
       } finally {
         try {
           ShardSetRuntime.get().transactions().connectionClosed(connection);
+          ShardSetRuntime.get().execution().scanServices().statements().closed(connection);
           openScans().connectionClosed(connection);
         } finally {
           try {

@@ -1,8 +1,13 @@
 package io.shardset.calcite.jdbc;
 
 import io.shardset.calcite.ConnectionTransactions;
+import io.shardset.calcite.ShardSetRuntime;
+import io.shardset.calcite.guard.ActivitySettings;
+import io.shardset.calcite.guard.SlowStatementLog;
 import io.shardset.calcite.relations.MetadataColumn;
 import io.shardset.calcite.relations.RelationRows;
+import io.shardset.execution.StatementTracker;
+import io.shardset.execution.TrackedStatement;
 
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -18,12 +23,15 @@ import org.apache.calcite.jdbc.CalciteMetaColumnFactory;
 import org.apache.calcite.jdbc.CalciteMetaTableFactory;
 import org.apache.calcite.schema.SchemaPlus;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.sql.SQLException;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Calcite's metadata and statement handling for a {@code jdbc:shardset:} connection, with the
@@ -46,12 +54,22 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
 
   private final ConnectionTransactions transactions;
   private final AvaticaConnection connection;
+  private final ActivitySettings activity;
+  private final String user;
+  /**
+   * Executions whose rows are not yet made, by statement id: a query's rows are made after
+   * {@link #execute} returns, and they end the execution's tracking when closed.
+   */
+  private final Map<Integer, TrackedStatement> awaitingRows = new ConcurrentHashMap<>();
 
   ShardSetMeta(AvaticaConnection connection, CalciteMetaTableFactory tables,
       CalciteMetaColumnFactory columns, ConnectionTransactions transactions) {
     super(connection, tables, columns);
     this.connection = connection;
     this.transactions = Objects.requireNonNull(transactions, "transactions");
+    this.activity = ActivitySettings.of(
+        ((CalciteConnection) connection).getProperties());
+    this.user = ((CalciteConnection) connection).getProperties().getProperty("user", "sa");
     connProps.setAutoCommit(true);
     connProps.setTransactionIsolation(TransactionIsolation.IN_EFFECT);
     connProps.setDirty(false);
@@ -199,38 +217,113 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
    */
   @Override public Iterable<Object> createIterable(StatementHandle handle, QueryState state,
       Signature signature, List<TypedValue> parameterValues, Frame firstFrame) {
-    final Iterable<Object> rows =
-        super.createIterable(handle, state, signature, parameterValues, firstFrame);
+    final TrackedStatement tracked = awaitingRows.remove(handle.id);
+    final Iterable<Object> rows;
+    try {
+      rows = super.createIterable(handle, state, signature, parameterValues, firstFrame);
+    } catch (RuntimeException | Error e) {
+      if (tracked != null) {
+        ended(tracked, "error");
+      }
+      throw e;
+    }
+    final Iterable<Object> trackedRows = tracked == null ? rows
+        : new TrackedRows(rows, how -> ended(tracked, how));
     final AvaticaStatement statement = connection.statementMap.get(handle.id);
     if (statement == null
         || signature.statementType != null && signature.statementType.canUpdate()) {
       // A write's count: its shard statements are not scans, and it is not a result to read.
-      return rows;
+      return trackedRows;
     }
     try {
-      return TimedRows.of(rows, statement.getQueryTimeout());
+      return TimedRows.of(trackedRows, statement.getQueryTimeout());
     } catch (SQLException e) {
       throw raise(e);
     }
   }
 
+  /**
+   * Starts tracking an execution of a statement ({@link StatementTracker}): it is listed as
+   * running, and can be canceled by its number, until its rows are closed.
+   */
+  private @Nullable TrackedStatement track(StatementHandle h, @Nullable String sql) {
+    final StatementTracker tracker = tracker();
+    try {
+      final TrackedStatement tracked = tracker.start(connection, user,
+          sql != null ? sql : h.signature != null ? h.signature.sql : "",
+          connection.getCancelFlag(h), activity.seesAll());
+      awaitingRows.put(h.id, tracked);
+      return tracked;
+    } catch (NoSuchStatementException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Ends the tracking of an execution that made no rows to read (a write's count), or that
+   * failed; a query's rows end it when they close.
+   */
+  private void executed(StatementHandle h, @Nullable TrackedStatement tracked,
+      @Nullable ExecuteResult result) {
+    tracker().executed();
+    if (tracked == null) {
+      return;
+    }
+    if (result == null) {
+      awaitingRows.remove(h.id, tracked);
+      ended(tracked, "error");
+    } else if (result.resultSets.stream().allMatch(r -> r.updateCount >= 0)) {
+      awaitingRows.remove(h.id, tracked);
+      ended(tracked, "ok");
+    }
+  }
+
+  private void ended(TrackedStatement tracked, String how) {
+    if (tracker().end(tracked, how)) {
+      SlowStatementLog.logIfSlow(tracked, activity);
+    }
+  }
+
+  /** Ends what a closed statement still tracks: an execution whose rows were never made. */
+  @Override public void closeStatement(StatementHandle h) {
+    final TrackedStatement tracked = awaitingRows.remove(h.id);
+    if (tracked != null) {
+      ended(tracked, "ok");
+    }
+    super.closeStatement(h);
+  }
+
+  private static StatementTracker tracker() {
+    return ShardSetRuntime.get().execution().scanServices().statements();
+  }
+
   @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
       long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
       throws NoSuchStatementException {
+    final TrackedStatement tracked = track(h, sql);
+    ExecuteResult result = null;
     try {
-      return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+      result = super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+      return result;
     } catch (RuntimeException e) {
       throw withSqlState(e);
+    } finally {
+      executed(h, tracked, result);
     }
   }
 
   @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       int maxRowsInFirstFrame) throws NoSuchStatementException {
+    final TrackedStatement tracked = track(h, null);
+    ExecuteResult result = null;
     try {
-      return super.execute(h, JavaTimeParameters.sendable(parameterValues, zone()),
+      result = super.execute(h, JavaTimeParameters.sendable(parameterValues, zone()),
           maxRowsInFirstFrame);
+      return result;
     } catch (RuntimeException e) {
       throw withSqlState(e);
+    } finally {
+      executed(h, tracked, result);
     }
   }
 

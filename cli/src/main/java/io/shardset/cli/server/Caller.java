@@ -18,12 +18,14 @@ import java.util.Objects;
  *     because nobody writes through the server
  * @param scatter the scatter limit of the user's connections, from a role, or null for the
  *     model's
+ * @param seesAllStatements whether the user sees every user's running statements and may
+ *     cancel them (an operator, or anyone without authentication), or only their own
  */
 record Caller(String user, boolean mayWrite, @Nullable String whyNot, boolean refusedByRole,
-    @Nullable ScatterLimit scatter) {
+    @Nullable ScatterLimit scatter, boolean seesAllStatements) {
   /** Who a thread serves when no request set it: nobody, who may not write. */
   static final Caller NOBODY = new Caller("(none)", false, "no remote user is known", false,
-      null);
+      null, false);
 
   Caller {
     Objects.requireNonNull(user, "user");

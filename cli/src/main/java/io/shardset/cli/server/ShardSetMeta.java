@@ -1,5 +1,6 @@
 package io.shardset.cli.server;
 
+import io.shardset.calcite.guard.ActivitySettings;
 import io.shardset.calcite.guard.ConnectionScatter;
 import io.shardset.model.ScatterLimit;
 
@@ -109,12 +110,18 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
   @Override protected Connection createConnection(String url, Properties info)
       throws SQLException {
     final Properties properties = ClientProperties.restrict(server, info);
-    final ScatterLimit scatter = callers.get().scatter();
+    final Caller caller = callers.get();
+    // Who runs the connection's statements, as SHARDSET.STATEMENTS shows them, and whose
+    // statements it sees and may cancel.
+    properties.setProperty("user", caller.user());
+    properties.setProperty(ActivitySettings.STATEMENTS,
+        caller.seesAllStatements() ? "all" : "own");
+    final ScatterLimit scatter = caller.scatter();
     if (scatter != null) {
       properties.putAll(ConnectionScatter.properties(scatter));
     }
     final Connection connection = super.createConnection(url, properties);
-    if (!callers.get().mayWrite()) {
+    if (!caller.mayWrite()) {
       try {
         connection.setReadOnly(true);
       } catch (SQLException | RuntimeException e) {

@@ -1,6 +1,7 @@
 package io.shardset.cli.server;
 
 import io.shardset.calcite.ShardSetRuntime;
+import io.shardset.calcite.guard.ActivitySettings;
 import io.shardset.execution.ShardMetrics;
 
 import org.apache.calcite.avatica.remote.LocalService;
@@ -82,6 +83,9 @@ public final class ShardSetServer implements AutoCloseable {
     info.setProperty("model", settings.model().toAbsolutePath().toString());
     // A server property, which no client overrides (see ClientProperties).
     info.setProperty("fun", settings.functions());
+    if (settings.slowQueryMillis() > 0) {
+      info.setProperty(ActivitySettings.SLOW_MILLIS, Long.toString(settings.slowQueryMillis()));
+    }
     // Before the first connection registers a meter: the endpoint then publishes them all. The
     // server publishes them there and not over JMX, whose timers lock on every statement.
     final ShardMetrics meters = ShardSetRuntime.get().execution().scanServices().metrics();
@@ -106,7 +110,8 @@ public final class ShardSetServer implements AutoCloseable {
       final WriteAccessHandler handler = new WriteAccessHandler(new TracelessErrorHandler(
           new HandlerFactory().getHandler(RemoteErrorService.around(new LocalService(meta),
               callers), settings.serialization()), settings.serialization()),
-          WriteAccess.of(settings), callers, settings.roleScatter(), metrics, health);
+          WriteAccess.of(settings), callers, settings.roleScatter(), settings.operatorRoles(),
+          metrics, health);
       final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
           .withHandler(handler)
           .withPort(settings.port())

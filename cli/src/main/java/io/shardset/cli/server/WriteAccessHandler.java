@@ -27,15 +27,18 @@ final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler 
   private final WriteAccess access;
   private final Caller.Current callers;
   private final List<RoleScatter> roleScatter;
+  private final List<String> operatorRoles;
   private final MetricsEndpoint metrics;
   private final HealthEndpoint health;
 
   WriteAccessHandler(AvaticaHandler avatica, WriteAccess access, Caller.Current callers,
-      List<RoleScatter> roleScatter, MetricsEndpoint metrics, HealthEndpoint health) {
+      List<RoleScatter> roleScatter, List<String> operatorRoles, MetricsEndpoint metrics,
+      HealthEndpoint health) {
     this.avatica = Objects.requireNonNull(avatica, "avatica");
     this.access = Objects.requireNonNull(access, "access");
     this.callers = Objects.requireNonNull(callers, "callers");
     this.roleScatter = List.copyOf(roleScatter);
+    this.operatorRoles = List.copyOf(operatorRoles);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.health = Objects.requireNonNull(health, "health");
     setHandler(avatica);
@@ -58,7 +61,8 @@ final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler 
     final boolean mayWrite = access.mayWrite(request::isUserInRole);
     callers.set(new Caller(user, mayWrite, mayWrite ? null : access.whyReadOnly(user),
         !mayWrite && !access.serverReadOnly(),
-        RoleScatter.of(roleScatter, request::isUserInRole)));
+        RoleScatter.of(roleScatter, request::isUserInRole),
+        !access.authenticated() || operatorRoles.stream().anyMatch(request::isUserInRole)));
     try {
       super.handle(target, baseRequest, request, response);
     } finally {
