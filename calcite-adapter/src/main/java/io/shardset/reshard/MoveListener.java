@@ -1,5 +1,7 @@
 package io.shardset.reshard;
 
+import io.shardset.execution.ProgressMeters;
+
 /**
  * Follows a move's progress. An exception thrown here aborts the move where it stands, in a
  * state from which {@link Mover#resume()} finishes it.
@@ -25,5 +27,24 @@ public interface MoveListener {
 
   /** COPY has copied all rows that move from {@code source} to {@code target}: this many. */
   default void moved(String source, String target, long rows) {
+  }
+
+  /** This listener, which also sets the rows copied on {@code meters}. */
+  default MoveListener metered(ProgressMeters meters) {
+    final MoveListener listener = this;
+    return new MoveListener() {
+      @Override public void step(Step step, String detail) {
+        listener.step(step, detail);
+      }
+
+      @Override public void rows(long copied, long total) {
+        meters.rows(copied, total);
+        listener.rows(copied, total);
+      }
+
+      @Override public void moved(String source, String target, long rows) {
+        listener.moved(source, target, rows);
+      }
+    };
   }
 }

@@ -1,10 +1,14 @@
 package io.shardset.reshard;
 
 import io.shardset.calcite.ShardSetRuntime;
+import io.shardset.execution.ProgressMeters;
+import io.shardset.execution.ShardMetrics;
 import io.shardset.model.ChunkMapSpec;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.TableSpec;
 import io.shardset.testing.LongTest;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,8 +143,11 @@ class MoverTest {
     }
     Events events = new Events(0);
     ReshardPlan plan = plan(fixture, addFifth(fixture));
-    new Mover(fixture.modelFile(), FamilyShards.SCHEMA, FAST, events, fixture.preparer(),
-        ShardSetRuntime.get().topology())
+    ShardMetrics metrics = new ShardMetrics();
+    metrics.registry().add(new SimpleMeterRegistry());
+    ProgressMeters meters = ProgressMeters.of(metrics, "reshard", FamilyShards.SCHEMA);
+    new Mover(fixture.modelFile(), FamilyShards.SCHEMA, FAST, events.metered(meters),
+        fixture.preparer(), ShardSetRuntime.get().topology())
         .apply(plan);
 
     assertDone(fixture);
@@ -161,6 +168,13 @@ class MoverTest {
     assertTrue(fixture.count(4, "VISITS") > 0);
     assertEquals(moved, events.lastCopied);
     assertEquals(moved, events.lastTotal);
+    // The gauges read what the listener was last told, until they are closed.
+    assertEquals(moved, metrics.registry().get("shardset.reshard.rows.done")
+        .tag("target", FamilyShards.SCHEMA).gauge().value());
+    assertEquals(moved, metrics.registry().get("shardset.reshard.rows.total").gauge().value());
+    meters.close();
+    assertNull(metrics.registry().find("shardset.reshard.rows.done").gauge());
+    metrics.close();
     List<String> steps = events.events.stream().filter(e -> e.endsWith(" start"))
         .map(e -> e.substring(0, e.indexOf(' '))).toList();
     assertEquals(List.of("PREPARE", "ANNOUNCE", "DETACH", "COPY", "VERIFY", "SWITCH", "MERGE",

@@ -1,11 +1,13 @@
 package io.shardset.cli;
 
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.ShardTable;
 import io.shardset.cli.load.CsvLoader;
 import io.shardset.cli.load.LoadOptions;
 import io.shardset.cli.load.LoadResult;
 import io.shardset.cli.load.ProgressReporter;
 import io.shardset.cli.load.WriteMode;
+import io.shardset.execution.ProgressMeters;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -94,9 +96,11 @@ public final class LoadCommand implements Callable<Integer> {
         return 1;
       }
     }
-    try (Connection connection = ShardSchemas.connect(model)) {
+    try (Connection connection = ShardSchemas.connect(model);
+         ProgressMeters meters = ProgressMeters.of(
+             ShardSetRuntime.get().execution().scanServices().metrics(), "load", table)) {
       final ShardTable shardTable = ShardSchemas.find(connection, schema).table(table);
-      final ProgressReporter progress = progress(err);
+      final ProgressReporter progress = progress(err).metered(meters);
       final LoadResult result = new CsvLoader(shardTable, options, System::nanoTime)
           .load(files, progress);
       result.summary().forEach(out::println);

@@ -1,6 +1,9 @@
 package io.shardset.cli.load;
 
+import io.shardset.execution.ProgressMeters;
 import io.shardset.load.RowRates;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -24,6 +27,8 @@ public final class ProgressReporter {
   private final long start;
   private long lastShown;
   private boolean drawn;
+  /** The gauges the rows loaded are set on, or null. */
+  private @Nullable ProgressMeters meters;
 
   private ProgressReporter(PrintWriter out, long totalBytes, LongSupplier nanoClock, boolean bar,
       long intervalNanos) {
@@ -47,8 +52,17 @@ public final class ProgressReporter {
     return new ProgressReporter(out, totalBytes, nanoClock, false, intervalNanos);
   }
 
+  /** Also sets the rows loaded so far on {@code gauges}. */
+  public ProgressReporter metered(ProgressMeters gauges) {
+    this.meters = gauges;
+    return this;
+  }
+
   /** Reports the rows loaded and bytes read so far; shows them if it is time to. */
   public void update(long rows, long bytesRead) {
+    if (meters != null) {
+      meters.rows(rows, 0);
+    }
     final long now = nanoClock.getAsLong();
     if (now - lastShown < intervalNanos) {
       return;
@@ -59,6 +73,9 @@ public final class ProgressReporter {
 
   /** Shows the final state, and ends the bar's line. */
   public void finish(long rows, long bytesRead) {
+    if (meters != null) {
+      meters.rows(rows, rows);
+    }
     final long now = nanoClock.getAsLong();
     if (bar) {
       show(rows, bytesRead, now);

@@ -1,6 +1,7 @@
 package io.shardset.cli.reshard;
 
 import io.shardset.calcite.ShardSetRuntime;
+import io.shardset.execution.ProgressMeters;
 import io.shardset.model.ReshardSpec;
 import io.shardset.reshard.ModelFile;
 import io.shardset.reshard.MoveProgress;
@@ -9,6 +10,8 @@ import io.shardset.reshard.ReshardPlan;
 import io.shardset.reshard.ReshardPlanner;
 import io.shardset.reshard.RowCount;
 import io.shardset.reshard.TablePreparer;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -54,7 +57,21 @@ public final class ApplyCommand implements Callable<Integer> {
   @CommandLine.Spec
   private CommandLine.Model.CommandSpec spec;
 
+  /** The rows copied, as gauges (JMX, with -Dshardset.jmx=true), while the command runs. */
+  private @Nullable ProgressMeters meters;
+
   @Override public Integer call() throws InterruptedException {
+    try {
+      return applyOrResume();
+    } finally {
+      if (meters != null) {
+        meters.close();
+        meters = null;
+      }
+    }
+  }
+
+  private int applyOrResume() throws InterruptedException {
     final PrintWriter out = spec.commandLine().getOut();
     final PrintWriter err = spec.commandLine().getErr();
     final Mover.Settings settings = settings();
@@ -124,8 +141,12 @@ public final class ApplyCommand implements Callable<Integer> {
 
   private Mover mover(ModelFile file, String schema, Mover.Settings settings,
       ProgressPrinter printer) {
-    return new Mover(file.path(), schema, settings, printer, TablePreparer::prepare,
-        ShardSetRuntime.get().topology());
+    if (meters == null) {
+      meters = ProgressMeters.of(ShardSetRuntime.get().execution().scanServices().metrics(),
+          "reshard", schema);
+    }
+    return new Mover(file.path(), schema, settings, printer.metered(meters),
+        TablePreparer::prepare, ShardSetRuntime.get().topology());
   }
 
   private Mover.Settings settings() {

@@ -1,5 +1,10 @@
 package io.shardset.cli.load;
 
+import io.shardset.execution.ProgressMeters;
+import io.shardset.execution.ShardMetrics;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;
@@ -42,6 +47,28 @@ class ReportsTest {
     progress.finish(40, 1_000);
     assertEquals("20 rows (25%), 200,000,000 rows/s\n40 rows (100%), 200,000,000 rows/s\n",
         output());
+  }
+
+  /** The rows loaded reach the gauges at every update, not only when a line is due. */
+  @Test void rowsReachTheGauges() {
+    final ShardMetrics metrics = new ShardMetrics();
+    metrics.registry().add(new SimpleMeterRegistry());
+    try (ProgressMeters meters = ProgressMeters.of(metrics, "load", "ORDERS")) {
+      final ProgressReporter progress =
+          ProgressReporter.lines(out, 1_000, clock::get, 100).metered(meters);
+      progress.update(10, 100);
+      assertEquals(10, gauge(metrics, "shardset.load.rows.done"));
+      assertEquals(0, gauge(metrics, "shardset.load.rows.total"));
+      progress.finish(40, 1_000);
+      assertEquals(40, gauge(metrics, "shardset.load.rows.done"));
+      assertEquals(40, gauge(metrics, "shardset.load.rows.total"));
+    } finally {
+      metrics.close();
+    }
+  }
+
+  private static double gauge(ShardMetrics metrics, String name) {
+    return metrics.registry().get(name).tag("target", "ORDERS").gauge().value();
   }
 
   @Test void noLinesForAShortLoad() {
