@@ -60,8 +60,9 @@ public final class ShardSetRuntime implements AutoCloseable {
    */
   public static final String JMX_PROPERTY = "shardset.jmx";
 
-  /** The process's runtime that {@link #get()} hands out; guarded by the class. */
-  private static @Nullable ShardSetRuntime defaultRuntime;
+  /** The process's runtime that {@link #get()} hands out; written under the class's lock,
+   * read without it (every statement asks for it). */
+  private static volatile @Nullable ShardSetRuntime defaultRuntime;
   /** Whether the shutdown hook that closes the default runtime is registered; guarded by the
    * class. */
   private static boolean hookRegistered;
@@ -93,7 +94,15 @@ public final class ShardSetRuntime implements AutoCloseable {
    * JVM shutdown. Its meters are published over JMX when {@value #JMX_PROPERTY} is true
    * ({@link ShardMetrics}).
    */
-  public static synchronized ShardSetRuntime get() {
+  public static ShardSetRuntime get() {
+    final ShardSetRuntime current = defaultRuntime;
+    if (current != null && !current.isClosed()) {
+      return current;
+    }
+    return getOrCreate();
+  }
+
+  private static synchronized ShardSetRuntime getOrCreate() {
     if (defaultRuntime == null || defaultRuntime.isClosed()) {
       defaultRuntime = new ShardSetRuntime();
       // The process's runtime alone: the MBeans of two runtimes would have the same names.

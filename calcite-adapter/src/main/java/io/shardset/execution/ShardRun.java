@@ -1,7 +1,10 @@
 package io.shardset.execution;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 
 /**
  * One shard statement of a {@link TrackedStatement}: the shard, the SQL it got, its time and
@@ -16,6 +19,8 @@ public final class ShardRun {
   private final AtomicLong rows = new AtomicLong();
   private volatile long endNanos;
   private volatile String state = "running";
+  /** Told the rows at the end, for a statement that does not keep this run; or null. */
+  private @Nullable LongConsumer onEnd;
 
   ShardRun(String shard, String sql, long startNanos) {
     this.shard = shard;
@@ -50,18 +55,26 @@ public final class ShardRun {
     return (until - startNanos) / (double) TimeUnit.MILLISECONDS.toNanos(1);
   }
 
+  /** Has {@code consumer} told the rows at the end. */
+  void onEnd(LongConsumer consumer) {
+    this.onEnd = consumer;
+  }
+
   void rows(long count) {
     rows.lazySet(count);
   }
 
-  /** Records the end once; later calls change nothing. */
-  void end(long count, String outcome) {
+  /** Records the end, with the rows returned (or changed); later calls change nothing. */
+  public void end(long count, String outcome) {
     if (endNanos == 0) {
       rows.lazySet(count);
       state = outcome;
       // 0 marks a running statement: a clock that reads 0 at the end is moved on by one.
       final long now = System.nanoTime();
       endNanos = now == 0 ? 1 : now;
+      if (onEnd != null) {
+        onEnd.accept(count);
+      }
     }
   }
 }

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Predicate;
 
 /**
  * The client statements running in a runtime, each a {@link TrackedStatement} found by its
@@ -22,7 +21,8 @@ public final class StatementTracker {
   private final AtomicLong ids = new AtomicLong();
   /** By cancel flag, which Calcite makes per statement and which compares by identity. */
   private final Map<AtomicBoolean, TrackedStatement> running = new ConcurrentHashMap<>();
-  /** Each connection's last finished statement, by the connection (compared by identity). */
+  /** Each connection's last finished statement, by what stands for the connection (an object
+   * of its own, compared by identity, which holds nothing of it). */
   private final Map<Object, TrackedStatement> last = new ConcurrentHashMap<>();
   /** The statement each thread is executing, which planning time is added to. */
   private final ThreadLocal<TrackedStatement> executing = new ThreadLocal<>();
@@ -32,18 +32,22 @@ public final class StatementTracker {
   }
 
   /**
-   * Registers a statement's execution (whose connection sees every user's statements, or its
-   * own user's only), which runs on this thread until {@link #executed}; an
-   * execution of the same statement still registered (its rows never closed) ends first.
+   * Registers a statement's execution (whose connection, represented by {@code session}, sees
+   * every user's statements, or its own user's only), which runs on this thread until
+   * {@link #executed}. The statement's cancel flag is cleared: a cancel stops one execution,
+   * not the statement's later ones. The caller ends the statement's previous execution first;
+   * one still registered ends here as closed.
    */
-  public TrackedStatement start(Object connection, String user, String sql,
+  public TrackedStatement start(Object session, String user, String sql,
       AtomicBoolean cancelFlag, boolean seesEveryUser) {
-    final TrackedStatement statement = new TrackedStatement(ids.incrementAndGet(), connection,
-        user, sql, cancelFlag, seesEveryUser);
-    final TrackedStatement before = running.put(cancelFlag, statement);
+    final TrackedStatement before = running.get(cancelFlag);
     if (before != null) {
-      end(before, "ok");
+      end(before, "closed");
     }
+    cancelFlag.set(false);
+    final TrackedStatement statement = new TrackedStatement(ids.incrementAndGet(), session,
+        user, sql, cancelFlag, seesEveryUser);
+    running.put(cancelFlag, statement);
     executing.set(statement);
     return statement;
   }
@@ -76,14 +80,23 @@ public final class StatementTracker {
     }
     running.remove(statement.cancelFlag(), statement);
     if (!statement.isIntrospective()) {
-      last.put(statement.connection(), statement);
+      last.put(statement.session(), statement);
     }
     return true;
   }
 
-  /** Forgets a closed connection's last statement. */
-  public void closed(Object connection) {
-    last.remove(connection);
+  /**
+   * Forgets a closed connection's statements: ends those still registered, as closed, and
+   * drops its last one. Its statements' ends that come later may leave a last one behind,
+   * which holds nothing of the connection.
+   */
+  public void closed(Object session) {
+    for (TrackedStatement statement : running.values()) {
+      if (statement.session() == session) {
+        end(statement, "closed");
+      }
+    }
+    last.remove(session);
   }
 
   /** The running statements, by number. */
@@ -94,18 +107,19 @@ public final class StatementTracker {
   }
 
   /** The last statement the connection finished, or null. */
-  public @Nullable TrackedStatement last(Object connection) {
-    return last.get(connection);
+  public @Nullable TrackedStatement last(Object session) {
+    return last.get(session);
   }
 
   /**
-   * Cancels the running statement numbered {@code id} if {@code mayCancel} allows it;
-   * returns whether a statement was canceled.
+   * Cancels the running statement numbered {@code id} for {@code caller}, if the caller may
+   * ({@link TrackedStatement#mayTouch}) and it is not the caller itself; returns whether a
+   * statement was canceled.
    */
-  public boolean cancel(long id, Predicate<TrackedStatement> mayCancel) {
+  public boolean cancel(long id, TrackedStatement caller) {
     for (TrackedStatement statement : running.values()) {
-      if (statement.id() == id && statement.outcome() == null && mayCancel.test(statement)) {
-        return statement.cancelFlag().compareAndSet(false, true);
+      if (statement.id() == id) {
+        return statement != caller && caller.mayTouch(statement) && statement.cancel();
       }
     }
     return false;

@@ -4,30 +4,43 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A client statement's execution while it runs and after: who runs it, its SQL, when it
  * started, its planning time and the statements its shards got ({@link ShardRun}). Registered
  * in a {@link StatementTracker} from its execution until its rows are closed.
+ *
+ * <p>It keeps the first {@value #KEPT_RUNS} shard statements in full; a statement that runs
+ * more (a scan opened again for each outer row, say) counts the others and their rows.
  */
 public final class TrackedStatement {
+  /** The most shard statements kept in full. */
+  public static final int KEPT_RUNS = 1_000;
+
   private final long id;
-  private final Object connection;
+  private final Object session;
   private final String user;
   private final String sql;
   private final AtomicBoolean cancelFlag;
   private final boolean seesEveryUser;
-  private final Instant started = Instant.now();
+  private final long startedMillis = System.currentTimeMillis();
   private final long startNanos = System.nanoTime();
   private final Queue<ShardRun> shardRuns = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger runCount = new AtomicInteger();
+  /** The shards reached, each once; as many as the model has at most. */
+  private final Set<String> shards = ConcurrentHashMap.newKeySet();
+  /** Rows of the shard statements not kept. */
+  private final AtomicLong unkeptRows = new AtomicLong();
   private volatile long planningNanos;
   private volatile long endNanos;
   private volatile @Nullable String outcome;
@@ -35,14 +48,14 @@ public final class TrackedStatement {
    * connection's last statement. */
   private volatile boolean introspective;
 
-  TrackedStatement(long id, Object connection, String user, String sql,
-      AtomicBoolean cancelFlag, boolean seesEveryUser) {
-    this.seesEveryUser = seesEveryUser;
+  TrackedStatement(long id, Object session, String user, String sql, AtomicBoolean cancelFlag,
+      boolean seesEveryUser) {
     this.id = id;
-    this.connection = Objects.requireNonNull(connection, "connection");
+    this.session = Objects.requireNonNull(session, "session");
     this.user = Objects.requireNonNull(user, "user");
     this.sql = Objects.requireNonNull(sql, "sql");
     this.cancelFlag = Objects.requireNonNull(cancelFlag, "cancelFlag");
+    this.seesEveryUser = seesEveryUser;
   }
 
   /** The statement's number, unique in the process. */
@@ -50,9 +63,9 @@ public final class TrackedStatement {
     return id;
   }
 
-  /** The connection that runs it (compared by identity). */
-  public Object connection() {
-    return connection;
+  /** What stands for the connection that runs it (compared by identity). */
+  public Object session() {
+    return session;
   }
 
   /** The user of that connection. */
@@ -67,7 +80,7 @@ public final class TrackedStatement {
 
   /** When it started. */
   public Instant started() {
-    return started;
+    return Instant.ofEpochMilli(startedMillis);
   }
 
   /** Its time so far, or until it ended, in milliseconds. */
@@ -94,28 +107,33 @@ public final class TrackedStatement {
     return cancelFlag.get();
   }
 
-  /** Null while it runs, then how it ended: ok, error or canceled. */
+  /** Null while it runs, then how it ended: ok, closed (before its last row), error,
+   * timeout or canceled. */
   public @Nullable String outcome() {
     return outcome;
   }
 
-  /** The statements its shards got, in the order they started. */
+  /** The statements its shards got, in the order they started: the first
+   * {@value #KEPT_RUNS}. */
   public List<ShardRun> shardRuns() {
     return new ArrayList<>(shardRuns);
   }
 
-  /** The shards it reached, each once, in the order first reached. */
-  public Set<String> shards() {
-    final Set<String> shards = new LinkedHashSet<>();
-    for (ShardRun run : shardRuns) {
-      shards.add(run.shard());
-    }
-    return shards;
+  /** How many statements its shards got. */
+  public int shardStatements() {
+    return runCount.get();
   }
 
-  /** The rows its shards returned so far. */
+  /** The shards it reached, each once, sorted by name. */
+  public List<String> shards() {
+    final List<String> sorted = new ArrayList<>(shards);
+    sorted.sort(null);
+    return sorted;
+  }
+
+  /** The rows its shards returned (or changed) so far. */
   public long shardRows() {
-    long rows = 0;
+    long rows = unkeptRows.get();
     for (ShardRun run : shardRuns) {
       rows += run.rows();
     }
@@ -141,10 +159,23 @@ public final class TrackedStatement {
   }
 
   /** Starts a shard statement of it. */
-  ShardRun startShard(String shard, String shardSql) {
+  public ShardRun startShard(String shard, String shardSql) {
+    shards.add(shard);
     final ShardRun run = new ShardRun(shard, shardSql, System.nanoTime());
-    shardRuns.add(run);
+    if (runCount.incrementAndGet() <= KEPT_RUNS) {
+      shardRuns.add(run);
+    } else {
+      run.onEnd(unkeptRows::addAndGet);
+    }
     return run;
+  }
+
+  /** Cancels it unless it has ended; returns whether it did. */
+  synchronized boolean cancel() {
+    if (outcome != null) {
+      return false;
+    }
+    return cancelFlag.compareAndSet(false, true);
   }
 
   /** Records the end once; returns whether this call did. */

@@ -180,7 +180,7 @@ class ShardSetServerTest {
         while (rs.next()) {
           schemas.add(rs.getString("TABLE_SCHEM"));
         }
-        assertEquals(List.of("S", "metadata"), schemas);
+        assertEquals(List.of("S", "SHARDSET", "metadata"), schemas);
       }
       try (ResultSet rs = md.getTypeInfo()) {
         final List<String> types = new ArrayList<>();
@@ -207,7 +207,7 @@ class ShardSetServerTest {
           schemas.add(rs.getString("TABLE_SCHEM"));
         }
       }
-      assertEquals(List.of("S", "metadata"), schemas);
+      assertEquals(List.of("S", "SHARDSET", "metadata"), schemas);
       assertEquals(List.of("300"), query(remote, "SELECT COUNT(*) FROM ORDERS"));
     }
   }

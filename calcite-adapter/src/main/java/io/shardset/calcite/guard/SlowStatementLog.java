@@ -44,7 +44,7 @@ public final class SlowStatementLog {
         "slow statement %d of user '%s': %d ms (planning %d ms), %s, %d shard statements on"
             + " %d shards %s, %d rows from shards: %s",
         statement.id(), statement.user(), statement.elapsedMillis(),
-        statement.planningMillis(), statement.outcome(), runs.size(),
+        statement.planningMillis(), statement.outcome(), statement.shardStatements(),
         statement.shards().size(), statement.shards(), statement.shardRows(),
         text(statement.sql(), literals)));
     for (ShardRun run : runs) {

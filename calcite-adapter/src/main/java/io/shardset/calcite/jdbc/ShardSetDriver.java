@@ -236,7 +236,6 @@ public class ShardSetDriver extends Driver {
       } finally {
         try {
           ShardSetRuntime.get().transactions().connectionClosed(connection);
-          ShardSetRuntime.get().execution().scanServices().statements().closed(connection);
           openScans().connectionClosed(connection);
         } finally {
           try {

@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Calcite's metadata and statement handling for a {@code jdbc:shardset:} connection, with the
@@ -56,6 +57,9 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
   private final AvaticaConnection connection;
   private final ActivitySettings activity;
   private final String user;
+  private final StatementTracker tracker;
+  /** Stands for this connection in the tracker, which must hold nothing of it. */
+  private final Object session = new Object();
   /**
    * Executions whose rows are not yet made, by statement id: a query's rows are made after
    * {@link #execute} returns, and they end the execution's tracking when closed.
@@ -70,6 +74,7 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
     this.activity = ActivitySettings.of(
         ((CalciteConnection) connection).getProperties());
     this.user = ((CalciteConnection) connection).getProperties().getProperty("user", "sa");
+    this.tracker = ShardSetRuntime.get().execution().scanServices().statements();
     connProps.setAutoCommit(true);
     connProps.setTransactionIsolation(TransactionIsolation.IN_EFFECT);
     connProps.setDirty(false);
@@ -220,23 +225,27 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
     final TrackedStatement tracked = awaitingRows.remove(handle.id);
     final Iterable<Object> rows;
     try {
-      rows = super.createIterable(handle, state, signature, parameterValues, firstFrame);
+      rows = timed(handle, signature,
+          super.createIterable(handle, state, signature, parameterValues, firstFrame));
     } catch (RuntimeException | Error e) {
       if (tracked != null) {
-        ended(tracked, "error");
+        ended(tracked, TrackedRows.outcome(e));
       }
       throw e;
     }
-    final Iterable<Object> trackedRows = tracked == null ? rows
-        : new TrackedRows(rows, how -> ended(tracked, how));
+    return tracked == null ? rows : new TrackedRows(rows, how -> ended(tracked, how));
+  }
+
+  private Iterable<Object> timed(StatementHandle handle, Signature signature,
+      Iterable<Object> rows) {
     final AvaticaStatement statement = connection.statementMap.get(handle.id);
     if (statement == null
         || signature.statementType != null && signature.statementType.canUpdate()) {
       // A write's count: its shard statements are not scans, and it is not a result to read.
-      return trackedRows;
+      return rows;
     }
     try {
-      return TimedRows.of(trackedRows, statement.getQueryTimeout());
+      return TimedRows.of(rows, statement.getQueryTimeout());
     } catch (SQLException e) {
       throw raise(e);
     }
@@ -244,57 +253,84 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
 
   /**
    * Starts tracking an execution of a statement ({@link StatementTracker}): it is listed as
-   * running, and can be canceled by its number, until its rows are closed.
+   * running, and can be canceled by its number, until its rows are closed. The statement's
+   * previous execution, if its rows are still open, ends here.
    */
   private @Nullable TrackedStatement track(StatementHandle h, @Nullable String sql) {
-    final StatementTracker tracker = tracker();
+    final AtomicBoolean cancelFlag;
     try {
-      final TrackedStatement tracked = tracker.start(connection, user,
-          sql != null ? sql : h.signature != null ? h.signature.sql : "",
-          connection.getCancelFlag(h), activity.seesAll());
-      awaitingRows.put(h.id, tracked);
-      return tracked;
+      cancelFlag = connection.getCancelFlag(h);
     } catch (NoSuchStatementException e) {
       return null;
+    }
+    endPrevious(h, cancelFlag, "closed");
+    final String text = sql != null ? sql : preparedSql(h);
+    final TrackedStatement tracked = tracker.start(session, user, text == null ? "" : text,
+        cancelFlag, activity.seesAll());
+    awaitingRows.put(h.id, tracked);
+    return tracked;
+  }
+
+  /** Ends the execution of the statement that is still tracked, if any. */
+  private void endPrevious(StatementHandle h, AtomicBoolean cancelFlag, String how) {
+    awaitingRows.remove(h.id);
+    final TrackedStatement previous = tracker.of(cancelFlag);
+    if (previous != null) {
+      ended(previous, how);
     }
   }
 
   /**
-   * Ends the tracking of an execution that made no rows to read (a write's count), or that
-   * failed; a query's rows end it when they close.
+   * Ends the tracking of an execution that failed, or that made no rows to read: a write,
+   * whose count Calcite read already (Avatica leaves its rows unclosed); a query's rows end
+   * it when they are read or closed.
    */
   private void executed(StatementHandle h, @Nullable TrackedStatement tracked,
-      @Nullable ExecuteResult result) {
-    tracker().executed();
+      @Nullable ExecuteResult result, @Nullable RuntimeException failure) {
+    tracker.executed();
     if (tracked == null) {
       return;
     }
     if (result == null) {
       awaitingRows.remove(h.id, tracked);
-      ended(tracked, "error");
-    } else if (result.resultSets.stream().allMatch(r -> r.updateCount >= 0)) {
-      awaitingRows.remove(h.id, tracked);
-      ended(tracked, "ok");
+      ended(tracked, failure == null ? "error" : TrackedRows.outcome(failure));
+      return;
+    }
+    for (MetaResultSet resultSet : result.resultSets) {
+      if (resultSet.updateCount >= 0 || resultSet.signature != null
+          && resultSet.signature.statementType != null
+          && resultSet.signature.statementType.canUpdate()) {
+        awaitingRows.remove(h.id, tracked);
+        ended(tracked, "ok");
+        return;
+      }
     }
   }
 
   private void ended(TrackedStatement tracked, String how) {
-    if (tracker().end(tracked, how)) {
+    if (tracker.end(tracked, how)) {
       SlowStatementLog.logIfSlow(tracked, activity);
     }
   }
 
-  /** Ends what a closed statement still tracks: an execution whose rows were never made. */
+  /** Ends what a closed statement still tracks. */
   @Override public void closeStatement(StatementHandle h) {
-    final TrackedStatement tracked = awaitingRows.remove(h.id);
-    if (tracked != null) {
-      ended(tracked, "ok");
+    try {
+      endPrevious(h, connection.getCancelFlag(h), "closed");
+    } catch (NoSuchStatementException e) {
+      awaitingRows.remove(h.id);
     }
     super.closeStatement(h);
   }
 
-  private static StatementTracker tracker() {
-    return ShardSetRuntime.get().execution().scanServices().statements();
+  /** Ends what the closed connection's statements still track. */
+  @Override public void closeConnection(ConnectionHandle ch) {
+    try {
+      super.closeConnection(ch);
+    } finally {
+      awaitingRows.clear();
+      tracker.closed(session);
+    }
   }
 
   @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
@@ -302,13 +338,15 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
       throws NoSuchStatementException {
     final TrackedStatement tracked = track(h, sql);
     ExecuteResult result = null;
+    RuntimeException failure = null;
     try {
       result = super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
       return result;
     } catch (RuntimeException e) {
+      failure = e;
       throw withSqlState(e);
     } finally {
-      executed(h, tracked, result);
+      executed(h, tracked, result, failure);
     }
   }
 
@@ -316,14 +354,16 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
       int maxRowsInFirstFrame) throws NoSuchStatementException {
     final TrackedStatement tracked = track(h, null);
     ExecuteResult result = null;
+    RuntimeException failure = null;
     try {
       result = super.execute(h, JavaTimeParameters.sendable(parameterValues, zone()),
           maxRowsInFirstFrame);
       return result;
     } catch (RuntimeException e) {
+      failure = e;
       throw withSqlState(e);
     } finally {
-      executed(h, tracked, result);
+      executed(h, tracked, result, failure);
     }
   }
 

@@ -1,16 +1,18 @@
 package io.shardset.calcite.jdbc;
 
+import java.sql.SQLTimeoutException;
 import java.util.Iterator;
 import java.util.function.Consumer;
 
 /**
  * The rows of a tracked execution ({@link io.shardset.execution.StatementTracker}), which end
- * its tracking when the last row has been read, when reading fails, or when they are closed,
- * whichever comes first.
+ * its tracking when the last row has been read ({@code ok}), when reading fails
+ * ({@code timeout} or {@code error}; {@code canceled} if the statement was), or when they are
+ * closed before the last row ({@code closed}), whichever comes first.
  */
 final class TrackedRows implements Iterable<Object> {
   private final Iterable<Object> rows;
-  /** Told how the execution ended: {@code ok} or {@code error}. */
+  /** Told how the execution ended. */
   private final Consumer<String> ended;
 
   TrackedRows(Iterable<Object> rows, Consumer<String> ended) {
@@ -18,18 +20,29 @@ final class TrackedRows implements Iterable<Object> {
     this.ended = ended;
   }
 
+  /** How an execution that failed with {@code failure} ended: a timeout or an error. */
+  static String outcome(Throwable failure) {
+    for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof SQLTimeoutException) {
+        return "timeout";
+      }
+    }
+    return "error";
+  }
+
   @Override public Iterator<Object> iterator() {
     final Iterator<Object> started;
     try {
       started = rows.iterator();
-    } catch (RuntimeException | Error e) {
-      ended.accept("error");
+    } catch (Throwable e) {
+      ended.accept(outcome(e));
       throw e;
     }
     return new Rows(started);
   }
 
-  /** The rows, watched for their end. */
+  /** The rows, watched for their end. A failure is caught as any Throwable: the timeout's
+   * SQLException arrives thrown unchecked. */
   private final class Rows implements Iterator<Object>, AutoCloseable {
     private final Iterator<Object> rows;
 
@@ -41,8 +54,8 @@ final class TrackedRows implements Iterable<Object> {
       final boolean more;
       try {
         more = rows.hasNext();
-      } catch (RuntimeException | Error e) {
-        ended.accept("error");
+      } catch (Throwable e) {
+        ended.accept(outcome(e));
         throw e;
       }
       if (!more) {
@@ -54,8 +67,8 @@ final class TrackedRows implements Iterable<Object> {
     @Override public Object next() {
       try {
         return rows.next();
-      } catch (RuntimeException | Error e) {
-        ended.accept("error");
+      } catch (Throwable e) {
+        ended.accept(outcome(e));
         throw e;
       }
     }
@@ -66,7 +79,8 @@ final class TrackedRows implements Iterable<Object> {
           closeable.close();
         }
       } finally {
-        ended.accept("ok");
+        // After the last row (or a failure) this changes nothing.
+        ended.accept("closed");
       }
     }
   }

@@ -7,6 +7,7 @@ import io.shardset.calcite.runtime.PushedWrite;
 import io.shardset.calcite.runtime.ShardWrites;
 import io.shardset.calcite.runtime.SqlTemplate;
 import io.shardset.calcite.runtime.WriteTarget;
+import io.shardset.execution.StatementTracker;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -148,7 +149,9 @@ public final class EnumerableShardPushedModify extends AbstractRelNode
         ShardSetRuntime.get().transactions(), ConnectionTransactions.class);
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         JavaRowFormat.SCALAR);
+    final Expression statements = implementor.stash(
+        ShardSetRuntime.get().execution().scanServices().statements(), StatementTracker.class);
     return implementor.result(physType, Blocks.toBlock(Expressions.call(ShardWrites.PUSHED,
-        implementor.getRootExpression(), pushed, transactions)));
+        implementor.getRootExpression(), pushed, transactions, statements)));
   }
 }

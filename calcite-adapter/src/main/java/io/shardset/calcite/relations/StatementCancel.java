@@ -71,7 +71,7 @@ public final class StatementCancel {
       return false;
     }
     caller.introspective();
-    return tracker.cancel(number.longValue(), caller::mayTouch);
+    return tracker.cancel(number.longValue(), caller);
   }
 
   /** The function, never evaluated while planning. */

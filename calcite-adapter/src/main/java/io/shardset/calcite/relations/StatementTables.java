@@ -87,7 +87,7 @@ public final class StatementTables extends AbstractSchema {
       if (caller.mayTouch(s)) {
         rows.add(new Object[] {s.id(), s.user(), s.started().toString(), s.elapsedMillis(),
             s.canceled() ? "canceling" : "running", String.join(",", s.shards()),
-            s.shardRuns().size(), s.shardRows(), s.sql()});
+            s.shardStatements(), s.shardRows(), s.sql()});
       }
     }
     return rows;
@@ -107,7 +107,7 @@ public final class StatementTables extends AbstractSchema {
   private static List<Object[]> lastStatement(StatementTracker tracker,
       TrackedStatement caller) {
     final List<Object[]> rows = new ArrayList<>();
-    final TrackedStatement last = tracker.last(caller.connection());
+    final TrackedStatement last = tracker.last(caller.session());
     if (last != null) {
       addShardRows(last, rows);
     }

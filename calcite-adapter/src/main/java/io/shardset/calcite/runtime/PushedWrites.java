@@ -1,5 +1,7 @@
 package io.shardset.calcite.runtime;
 
+import io.shardset.execution.ShardRun;
+import io.shardset.execution.TrackedStatement;
 import io.shardset.model.ReshardSpec;
 import io.shardset.routing.KeyCondition;
 import io.shardset.routing.ShardRouter;
@@ -33,7 +35,10 @@ final class PushedWrites {
   private PushedWrites() {
   }
 
-  static long run(TableWrite write, PushedWrite pushed, DataContext root) throws SQLException {
+  /** Runs the write; its shard statements are recorded in the client statement
+   * {@code tracked}, if any. */
+  static long run(TableWrite write, PushedWrite pushed, DataContext root,
+      @Nullable TrackedStatement tracked) throws SQLException {
     final ShardedTable table = write.table();
     final PlannedScan plan = pushed.reach();
     final IntFunction<@Nullable Object> bound = plan.bound(root);
@@ -68,7 +73,21 @@ final class PushedWrites {
       final List<SqlTemplate.Rendered> statements = pushed.statements().get(shard);
       for (int t = 0; t < statements.size(); t++) {
         if (chosen == null || chosen.get(t)) {
-          changed += execute(write, new RowSite(shard, t), statements.get(t), bound, alone);
+          final ShardRun run = tracked == null ? null
+              : tracked.startShard(table.shardName(shard), statements.get(t).sql());
+          try {
+            final long one =
+                execute(write, new RowSite(shard, t), statements.get(t), bound, alone);
+            if (run != null) {
+              run.end(one, "ok");
+            }
+            changed += one;
+          } catch (SQLException | RuntimeException e) {
+            if (run != null) {
+              run.end(0, "error");
+            }
+            throw e;
+          }
         }
       }
       if (!table.isDuplicated() || first) {

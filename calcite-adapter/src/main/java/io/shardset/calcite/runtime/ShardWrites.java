@@ -1,6 +1,7 @@
 package io.shardset.calcite.runtime;
 
 import io.shardset.calcite.ConnectionTransactions;
+import io.shardset.execution.StatementTracker;
 import io.shardset.transaction.ShardTransaction;
 import io.shardset.write.RowInserter;
 import io.shardset.write.TableWrite;
@@ -27,7 +28,8 @@ public final class ShardWrites {
 
   /** {@link #pushed}, for generated code. */
   public static final Method PUSHED = Types.lookupMethod(ShardWrites.class, "pushed",
-      DataContext.class, PushedWrite.class, ConnectionTransactions.class);
+      DataContext.class, PushedWrite.class, ConnectionTransactions.class,
+      StatementTracker.class);
 
   /** Rows sent to a physical table per JDBC batch. */
   static final int BATCH_SIZE = 500;
@@ -53,16 +55,18 @@ public final class ShardWrites {
    * The row count of an UPDATE or DELETE that the target shards run themselves, as one
    * BIGINT row; the write runs when it is first enumerated.
    *
-   * @throws WriteFailedException carrying the SQLException, when the write fails
+   * @throws WriteFailedException carrying the SQLException, when the write fails; its shard
+   *     statements are recorded in the client statement {@code statements} tracks, if any
    */
   public static Enumerable<Long> pushed(DataContext root, PushedWrite pushed,
-      ConnectionTransactions transactions) {
+      ConnectionTransactions transactions, StatementTracker statements) {
     return DeferredCount.of(() -> {
       final WriteTarget target = pushed.target();
       try (ConnectionTransactions.StatementWrite statement = transactions.begin(root,
           target.coordinator(), target.table().qualifiedName())) {
         final long count = PushedWrites.run(TableWrite.open(target.table(),
-            statement.transaction()), pushed, root);
+            statement.transaction()), pushed, root,
+            statements.of(DataContext.Variable.CANCEL_FLAG.get(root)));
         statement.complete();
         return count;
       }
