@@ -41,18 +41,23 @@ public final class SlowStatementLog {
     final List<ShardRun> runs = statement.shardRuns();
     final StringBuilder text = new StringBuilder();
     text.append(String.format(Locale.ROOT,
-        "slow statement %d of user '%s': %d ms (planning %d ms), %s, %d shard statements on"
-            + " %d shards %s, %d rows from shards: %s",
+        "slow statement %d of user '%s': %d ms (planning %d ms), %s, %s on %s %s, %d rows"
+            + " from shards: %s",
         statement.id(), statement.user(), statement.elapsedMillis(),
-        statement.planningMillis(), statement.outcome(), statement.shardStatements(),
-        statement.shards().size(), statement.shards(), statement.shardRows(),
-        text(statement.sql(), literals)));
+        statement.planningMillis(), statement.outcome(),
+        counted(statement.shardStatements(), "shard statement"),
+        counted(statement.shards().size(), "shard"), statement.shards(),
+        statement.shardRows(), text(statement.sql(), literals)));
     for (ShardRun run : runs) {
       text.append(String.format(Locale.ROOT, "%n  shard %s: %.1f ms, %d rows, %s: %s",
           run.shard(), run.elapsedMillis(), run.rows(), run.state(),
           text(run.sql(), literals)));
     }
     return text.toString();
+  }
+
+  private static String counted(int count, String noun) {
+    return count + " " + noun + (count == 1 ? "" : "s");
   }
 
   private static String text(String sql, boolean literals) {

@@ -11,6 +11,7 @@ import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.AbstractTable;
@@ -138,6 +139,11 @@ public final class StatementTables extends AbstractSchema {
         builder.add(column.name(), column.type()).nullable(false);
       }
       return builder.build();
+    }
+
+    /** A system table: BI tools that list the tables to offer skip it. */
+    @Override public Schema.TableType getJdbcTableType() {
+      return Schema.TableType.SYSTEM_TABLE;
     }
 
     @Override public Enumerable<@Nullable Object[]> scan(DataContext root) {
