@@ -87,16 +87,18 @@ public final class StatementTracker {
 
   /**
    * Forgets a closed connection's statements: ends those still registered, as closed, and
-   * drops its last one. Its statements' ends that come later may leave a last one behind,
-   * which holds nothing of the connection.
+   * returns them; drops its last one. An end that races with this may leave a last one
+   * behind, which holds nothing of the connection.
    */
-  public void closed(Object session) {
+  public List<TrackedStatement> closed(Object session) {
+    final List<TrackedStatement> ended = new ArrayList<>();
     for (TrackedStatement statement : running.values()) {
-      if (statement.session() == session) {
-        end(statement, "closed");
+      if (statement.session() == session && end(statement, "closed")) {
+        ended.add(statement);
       }
     }
     last.remove(session);
+    return ended;
   }
 
   /** The running statements, by number. */

@@ -4,6 +4,10 @@ import io.shardset.cli.server.RoleScatter;
 import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
 
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.RemoteMetaAccess;
 import org.apache.calcite.avatica.remote.Driver;
 
 import org.junit.jupiter.api.AfterEach;
@@ -168,6 +172,33 @@ class RemoteHintsAndGuardrailsTest {
           running.getObject(1);
         }
       });
+    }
+  }
+
+  /**
+   * A client that names another user's statement (statement numbers count up from 1 on the
+   * server) through its own connection, or through the other user's connection, can neither
+   * read its rows nor close it; the owner reads on.
+   */
+  @Test void aUserCannotReadOrCloseAnotherUsersStatement() throws Exception {
+    final String sql = "SELECT /*+ SCATTER */ A.K FROM T A, T B";
+    try (Connection app = as("app", "a"); Statement s = app.createStatement();
+         ResultSet running = s.executeQuery(sql); Connection nora = as("nora", "d")) {
+      assertTrue(running.next());
+      final Meta.StatementHandle theirs = s.unwrap(AvaticaStatement.class).handle;
+      final Meta.StatementHandle named =
+          new Meta.StatementHandle(RemoteMetaAccess.id(nora), theirs.id, null);
+      final Meta meta = RemoteMetaAccess.meta(nora);
+      assertThrows(NoSuchStatementException.class, () -> meta.fetch(named, 1, 100));
+      assertThrows(NoSuchStatementException.class, () -> meta.fetch(theirs, 1, 100));
+      // Closing is refused without a word, as if the statement were not there.
+      meta.closeStatement(named);
+      meta.closeStatement(theirs);
+      int rows = 1;
+      while (running.next()) {
+        rows++;
+      }
+      assertEquals(ROWS * ROWS, rows);
     }
   }
 

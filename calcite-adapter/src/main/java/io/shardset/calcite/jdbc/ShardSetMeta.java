@@ -257,6 +257,11 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
    * previous execution, if its rows are still open, ends here.
    */
   private @Nullable TrackedStatement track(StatementHandle h, @Nullable String sql) {
+    if (inBatch) {
+      // A batch's statements are not tracked one by one: their rows go to the shards at its
+      // end, and clearing the cancel flag for each would undo a cancel of the batch.
+      return null;
+    }
     final AtomicBoolean cancelFlag;
     try {
       cancelFlag = connection.getCancelFlag(h);
@@ -329,7 +334,9 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
       super.closeConnection(ch);
     } finally {
       awaitingRows.clear();
-      tracker.closed(session);
+      for (TrackedStatement ended : tracker.closed(session)) {
+        SlowStatementLog.logIfSlow(ended, activity);
+      }
     }
   }
 

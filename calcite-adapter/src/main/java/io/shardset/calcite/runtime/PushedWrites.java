@@ -32,6 +32,9 @@ import java.util.function.IntFunction;
  * first shard's: each shard changes its own copy of the same rows.
  */
 final class PushedWrites {
+  /** SQLState of a statement canceled on request (query canceled). */
+  private static final String CANCELED_STATE = "57014";
+
   private PushedWrites() {
   }
 
@@ -73,6 +76,10 @@ final class PushedWrites {
       final List<SqlTemplate.Rendered> statements = pushed.statements().get(shard);
       for (int t = 0; t < statements.size(); t++) {
         if (chosen == null || chosen.get(t)) {
+          if (tracked != null && tracked.canceled()) {
+            // Between shard statements: the transaction rolls back what ran.
+            throw new SQLException("Statement canceled", CANCELED_STATE);
+          }
           final ShardRun run = tracked == null ? null
               : tracked.startShard(table.shardName(shard), statements.get(t).sql());
           try {

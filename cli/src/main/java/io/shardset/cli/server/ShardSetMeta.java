@@ -5,10 +5,13 @@ import io.shardset.calcite.guard.ConnectionScatter;
 import io.shardset.model.ScatterLimit;
 
 import org.apache.calcite.avatica.MissingResultsException;
+import org.apache.calcite.avatica.NoSuchConnectionException;
 import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.jdbc.AccessibleStatementInfo;
 import org.apache.calcite.avatica.jdbc.JdbcMeta;
 import org.apache.calcite.avatica.jdbc.StatementInfo;
+import org.apache.calcite.avatica.proto.Requests;
 import org.apache.calcite.avatica.remote.TypedValue;
 
 import org.slf4j.Logger;
@@ -50,6 +53,12 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
   private final ScheduledExecutorService cleaner;
   /** Statements running a call now, which are in use however long the call takes. */
   private final Map<InUse, Integer> running = new ConcurrentHashMap<>();
+  /**
+   * The user who opened each connection, by its id: Avatica's own {@code JdbcMeta} finds a
+   * statement by its number alone (numbers count up from 1, across connections), and would
+   * run, read or close another user's statement for anyone who names it.
+   */
+  private final Map<String, String> owners = new ConcurrentHashMap<>();
 
   /** The query timeout of every statement, in seconds; 0 for none. */
   private final int statementTimeoutSeconds;
@@ -100,6 +109,7 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
       }
       getStatementCache().cleanUp();
       getConnectionCache().cleanUp();
+      owners.keySet().retainAll(getConnectionCache().asMap().keySet());
     } catch (RuntimeException e) {
       LOG.warn("closing idle remote connections failed", e);
     }
@@ -145,6 +155,7 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
 
   @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
     LOG.debug("connection {} prepares: {}", ch.id, sql);
+    checkOwner(ch.id);
     return super.prepare(ch, sql, maxRowCount);
   }
 
@@ -152,6 +163,7 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
       long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
       throws NoSuchStatementException {
     LOG.debug("connection {} runs: {}", h.connectionId, sql);
+    checkOwner(h);
     begin(h);
     try {
       limit(h);
@@ -163,6 +175,7 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
 
   @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       int maxRowsInFirstFrame) throws NoSuchStatementException {
+    checkOwner(h);
     begin(h);
     try {
       limit(h);
@@ -175,6 +188,7 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
   /** A client reading a long result uses its connection too, which must not expire. */
   @Override public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
       throws NoSuchStatementException, MissingResultsException {
+    checkOwner(h);
     begin(h);
     try {
       return super.fetch(h, offset, fetchMaxRowCount);
@@ -184,6 +198,103 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
       throw RemoteErrors.withSqlState(e);
     } finally {
       end(h);
+    }
+  }
+
+  @Override public void openConnection(ConnectionHandle ch, Map<String, String> info) {
+    super.openConnection(ch, info);
+    owners.put(ch.id, callers.get().user());
+  }
+
+  @Override public void closeConnection(ConnectionHandle ch) {
+    checkOwner(ch.id);
+    try {
+      super.closeConnection(ch);
+    } finally {
+      owners.remove(ch.id);
+    }
+  }
+
+  @Override public StatementHandle createStatement(ConnectionHandle ch) {
+    checkOwner(ch.id);
+    return super.createStatement(ch);
+  }
+
+  @Override public void commit(ConnectionHandle ch) {
+    checkOwner(ch.id);
+    super.commit(ch);
+  }
+
+  @Override public void rollback(ConnectionHandle ch) {
+    checkOwner(ch.id);
+    super.rollback(ch);
+  }
+
+  /** Closes the caller's own statement; another's stays open, as if it were not there. */
+  @Override public void closeStatement(StatementHandle h) {
+    try {
+      checkOwner(h);
+    } catch (NoSuchStatementException e) {
+      LOG.debug("connection {} may not close statement {}", h.connectionId, h.id);
+      return;
+    }
+    super.closeStatement(h);
+  }
+
+  @Override public boolean syncResults(StatementHandle h, QueryState state, long offset)
+      throws NoSuchStatementException {
+    checkOwner(h);
+    return super.syncResults(h, state, offset);
+  }
+
+  @Override public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h,
+      List<String> sqlCommands) throws NoSuchStatementException {
+    checkOwner(h);
+    return super.prepareAndExecuteBatch(h, sqlCommands);
+  }
+
+  @Override public ExecuteBatchResult executeBatch(StatementHandle h,
+      List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
+    checkOwner(h);
+    return super.executeBatch(h, parameterValues);
+  }
+
+  @Override public ExecuteBatchResult executeBatchProtobuf(StatementHandle h,
+      List<Requests.UpdateBatch> updateBatches) throws NoSuchStatementException {
+    checkOwner(h);
+    return super.executeBatchProtobuf(h, updateBatches);
+  }
+
+  /** Refuses a connection that another user opened, as if it did not exist. */
+  private void checkOwner(String connectionId) {
+    final String owner = owners.get(connectionId);
+    if (owner != null && !owner.equals(callers.get().user())) {
+      throw new NoSuchConnectionException(connectionId);
+    }
+  }
+
+  /**
+   * Refuses a statement that is not the named connection's, or a connection that another user
+   * opened, as if the statement did not exist.
+   */
+  private void checkOwner(StatementHandle h) throws NoSuchStatementException {
+    try {
+      checkOwner(h.connectionId);
+    } catch (NoSuchConnectionException e) {
+      throw new NoSuchStatementException(h);
+    }
+    final StatementInfo info = getStatementCache().getIfPresent(h.id);
+    final Statement statement = info == null ? null : AccessibleStatementInfo.statement(info);
+    if (statement == null) {
+      return;
+    }
+    final Connection connection = getConnectionCache().getIfPresent(h.connectionId);
+    try {
+      if (connection == null || statement.getConnection() != connection) {
+        throw new NoSuchStatementException(h);
+      }
+    } catch (SQLException e) {
+      throw new NoSuchStatementException(h);
     }
   }
 
