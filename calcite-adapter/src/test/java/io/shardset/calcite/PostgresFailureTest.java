@@ -2,6 +2,7 @@ package io.shardset.calcite;
 
 import io.shardset.execution.ShardMetrics;
 import io.shardset.execution.ShardPools;
+import io.shardset.testing.BackgroundQuery;
 import io.shardset.testing.Connector;
 import io.shardset.testing.PostgresServer;
 import io.shardset.testing.ShardFixture;
@@ -394,16 +395,7 @@ class PostgresFailureTest {
       lockHolders.add(holder);
     }
     final ExecutorService executor = Executors.newSingleThreadExecutor();
-    final Future<Throwable> result = executor.submit(() -> {
-      try (ResultSet rs = s.executeQuery(sql)) {
-        while (rs.next()) {
-          rs.getObject(1);
-        }
-        return null;
-      } catch (Throwable t) {
-        return t;
-      }
-    });
+    final Future<Throwable> result = BackgroundQuery.readAll(executor, s, sql);
     executor.shutdown();
     awaitValue(locked.size(), PostgresFailureTest::blockedBackends);
     return result;

@@ -3,6 +3,7 @@ package io.shardset.cli;
 import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
 import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
+import io.shardset.testing.BackgroundQuery;
 import io.shardset.testing.PostgresItems;
 import io.shardset.testing.PostgresServer;
 
@@ -148,16 +149,8 @@ class RemoteTimeoutTest {
          Statement s = c.createStatement();
          Connection second = DriverManager.getConnection(server.jdbcUrl());
          Statement control = second.createStatement()) {
-      final Future<Throwable> query = executor.submit(() -> {
-        try (ResultSet rs = s.executeQuery("SELECT * FROM ITEMS WHERE V >= 0")) {
-          while (rs.next()) {
-            rs.getObject(1);
-          }
-          return null;
-        } catch (Throwable t) {
-          return t;
-        }
-      });
+      final Future<Throwable> query =
+          BackgroundQuery.readAll(executor, s, "SELECT * FROM ITEMS WHERE V >= 0");
       awaitValue(4, RemoteTimeoutTest::lockWaiters);
       final long id;
       try (ResultSet rs = control.executeQuery("SELECT ID, SHARDS FROM SHARDSET.STATEMENTS"
@@ -180,6 +173,37 @@ class RemoteTimeoutTest {
           + " WHERE ID = " + id)) {
         assertTrue(rs.next());
         assertEquals(0, rs.getInt(1));
+      }
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  /**
+   * {@code Statement.cancel()} on a {@code jdbc:shardset:remote:} statement that waits on all
+   * four shards stops every shard statement on the server, and the statement runs again.
+   */
+  @Test void aShardSetRemoteClientsCancelStopsEveryShardsStatement() throws Exception {
+    server = ShardSetServer.start(settings());
+    lock(0, 1, 2, 3);
+    final ExecutorService executor = Executors.newSingleThreadExecutor();
+    try (Connection c = DriverManager.getConnection(shardSetRemoteUrl());
+         Statement s = c.createStatement()) {
+      final Future<Throwable> query = BackgroundQuery.readAll(executor, s, "SELECT * FROM ITEMS");
+      awaitValue(4, RemoteTimeoutTest::lockWaiters);
+      s.cancel();
+      final Throwable thrown = query.get(20, TimeUnit.SECONDS);
+      final SQLException e = assertInstanceOf(SQLException.class, thrown);
+      assertEquals("57014", e.getSQLState());
+      assertEquals("Statement canceled; the statement was closed on the server",
+          e.getMessage());
+      // The locks are still held: only the cancel ends the shard statements.
+      awaitValue(0, RemoteTimeoutTest::lockWaiters);
+      awaitValue(0, RemoteTimeoutTest::busySessions);
+      releaseLock();
+      try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM ITEMS")) {
+        assertTrue(rs.next());
+        assertEquals(4L * items.rowsPerShard(), rs.getLong(1));
       }
     } finally {
       executor.shutdownNow();
@@ -291,16 +315,7 @@ class RemoteTimeoutTest {
   private static void assertTimesOut(Statement s, String message) throws Exception {
     final ExecutorService executor = Executors.newSingleThreadExecutor();
     try {
-      final Future<Throwable> query = executor.submit(() -> {
-        try (ResultSet rs = s.executeQuery("SELECT * FROM ITEMS")) {
-          while (rs.next()) {
-            rs.getObject(1);
-          }
-          return null;
-        } catch (Throwable t) {
-          return t;
-        }
-      });
+      final Future<Throwable> query = BackgroundQuery.readAll(executor, s, "SELECT * FROM ITEMS");
       // Without a timeout the query waits for the lock for as long as the test holds it.
       final Throwable thrown = query.get(20, TimeUnit.SECONDS);
       assertTimeout(thrown, message);

@@ -86,6 +86,16 @@ final class ShardSetRemoteFactory implements AvaticaFactory {
       super(driver, factory, url, info);
     }
 
+    /**
+     * Stops a statement's execution on the server ({@link TimedRemoteMeta#cancel}), without
+     * setting the client's cancel flag, which Avatica never clears.
+     */
+    void cancel(AvaticaStatement statement) {
+      if (meta instanceof TimedRemoteMeta timed) {
+        timed.cancel(statement.handle);
+      }
+    }
+
     @Override protected java.sql.ResultSet executeQueryInternal(AvaticaStatement statement,
         Meta.Signature signature, Meta.Frame firstFrame, QueryState state, boolean isUpdate)
         throws SQLException {
@@ -106,11 +116,16 @@ final class ShardSetRemoteFactory implements AvaticaFactory {
     }
   }
 
-  /** A remote statement, as Avatica's. */
+  /** A remote statement, as Avatica's, whose {@code cancel()} reaches the server. */
   private static final class Statement extends AvaticaStatement {
     Statement(AvaticaConnection connection, Meta.StatementHandle h, int resultSetType,
         int resultSetConcurrency, int resultSetHoldability) {
       super(connection, h, resultSetType, resultSetConcurrency, resultSetHoldability);
+    }
+
+    @Override public void cancel() throws SQLException {
+      checkOpen();
+      ((Connection) connection).cancel(this);
     }
   }
 
@@ -143,6 +158,11 @@ final class ShardSetRemoteFactory implements AvaticaFactory {
         int resultSetHoldability) throws SQLException {
       super(connection, h, signature, resultSetType, resultSetConcurrency,
           resultSetHoldability);
+    }
+
+    @Override public void cancel() throws SQLException {
+      checkOpen();
+      ((Connection) connection).cancel(this);
     }
 
     @Override public void setObject(int parameterIndex, Object x) throws SQLException {

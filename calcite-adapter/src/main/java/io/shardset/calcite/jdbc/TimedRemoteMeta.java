@@ -25,11 +25,13 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Avatica's remote metadata with the query timeouts JDBC promises. Avatica's protocol carries
- * neither a statement's {@code setQueryTimeout} nor a cancel, so when a statement's timeout is
- * up while the server executes it or sends its rows, this closes the statement on the server
- * from a timer thread; the server then stops it, its shard statements included, and the call
- * that waits fails with SQLState {@value QueryTimeoutException#SQL_STATE}.
+ * Avatica's remote metadata with the query timeouts and the cancel JDBC promises. Avatica's
+ * protocol carries neither a statement's {@code setQueryTimeout} nor a cancel, so when a
+ * statement's timeout is up while the server executes it or sends its rows, or when
+ * {@code Statement.cancel()} is called then, this closes the statement on the server (from a
+ * timer thread, or the canceling one); the server then stops it, its shard statements
+ * included, and the call that waits fails with SQLState
+ * {@value QueryTimeoutException#SQL_STATE} ({@code Statement canceled} for a cancel).
  *
  * <p>The time counts from the execution until the server has sent the last row, as an embedded
  * {@code jdbc:shardset:} statement's does. A statement that timed out runs again (Avatica's
@@ -41,6 +43,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class TimedRemoteMeta extends AccessibleRemoteMeta {
   private static final Logger LOG = LoggerFactory.getLogger(TimedRemoteMeta.class);
+  /** SQLState of a statement canceled on request (query canceled). */
+  static final String CANCELED_STATE = "57014";
 
   private final AvaticaConnection connection;
   /** The running executions that have a timeout, by statement id. */
@@ -158,7 +162,10 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
     }
   }
 
-  /** Starts the time of an execution, when its statement has a timeout; else null. */
+  /**
+   * Starts an execution, which {@link #cancel} can stop; its time too, when its statement has
+   * a timeout. Null for a closed statement, whose execution fails for that reason.
+   */
   private @Nullable Deadline start(StatementHandle h) {
     final Deadline previous = deadlines.remove(h.id);
     if (previous != null) {
@@ -169,20 +176,30 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
     try {
       seconds = statement == null ? 0 : statement.getQueryTimeout();
     } catch (SQLException e) {
-      // A closed statement: its execution fails for that reason.
-      return null;
-    }
-    if (seconds <= 0) {
-      return null;
-    }
-    final ScheduledExecutorService alarms = timer();
-    if (alarms == null) {
       return null;
     }
     final Deadline deadline = new Deadline(h, seconds);
     deadlines.put(h.id, deadline);
-    deadline.arm(alarms);
+    if (seconds > 0) {
+      final ScheduledExecutorService alarms = timer();
+      if (alarms != null) {
+        deadline.arm(alarms);
+      }
+    }
     return deadline;
+  }
+
+  /**
+   * Stops the statement's execution, if one runs: closes the statement on the server, which
+   * stops it there, its shard statements included, and the call that waits for it fails with
+   * {@code Statement canceled} (SQLState {@value #CANCELED_STATE}). Avatica's protocol has no
+   * cancel request; the statement runs again afterwards, a prepared one once prepared again.
+   */
+  void cancel(StatementHandle h) {
+    final Deadline running = deadlines.get(h.id);
+    if (running != null) {
+      running.cancel();
+    }
   }
 
   /** The rows of an execution, or its timeout; the time ends with the last row. */
@@ -234,11 +251,13 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
     return timer;
   }
 
-  /** The time limit of one execution of a statement. */
+  /** One execution of a statement, until its last row: what a cancel stops, and its time
+   * limit if it has one. */
   private final class Deadline {
     private final StatementHandle handle;
     private final QueryTimeout timeout;
     private volatile boolean fired;
+    private volatile boolean canceled;
     private @Nullable ScheduledFuture<?> alarm;
 
     Deadline(StatementHandle handle, int seconds) {
@@ -250,8 +269,17 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
       alarm = alarms.schedule(this::fire, timeout.setMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** Stops the execution on request rather than at its time limit. */
+    void cancel() {
+      canceled = true;
+      fire();
+    }
+
     /** Closes the statement on the server, which stops it there. */
     private void fire() {
+      if (fired) {
+        return;
+      }
       fired = true;
       try {
         TimedRemoteMeta.super.closeStatement(handle);
@@ -271,9 +299,13 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
       return fired;
     }
 
-    QueryTimeoutException elapsed(@Nullable Exception cause) {
-      final QueryTimeoutException elapsed = new QueryTimeoutException(timeout.describe()
-          + " elapsed; the statement was closed on the server");
+    /** The error of the execution this stopped: its timeout, or its cancel. */
+    SQLException elapsed(@Nullable Exception cause) {
+      final SQLException elapsed = canceled
+          ? new SQLException("Statement canceled; the statement was closed on the server",
+              CANCELED_STATE)
+          : new QueryTimeoutException(timeout.describe()
+              + " elapsed; the statement was closed on the server");
       if (cause != null) {
         elapsed.initCause(cause);
       }
