@@ -38,8 +38,8 @@ public record ActivitySettings(long slowMillis, boolean slowLiterals, boolean se
       return DEFAULT;
     }
     return new ActivitySettings(millis(properties.getProperty(SLOW_MILLIS)),
-        bool(SLOW_LITERALS, properties.getProperty(SLOW_LITERALS)),
-        seesAll(properties.getProperty(STATEMENTS)));
+        either(SLOW_LITERALS, properties.getProperty(SLOW_LITERALS), "true", "false", false),
+        either(STATEMENTS, properties.getProperty(STATEMENTS), "all", "own", true));
   }
 
   private static long millis(@Nullable String text) {
@@ -58,27 +58,22 @@ public record ActivitySettings(long slowMillis, boolean slowLiterals, boolean se
         + ": expected a number of milliseconds (0 or more), got '" + text + "'");
   }
 
-  private static boolean bool(String name, @Nullable String text) {
+  /**
+   * A property with two values: true for {@code yes}, false for {@code no}, {@code absent}
+   * when not set.
+   *
+   * @throws IllegalArgumentException naming the property and its two values
+   */
+  private static boolean either(String name, @Nullable String text, String yes, String no,
+      boolean absent) {
     if (text == null) {
-      return false;
+      return absent;
     }
-    return switch (text.trim().toLowerCase(Locale.ROOT)) {
-    case "true" -> true;
-    case "false" -> false;
-    default -> throw new IllegalArgumentException("connection property " + name
-        + ": expected true or false, got '" + text + "'");
-    };
-  }
-
-  private static boolean seesAll(@Nullable String text) {
-    if (text == null) {
-      return true;
+    final String value = text.trim().toLowerCase(Locale.ROOT);
+    if (value.equals(yes) || value.equals(no)) {
+      return value.equals(yes);
     }
-    return switch (text.trim().toLowerCase(Locale.ROOT)) {
-    case "all" -> true;
-    case "own" -> false;
-    default -> throw new IllegalArgumentException("connection property " + STATEMENTS
-        + ": expected all or own, got '" + text + "'");
-    };
+    throw new IllegalArgumentException("connection property " + name + ": expected " + yes
+        + " or " + no + ", got '" + text + "'");
   }
 }
