@@ -1,5 +1,10 @@
 package io.shardset;
 
+import io.shardset.calcite.ShardSchemaFactory;
+import io.shardset.calcite.ShardSetRuntime;
+import io.shardset.calcite.jdbc.ShardSetDriver;
+import io.shardset.calcite.relations.StatementCancel;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -82,12 +87,12 @@ class LayeringTest {
   }
 
   /** Transactions enlist endpoints and decide commits: they know no tables, no routing, no
-   * planner. */
+   * sessions, no planner. */
   @Test void transactionsImportOnlyExecutionAndModel() {
     check(noClasses().that().resideInAPackage("io.shardset.transaction..")
         .should().dependOnClassesThat().resideInAnyPackage("io.shardset.routing..",
-            "io.shardset.topology..", "io.shardset.calcite..", "io.shardset.load..",
-            "io.shardset.reshard..", "org.apache.calcite.."));
+            "io.shardset.topology..", "io.shardset.session..", "io.shardset.calcite..",
+            "io.shardset.load..", "io.shardset.reshard..", "org.apache.calcite.."));
   }
 
   /** Writes place rows with the topology and write them in transactions: they may use
@@ -97,6 +102,30 @@ class LayeringTest {
     check(noClasses().that().resideInAPackage("io.shardset.write..")
         .should().dependOnClassesThat().resideInAnyPackage("io.shardset.calcite..",
             "io.shardset.load..", "io.shardset.reshard..", "org.apache.calcite.."));
+  }
+
+  /** Sessions hold a client's transaction, savepoints and settings, whatever protocol the
+   * client came in by: they know transactions and endpoints, no Calcite, no tables, no
+   * writes. */
+  @Test void sessionsImportNoCalciteNorTablesNorWrites() {
+    check(noClasses().that().resideInAPackage("io.shardset.session..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.shardset.routing..",
+            "io.shardset.topology..", "io.shardset.write..", "io.shardset.calcite..",
+            "io.shardset.load..", "io.shardset.reshard..", "org.apache.calcite.."));
+  }
+
+  /**
+   * The process runtime is looked up statically only where Calcite or {@code DriverManager}
+   * create objects by class name (the schema factory, the driver, the static method the
+   * CANCEL function's generated code calls); everything else gets it, or what it needs of it,
+   * passed.
+   */
+  @Test void theRuntimeIsLookedUpOnlyAtTheEntryPoints() {
+    check(noClasses().that().doNotHaveFullyQualifiedName(ShardSchemaFactory.class.getName())
+        .and().doNotHaveFullyQualifiedName(ShardSetDriver.class.getName())
+        .and().doNotHaveFullyQualifiedName(StatementCancel.class.getName())
+        .and().doNotHaveFullyQualifiedName(ShardSetRuntime.class.getName())
+        .should().callMethod(ShardSetRuntime.class, "get"));
   }
 
   @Test void loadingAndReshardingImportNoPlanner() {

@@ -71,6 +71,14 @@ final class CheckedShardEndpoint implements ShardEndpoint {
     return checked;
   }
 
+  @Override public Connection connectForMonitoring() throws SQLException {
+    return endpoint.connectForMonitoring();
+  }
+
+  @Override public int fetchSize(int asked) {
+    return endpoint.fetchSize(asked);
+  }
+
   @Override public long statementTimeoutMillis() {
     return endpoint.statementTimeoutMillis();
   }

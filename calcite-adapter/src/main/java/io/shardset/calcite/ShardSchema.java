@@ -6,6 +6,7 @@ import io.shardset.execution.ShardEndpoint;
 import io.shardset.model.ShardCheck;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
+import io.shardset.session.Sessions;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.ShardedTable;
 import io.shardset.topology.ShardedTableResolver;
@@ -49,17 +50,6 @@ public final class ShardSchema extends AbstractSchema {
   }
 
   /**
-   * Reads every table's layout from its shards (or takes the tables the runtime built for the
-   * same model), checks it, and builds the schema on the process's default runtime, whose
-   * pools for these shards stay open until the runtime closes (see
-   * {@link ShardSetRuntime#schema(ShardSetModel)}). A shard that cannot be reached
-   * contributes the layout an earlier connection read (see {@link JdbcShardMetadata}).
-   */
-  public static ShardSchema create(ShardSetModel model) {
-    return ShardSetRuntime.get().schema(model);
-  }
-
-  /**
    * Builds the schema on a model's resources, from the tables the runtime built for this
    * version of the model (see {@link ModelTables}) or else from the shards' metadata, read
    * several shards at a time.
@@ -94,7 +84,7 @@ public final class ShardSchema extends AbstractSchema {
       // it gets the shards' endpoints without the first-use check.
       model.shards().forEach(shard -> endpoints.put(shard.name(), reader.endpoint(shard)));
       final Executor threads = runtime.execution().scanServices().threads();
-      return tables(model, live, metadata, runtime.openScans(),
+      return tables(model, live, metadata, runtime.openScans(), runtime.sessions(),
           runtime.coordinator(resources, model, endpoints,
               live == null ? null : live.model().file()),
           table -> new ShardRowCount(table, threads,
@@ -110,7 +100,7 @@ public final class ShardSchema extends AbstractSchema {
    */
   static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
       ShardMetadata metadata, OpenScans openScans) {
-    return new ShardSchema(tables(model, live, metadata, openScans,
+    return new ShardSchema(tables(model, live, metadata, openScans, new Sessions(),
         new TransactionCoordinator(), table -> Statistics.UNKNOWN), null);
   }
 
@@ -120,8 +110,8 @@ public final class ShardSchema extends AbstractSchema {
    * @param statistics the statistic of each resolved table
    */
   private static Map<String, Table> tables(ShardSetModel model, @Nullable LiveSource live,
-      ShardMetadata metadata, OpenScans openScans, TransactionCoordinator coordinator,
-      Function<ShardedTable, Statistic> statistics) {
+      ShardMetadata metadata, OpenScans openScans, Sessions sessions,
+      TransactionCoordinator coordinator, Function<ShardedTable, Statistic> statistics) {
     final Map<String, Table> tables = new LinkedHashMap<>();
     final Map<String, ShardSpec> shards = model.shardsByName();
     final List<String> shardNames = model.shards().stream().map(ShardSpec::name).toList();
@@ -130,7 +120,7 @@ public final class ShardSchema extends AbstractSchema {
       for (String shard : table.shardNames()) {
         dialects.add(metadata.dialect(ShardSetModel.shard(shards, shard)));
       }
-      tables.put(name, new ShardTable(table, dialects, openScans, coordinator,
+      tables.put(name, new ShardTable(table, dialects, openScans, sessions, coordinator,
           statistics.apply(table), model.scatter().of(name),
           shardNames));
     });

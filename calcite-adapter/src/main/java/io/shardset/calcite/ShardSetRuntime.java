@@ -7,6 +7,7 @@ import io.shardset.execution.ShardMetrics;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
+import io.shardset.session.Sessions;
 import io.shardset.topology.KnownLayouts;
 import io.shardset.topology.KnownValues;
 import io.shardset.topology.LiveModel;
@@ -72,7 +73,7 @@ public final class ShardSetRuntime implements AutoCloseable {
   private final Dialects dialects = new Dialects();
   private final ModelTables modelTables = new ModelTables();
   private final OpenScans openScans = new OpenScans(execution.scanServices());
-  private final ConnectionTransactions transactions = new ConnectionTransactions();
+  private final Sessions sessions = new Sessions();
   /** The transaction coordinator of each model, by the model's resources. */
   private final Map<ModelResources, TransactionCoordinator> coordinators =
       new ConcurrentHashMap<>();
@@ -203,9 +204,9 @@ public final class ShardSetRuntime implements AutoCloseable {
     return openScans;
   }
 
-  /** The transaction each JDBC connection has open. */
-  public ConnectionTransactions transactions() {
-    return transactions;
+  /** The session of each JDBC connection. */
+  public Sessions sessions() {
+    return sessions;
   }
 
   /**

@@ -10,6 +10,7 @@ import io.shardset.model.TableLayout;
 import io.shardset.model.TableSpec;
 import io.shardset.routing.KeyType;
 import io.shardset.routing.ShardRouter;
+import io.shardset.session.Sessions;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.ShardSite;
 import io.shardset.topology.ShardedTable;
@@ -56,6 +57,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final List<SqlDialect> dialects;
   private final SqlDialect.@Nullable DatabaseProduct product;
   private final OpenScans openScans;
+  private final Sessions sessions;
   private final TransactionCoordinator coordinator;
   private final Statistic statistic;
   private final ScatterLimit scatterLimit;
@@ -68,20 +70,22 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
    * @param dialects the SQL dialect of each of the table's shards, in its shard order
    * @param openScans where the table's scans are tracked until their statement or connection
    *     closes
+   * @param sessions finds the session of the connection a statement runs on
    * @param coordinator begins the transactions that write to the table's shards
    * @param statistic what the planner knows of the table's rows
    * @param scatterLimit how many of its shards one statement may reach, as the model says
    * @param modelShardNames the names of every shard of the model, the table's or not
    */
   ShardTable(ShardedTable table, List<SqlDialect> dialects, OpenScans openScans,
-      TransactionCoordinator coordinator, Statistic statistic, ScatterLimit scatterLimit,
-      List<String> modelShardNames) {
+      Sessions sessions, TransactionCoordinator coordinator, Statistic statistic,
+      ScatterLimit scatterLimit, List<String> modelShardNames) {
     this.table = Objects.requireNonNull(table, "table");
     this.scatterLimit = Objects.requireNonNull(scatterLimit, "scatterLimit");
     this.modelShardNames = List.copyOf(modelShardNames);
     this.statistic = Objects.requireNonNull(statistic, "statistic");
     this.dialects = List.copyOf(dialects);
     this.openScans = Objects.requireNonNull(openScans, "openScans");
+    this.sessions = Objects.requireNonNull(sessions, "sessions");
     this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
     if (this.dialects.size() != table.shardCount()) {
       throw new IllegalArgumentException("table " + table.qualifiedName() + " has "
@@ -279,6 +283,11 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   /** Where the scans of this table are tracked until their statement or connection closes. */
   public OpenScans openScans() {
     return openScans;
+  }
+
+  /** Finds the session of the connection a statement on this table runs on. */
+  public Sessions sessions() {
+    return sessions;
   }
 
   /** Begins the transactions that write to the table's shards. */

@@ -15,7 +15,11 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.util.Collections;
 import java.util.Locale;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -44,17 +48,33 @@ final class PooledShardEndpoint implements ShardEndpoint {
   private final ShardMetrics metrics;
   /** Learnt from the driver of the first connection; see {@link #streamsInTransactionOnly()}. */
   private volatile @Nullable Boolean streamsInTransactionOnly;
+  private final long lockTimeoutMillis;
+  /** What gives a new connection its lock timeout, learnt from the first connection. */
+  private volatile @Nullable String lockTimeoutSql;
+  /** The physical connections given their lock timeout, by identity while they live. */
+  private final Map<Connection, Boolean> setUp =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
+  /** How the monitoring pool is made, when first needed. */
+  private final HikariConfig monitorConfig;
+  /** Guards {@link #monitor}. */
+  private final Object monitorLock = new Object();
+  /** One connection outside the pool, for reading the shard's lock waits; made on first use. */
+  private @Nullable HikariDataSource monitor;
+  private boolean closed;
 
   private PooledShardEndpoint(ShardConnectionSettings settings, Secrets secrets,
-      HikariDataSource dataSource, ShardMetrics metrics) {
+      HikariDataSource dataSource, HikariConfig monitorConfig, ShardMetrics metrics) {
     this.name = settings.shardName();
     this.statementTimeoutMillis = settings.statementTimeoutMillis();
+    this.lockTimeoutMillis = settings.lockTimeoutMillis();
     this.acquireTimeoutMillis = settings.acquireTimeoutMillis();
     this.maxPoolSize = settings.maxPoolSize();
     this.permits = new FairPermits(settings.maxPoolSize());
     this.secrets = secrets;
     this.dataSource = dataSource;
     this.metrics = metrics;
+    this.monitorConfig = monitorConfig;
     metrics.watch(name, permits);
   }
 
@@ -65,7 +85,11 @@ final class PooledShardEndpoint implements ShardEndpoint {
     try {
       HikariConfig config = config(settings, housekeeping);
       metrics.bind(config);
-      return new PooledShardEndpoint(settings, secrets, new HikariDataSource(config), metrics);
+      HikariConfig monitorConfig = config(settings, housekeeping);
+      monitorConfig.setPoolName(config.getPoolName() + "-monitor");
+      monitorConfig.setMaximumPoolSize(1);
+      return new PooledShardEndpoint(settings, secrets, new HikariDataSource(config),
+          monitorConfig, metrics);
     } catch (RuntimeException e) {
       // Hikari loads the driver eagerly; a wrong class or URL fails here, at connect time.
       throw new IllegalArgumentException("cannot create the connection pool of shard '"
@@ -89,6 +113,10 @@ final class PooledShardEndpoint implements ShardEndpoint {
       config.setDriverClassName(settings.driverClass());
     }
     config.setMaximumPoolSize(settings.maxPoolSize());
+    // What ShardSet's sessions promise unless they ask for more, on every backend: MariaDB's
+    // own default is REPEATABLE READ. Set once per connection; a transaction that asks for
+    // another level has it reset when the connection comes back.
+    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     // No eager connections: a model may name hundreds of shards.
     config.setMinimumIdle(0);
     // A shard that is down must not break pool creation; its first query reports it.
@@ -176,13 +204,16 @@ final class PooledShardEndpoint implements ShardEndpoint {
   private Connection pooledConnection() throws SQLException {
     try {
       Connection connection = dataSource.getConnection();
-      if (streamsInTransactionOnly == null) {
-        try {
+      try {
+        if (streamsInTransactionOnly == null) {
           streamsInTransactionOnly = streamsInTransactionOnly(connection);
-        } catch (SQLException | RuntimeException e) {
-          connection.close();
-          throw e;
+          lockTimeoutSql = ShardSessions.lockTimeoutSql(
+              connection.getMetaData().getDatabaseProductName(), lockTimeoutMillis);
         }
+        setUp(connection);
+      } catch (SQLException | RuntimeException e) {
+        connection.close();
+        throw e;
       }
       return connection;
     } catch (SQLTransientConnectionException e) {
@@ -197,8 +228,47 @@ final class PooledShardEndpoint implements ShardEndpoint {
     }
   }
 
+  /**
+   * Gives a connection its lock timeout the first time the pool hands it out: one statement
+   * per physical connection, none per transaction.
+   */
+  private void setUp(Connection connection) throws SQLException {
+    final String sql = lockTimeoutSql;
+    if (sql == null) {
+      return;
+    }
+    final Connection physical = connection.unwrap(Connection.class);
+    if (setUp.putIfAbsent(physical, Boolean.TRUE) != null) {
+      return;
+    }
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    } catch (SQLException | RuntimeException e) {
+      setUp.remove(physical);
+      throw e;
+    }
+  }
+
   @Override public long statementTimeoutMillis() {
     return statementTimeoutMillis;
+  }
+
+  /**
+   * A connection of a pool of one of its own, so that reading the shard's lock waits never
+   * waits for the statements that fill the shard's pool (a deadlock may hold all of them).
+   */
+  @Override public Connection connectForMonitoring() throws SQLException {
+    final HikariDataSource pool;
+    synchronized (monitorLock) {
+      if (closed) {
+        throw new SQLException("the pools of shard '" + name + "' are closed");
+      }
+      if (monitor == null) {
+        monitor = new HikariDataSource(monitorConfig);
+      }
+      pool = monitor;
+    }
+    return pool.getConnection();
   }
 
   /** Known once a connection was made, which every statement does first. */
@@ -277,6 +347,15 @@ final class PooledShardEndpoint implements ShardEndpoint {
 
   void close() {
     metrics.forget(name, permits);
+    final HikariDataSource monitoring;
+    synchronized (monitorLock) {
+      closed = true;
+      monitoring = monitor;
+      monitor = null;
+    }
+    if (monitoring != null) {
+      monitoring.close();
+    }
     dataSource.close();
   }
 

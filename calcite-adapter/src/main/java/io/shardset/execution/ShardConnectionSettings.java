@@ -19,11 +19,16 @@ import java.util.Objects;
  * @param tcpKeepAlive whether PostgreSQL and MariaDB connections send TCP keepalive probes
  * @param acquireTimeoutMillis how long a statement waits for a free connection of a pool whose
  *     connections are all in use before it fails with the shard's busy error
+ * @param lockTimeoutMillis how long a statement waits for a row lock before the shard fails
+ *     it (SQLState 55P03 from ShardSet), 0 for no limit, or {@link #BACKEND_LOCK_TIMEOUT} for
+ *     the default: {@value #DEFAULT_LOCK_TIMEOUT_MILLIS} ms on PostgreSQL and MariaDB, H2's
+ *     own (about 2 s: H2 cannot interrupt a lock wait otherwise, so its timeout is what ends a
+ *     deadlock across H2 shards)
  */
 public record ShardConnectionSettings(String shardName, String jdbcUrl, @Nullable String user,
     @Nullable String password, @Nullable String driverClass, int maxPoolSize,
     long connectTimeoutMillis, long statementTimeoutMillis, long socketTimeoutMillis,
-    boolean tcpKeepAlive, long acquireTimeoutMillis) {
+    boolean tcpKeepAlive, long acquireTimeoutMillis, long lockTimeoutMillis) {
   /** Pool size when none is given. */
   public static final int DEFAULT_MAX_POOL_SIZE = 8;
   /** Connect timeout when none is given. */
@@ -34,6 +39,11 @@ public record ShardConnectionSettings(String shardName, String jdbcUrl, @Nullabl
   public static final long DEFAULT_SOCKET_TIMEOUT_MILLIS = 300_000;
   /** How long a statement waits for a busy pool when nothing else is given. */
   public static final long DEFAULT_ACQUIRE_TIMEOUT_MILLIS = 30_000;
+
+  /** {@link #lockTimeoutMillis} that leaves the default. */
+  public static final long BACKEND_LOCK_TIMEOUT = -1;
+  /** The lock timeout on PostgreSQL and MariaDB when none is given. */
+  public static final long DEFAULT_LOCK_TIMEOUT_MILLIS = 60_000;
 
   public ShardConnectionSettings {
     Objects.requireNonNull(shardName, "shardName");
@@ -61,6 +71,20 @@ public record ShardConnectionSettings(String shardName, String jdbcUrl, @Nullabl
       throw new IllegalArgumentException("acquireTimeoutMillis of shard '" + shardName
           + "' must be at least 1, got " + acquireTimeoutMillis);
     }
+    if (lockTimeoutMillis < BACKEND_LOCK_TIMEOUT) {
+      throw new IllegalArgumentException("lockTimeoutMillis of shard '" + shardName
+          + "' must not be negative, got " + lockTimeoutMillis);
+    }
+  }
+
+  /** Creates settings with the default lock timeout. */
+  public ShardConnectionSettings(String shardName, String jdbcUrl, @Nullable String user,
+      @Nullable String password, @Nullable String driverClass, int maxPoolSize,
+      long connectTimeoutMillis, long statementTimeoutMillis, long socketTimeoutMillis,
+      boolean tcpKeepAlive, long acquireTimeoutMillis) {
+    this(shardName, jdbcUrl, user, password, driverClass, maxPoolSize, connectTimeoutMillis,
+        statementTimeoutMillis, socketTimeoutMillis, tcpKeepAlive, acquireTimeoutMillis,
+        BACKEND_LOCK_TIMEOUT);
   }
 
   /** Creates settings with the default socket, keepalive and pool wait settings. */
@@ -96,6 +120,7 @@ public record ShardConnectionSettings(String shardName, String jdbcUrl, @Nullabl
         + ", statementTimeoutMillis=" + statementTimeoutMillis
         + ", socketTimeoutMillis=" + socketTimeoutMillis
         + ", tcpKeepAlive=" + tcpKeepAlive
-        + ", acquireTimeoutMillis=" + acquireTimeoutMillis + "]";
+        + ", acquireTimeoutMillis=" + acquireTimeoutMillis
+        + ", lockTimeoutMillis=" + lockTimeoutMillis + "]";
   }
 }

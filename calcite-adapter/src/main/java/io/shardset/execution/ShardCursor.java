@@ -228,7 +228,8 @@ final class ShardCursor implements AutoCloseable {
         return Outcome.CLOSED;
       }
       try {
-        configure(statement, request.parameters(), options, deadlineNanos, statementTimeout);
+        configure(statement, request.parameters(), options.fetchSize(), options, deadlineNanos,
+            statementTimeout);
         statement.setMaxRows(limit + 1);
         List<@Nullable Object[]> rows = new ArrayList<>();
         try (ResultSet resultSet = statement.executeQuery()) {
@@ -271,7 +272,9 @@ final class ShardCursor implements AutoCloseable {
         return null;
       }
       registered = true;
-      configure(statement, request.parameters(), options, deadlineNanos, statementTimeout);
+      configure(statement, request.parameters(),
+          request.endpoint().fetchSize(options.fetchSize()), options, deadlineNanos,
+          statementTimeout);
       ResultSet resultSet;
       try {
         resultSet = statement.executeQuery();
@@ -447,9 +450,9 @@ final class ShardCursor implements AutoCloseable {
    * whole seconds JDBC counts in.
    */
   private static void configure(PreparedStatement statement, List<@Nullable Object> parameters,
-      ScanOptions options, long deadlineNanos, long statementTimeoutMillis)
+      int fetchSize, ScanOptions options, long deadlineNanos, long statementTimeoutMillis)
       throws SQLException {
-    statement.setFetchSize(options.fetchSize());
+    statement.setFetchSize(fetchSize);
     long limitMillis = limitMillis(options, deadlineNanos, statementTimeoutMillis);
     if (limitMillis > 0) {
       long seconds = (limitMillis + 999) / 1000;

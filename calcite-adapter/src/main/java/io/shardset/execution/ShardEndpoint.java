@@ -21,6 +21,15 @@ public interface ShardEndpoint {
     return connect();
   }
 
+  /**
+   * A connection for watching the shard (reading its lock waits, cancelling a statement of
+   * another session) that does not wait behind the statements of a busy pool; the caller
+   * closes it. By default a pooled one.
+   */
+  default Connection connectForMonitoring() throws SQLException {
+    return connect();
+  }
+
   /** The longest any statement may run on the shard, in milliseconds; 0 for no limit. */
   default long statementTimeoutMillis() {
     return 0;
@@ -33,6 +42,15 @@ public interface ShardEndpoint {
    */
   default boolean streamsInTransactionOnly() {
     return false;
+  }
+
+  /**
+   * The fetch size a scan's statement on this endpoint uses when it asks for {@code asked}:
+   * that, unless the endpoint's connections cannot stream a result while another statement
+   * uses them (0 then: the driver reads the whole result at once).
+   */
+  default int fetchSize(int asked) {
+    return asked;
   }
 
   /**

@@ -21,11 +21,14 @@ import java.util.regex.Pattern;
  * @param tcpKeepAlive whether connections to the shard send TCP keepalive probes
  * @param acquireTimeoutMillis how long a statement waits for a connection of the shard's pool
  *     when all are in use
+ * @param lockTimeoutMillis how long a statement on the shard waits for a row lock before it
+ *     fails, 0 for no limit, {@value #DEFAULT_LOCK_TIMEOUT} when the model sets none (see
+ *     {@code ShardConnectionSettings})
  */
 public record ShardSpec(String name, String jdbcUrl, String jdbcUser, String jdbcPassword,
     String jdbcDriver, String jdbcCatalog, String jdbcSchema, String shardspace, int poolSize,
     int connectTimeoutMillis, int statementTimeoutMillis, int socketTimeoutMillis,
-    boolean tcpKeepAlive, int acquireTimeoutMillis) {
+    boolean tcpKeepAlive, int acquireTimeoutMillis, int lockTimeoutMillis) {
   /** The shardspace of shards whose model names none. */
   public static final String DEFAULT_SHARDSPACE = "default";
   /** {@link #poolSize} when the model gives none. */
@@ -36,6 +39,9 @@ public record ShardSpec(String name, String jdbcUrl, String jdbcUser, String jdb
   public static final int DEFAULT_SOCKET_TIMEOUT_MILLIS = 300_000;
   /** {@link #acquireTimeoutMillis} when the model gives none. */
   public static final int DEFAULT_ACQUIRE_TIMEOUT_MILLIS = 30_000;
+
+  /** {@link #lockTimeoutMillis} when the model gives none: each backend's own rule. */
+  public static final int DEFAULT_LOCK_TIMEOUT = -1;
 
   private static final Pattern URL_PASSWORD =
       Pattern.compile("(?i)(password=)[^&;]*");
@@ -54,6 +60,20 @@ public record ShardSpec(String name, String jdbcUrl, String jdbcUser, String jdb
           + socketTimeoutMillis + " must not be negative, acquireTimeout " + acquireTimeoutMillis
           + " must be positive");
     }
+    if (lockTimeoutMillis < DEFAULT_LOCK_TIMEOUT) {
+      throw new IllegalArgumentException("shard '" + name + "': lockTimeout "
+          + lockTimeoutMillis + " must not be negative");
+    }
+  }
+
+  /** Creates a shard with the default lock timeout. */
+  public ShardSpec(String name, String jdbcUrl, String jdbcUser, String jdbcPassword,
+      String jdbcDriver, String jdbcCatalog, String jdbcSchema, String shardspace, int poolSize,
+      int connectTimeoutMillis, int statementTimeoutMillis, int socketTimeoutMillis,
+      boolean tcpKeepAlive, int acquireTimeoutMillis) {
+    this(name, jdbcUrl, jdbcUser, jdbcPassword, jdbcDriver, jdbcCatalog, jdbcSchema, shardspace,
+        poolSize, connectTimeoutMillis, statementTimeoutMillis, socketTimeoutMillis,
+        tcpKeepAlive, acquireTimeoutMillis, DEFAULT_LOCK_TIMEOUT);
   }
 
   /** Creates a shard with the default socket timeout, keepalive and pool wait. */
@@ -87,6 +107,7 @@ public record ShardSpec(String name, String jdbcUrl, String jdbcUser, String jdb
         + ", statementTimeoutMillis=" + statementTimeoutMillis
         + ", socketTimeoutMillis=" + socketTimeoutMillis
         + ", tcpKeepAlive=" + tcpKeepAlive
-        + ", acquireTimeoutMillis=" + acquireTimeoutMillis + "]";
+        + ", acquireTimeoutMillis=" + acquireTimeoutMillis
+        + ", lockTimeoutMillis=" + lockTimeoutMillis + "]";
   }
 }

@@ -9,7 +9,7 @@ import java.util.Set;
 final class ShardsParser {
   private static final List<String> KEYS = List.of("name", "jdbcUrl", "jdbcUser", "jdbcPassword",
       "jdbcDriver", "jdbcCatalog", "jdbcSchema", "shardspace", "poolSize", "connectTimeout",
-      "statementTimeout", "socketTimeout", "tcpKeepAlive", "acquireTimeout");
+      "statementTimeout", "socketTimeout", "tcpKeepAlive", "acquireTimeout", "lockTimeout");
 
   private ShardsParser() {
   }
@@ -45,9 +45,16 @@ final class ShardsParser {
               socketTimeout(shard),
               !shard.has("tcpKeepAlive") || shard.flag("tcpKeepAlive"),
               orDefault(shard.positiveInt("acquireTimeout"),
-                  ShardSpec.DEFAULT_ACQUIRE_TIMEOUT_MILLIS)));
+                  ShardSpec.DEFAULT_ACQUIRE_TIMEOUT_MILLIS),
+              lockTimeout(shard)));
     }
     return shards;
+  }
+
+  /** The lock timeout; 0 turns it off. */
+  private static int lockTimeout(OperandNode shard) {
+    Long value = shard.integer("lockTimeout", 0, Integer.MAX_VALUE);
+    return value == null ? ShardSpec.DEFAULT_LOCK_TIMEOUT : value.intValue();
   }
 
   /** The socket timeout; 0 turns it off. */

@@ -63,7 +63,8 @@ public final class JdbcShardLayouts implements ShardLayouts {
           resources.endpoint(new ShardConnectionSettings(shard.name(), shard.jdbcUrl(),
               shard.jdbcUser(), shard.jdbcPassword(), shard.jdbcDriver(), shard.poolSize(),
               shard.connectTimeoutMillis(), shard.statementTimeoutMillis(),
-              shard.socketTimeoutMillis(), shard.tcpKeepAlive(), shard.acquireTimeoutMillis())));
+              shard.socketTimeoutMillis(), shard.tcpKeepAlive(), shard.acquireTimeoutMillis(),
+              shard.lockTimeoutMillis())));
     }
     this.endpoints = Map.copyOf(pools);
     this.connections = new ShardConnections(endpoints);

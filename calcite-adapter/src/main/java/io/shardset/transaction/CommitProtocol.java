@@ -1,5 +1,10 @@
 package io.shardset.transaction;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.postgresql.PGConnection;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TransactionState;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,8 +26,18 @@ import java.util.Locale;
 enum CommitProtocol {
   /** PREPARE TRANSACTION, COMMIT PREPARED, ROLLBACK PREPARED; pg_prepared_xacts. */
   POSTGRESQL("PostgreSQL") {
+    /**
+     * Commits, unless a statement failed in the branch: PostgreSQL's COMMIT then rolls back,
+     * and its driver reports success.
+     */
+    @Override void commitOnePhase(Connection connection, String branch) throws SQLException {
+      checkNotFailed(connection);
+      connection.commit();
+    }
+
     @Override void prepare(Connection connection, String branch, String shard)
         throws SQLException {
+      checkNotFailed(connection);
       try {
         execute(connection, "PREPARE TRANSACTION '" + branch + "'");
       } catch (SQLException e) {
@@ -50,6 +65,28 @@ enum CommitProtocol {
       // undefined_object: "prepared transaction with identifier ... does not exist"
       return "42704".equals(e.getSQLState());
     }
+
+    @Override long sessionId(Connection connection, @Nullable String branch)
+        throws SQLException {
+      // Known from the connection's start-up; no round trip.
+      return connection.unwrap(PGConnection.class).getBackendPID();
+    }
+
+    @Override List<long[]> lockWaits(Connection monitor) throws SQLException {
+      return pairs(monitor, "SELECT l.pid, b.pid FROM pg_locks l"
+          + " CROSS JOIN LATERAL unnest(pg_blocking_pids(l.pid)) AS b(pid)"
+          + " WHERE NOT l.granted");
+    }
+
+    @Override boolean cancel(Connection monitor, long session) throws SQLException {
+      try (PreparedStatement statement =
+               monitor.prepareStatement("SELECT pg_cancel_backend(?)")) {
+        statement.setInt(1, (int) session);
+        try (ResultSet rows = statement.executeQuery()) {
+          return rows.next() && rows.getBoolean(1);
+        }
+      }
+    }
   },
 
   /**
@@ -70,7 +107,7 @@ enum CommitProtocol {
    */
   MARIADB("MariaDB") {
     @Override String enlist(Connection connection, String branch) throws SQLException {
-      final String xid = branch + SESSION + sessionId(connection);
+      final String xid = branch + SESSION + connectionId(connection);
       execute(connection, "XA START " + xid(xid));
       return xid;
     }
@@ -141,6 +178,26 @@ enum CommitProtocol {
       // XAER_NOTA: unknown XID
       return e.getErrorCode() == 1397;
     }
+
+    @Override long sessionId(Connection connection, @Nullable String branch)
+        throws SQLException {
+      // The XID names the session already (see enlist).
+      final int dot = branch == null ? -1 : branch.indexOf(SESSION);
+      return dot < 0 ? MARIADB_SESSION_UNKNOWN : Long.parseLong(branch.substring(dot + 1));
+    }
+
+    @Override List<long[]> lockWaits(Connection monitor) throws SQLException {
+      return pairs(monitor, "SELECT r.trx_mysql_thread_id, b.trx_mysql_thread_id"
+          + " FROM information_schema.INNODB_LOCK_WAITS w"
+          + " JOIN information_schema.INNODB_TRX r ON r.trx_id = w.requesting_trx_id"
+          + " JOIN information_schema.INNODB_TRX b ON b.trx_id = w.blocking_trx_id");
+    }
+
+    /** Interrupts the statement only: the transaction, and an XA branch, go on. */
+    @Override boolean cancel(Connection monitor, long session) throws SQLException {
+      execute(monitor, "KILL QUERY " + session);
+      return true;
+    }
   },
 
   /** PREPARE COMMIT, COMMIT TRANSACTION, ROLLBACK TRANSACTION; INFORMATION_SCHEMA.IN_DOUBT. */
@@ -167,6 +224,32 @@ enum CommitProtocol {
       // TRANSACTION_NOT_FOUND_1
       return e.getErrorCode() == 90129;
     }
+
+    /**
+     * The id of an embedded H2 session, from H2's own connection object, without a statement
+     * (a statement per transaction would cost every write, and tests count what shards are
+     * sent); -1 for a remote H2 session, whose id only a statement tells.
+     */
+    @Override long sessionId(Connection connection, @Nullable String branch)
+        throws SQLException {
+      try {
+        final Connection h2 = connection.unwrap(Class.forName("org.h2.jdbc.JdbcConnection")
+            .asSubclass(Connection.class));
+        final Object session = h2.getClass().getMethod("getSession").invoke(h2);
+        return session.getClass().getMethod("getId").invoke(session) instanceof Integer id
+            ? id : -1;
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        return -1;
+      }
+    }
+
+    @Override List<long[]> lockWaits(Connection monitor) throws SQLException {
+      return pairs(monitor, "SELECT SESSION_ID, BLOCKER_ID FROM INFORMATION_SCHEMA.SESSIONS"
+          + " WHERE BLOCKER_ID IS NOT NULL");
+    }
+
+    // No cancel: H2 interrupts no lock wait but by its lock timeout (CANCEL_SESSION and
+    // Statement.cancel() leave it waiting).
   },
 
   /** A database ShardSet knows no two-phase commit of: local commits only. */
@@ -175,6 +258,9 @@ enum CommitProtocol {
       return false;
     }
   };
+
+  /** A MariaDB session id that is not known. */
+  private static final long MARIADB_SESSION_UNKNOWN = -1;
 
   /** What separates a MariaDB branch id from the session id in its XID's text. */
   static final String SESSION = ".";
@@ -267,6 +353,38 @@ enum CommitProtocol {
     return false;
   }
 
+  /**
+   * The shard's id of the connection's session, as the shard's lists of lock waits name it;
+   * -1 when the backend has none ShardSet reads.
+   *
+   * @param branch the branch id {@link #enlist} returned, or null
+   */
+  long sessionId(Connection connection, @Nullable String branch) throws SQLException {
+    return -1;
+  }
+
+  /**
+   * The shard's lock waits now, each a waiting session and a session it waits for, read on a
+   * connection of its own; none where the backend has no list ShardSet reads.
+   */
+  List<long[]> lockWaits(Connection monitor) throws SQLException {
+    return List.of();
+  }
+
+  /** Whether {@link #cancel} can end a lock wait on this backend. */
+  boolean cancels() {
+    return this == POSTGRESQL || this == MARIADB;
+  }
+
+  /**
+   * Cancels the statement a session of the shard runs (waits in), from another connection.
+   *
+   * @return false if the backend cannot end a lock wait so
+   */
+  boolean cancel(Connection monitor, long session) throws SQLException {
+    return false;
+  }
+
   /** Whether the error says the shard holds no prepared branch of that id (any more). */
   boolean isUnknownBranch(SQLException e) {
     return false;
@@ -291,6 +409,18 @@ enum CommitProtocol {
     return e;
   }
 
+  /**
+   * Refuses to end a PostgreSQL branch in which a statement failed as if it could commit:
+   * the server would roll it back where the caller asked for a commit.
+   */
+  private static void checkNotFailed(Connection connection) throws SQLException {
+    if (connection.unwrap(BaseConnection.class).getTransactionState()
+        == TransactionState.FAILED) {
+      throw new SQLException("a statement of the transaction failed on this shard, which"
+          + " rolled it back; it cannot commit", "25P02");
+    }
+  }
+
   /** A MariaDB branch's XID as statements write it: {@code 'gtrid'} or {@code 'gtrid','bqual'}. */
   private static String xid(String branch) {
     final int dot = branch.indexOf(SESSION);
@@ -298,7 +428,7 @@ enum CommitProtocol {
         : "'" + branch.substring(0, dot) + "','" + branch.substring(dot + 1) + "'";
   }
 
-  private static long sessionId(Connection connection) throws SQLException {
+  private static long connectionId(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement();
          ResultSet rows = statement.executeQuery("SELECT CONNECTION_ID()")) {
       rows.next();
@@ -310,6 +440,17 @@ enum CommitProtocol {
     try (Statement statement = connection.createStatement()) {
       statement.execute(sql);
     }
+  }
+
+  private static List<long[]> pairs(Connection connection, String sql) throws SQLException {
+    final List<long[]> pairs = new ArrayList<>();
+    try (Statement statement = connection.createStatement();
+         ResultSet rows = statement.executeQuery(sql)) {
+      while (rows.next()) {
+        pairs.add(new long[] {rows.getLong(1), rows.getLong(2)});
+      }
+    }
+    return pairs;
   }
 
   private static List<String> strings(Connection connection, String sql) throws SQLException {

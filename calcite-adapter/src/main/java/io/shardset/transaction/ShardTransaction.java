@@ -15,33 +15,52 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
 /**
- * One transaction over the shards it writes to. Each shard is enlisted on first use: the
- * transaction takes one connection from the shard's pool, turns autocommit off (on MariaDB
- * it also starts an XA branch, which must come before any statement) and keeps the
- * connection until it ends.
+ * One transaction over the shards it reaches. Each shard is enlisted by the first statement
+ * that writes to it or reads it: the transaction takes one connection from the shard's pool,
+ * gives it the transaction's isolation level, turns autocommit off (on MariaDB it also starts
+ * an XA branch, which must come before any statement) and keeps the connection until it ends.
+ * Reads go through the same connection ({@link #reading}), so that a transaction sees its own
+ * writes, and row locks taken by a read last until the transaction ends.
  *
- * <p>{@link #commit()} commits locally when one shard was enlisted, and in two phases when
- * several were (see {@link TransactionCoordinator}). Not thread-safe: one statement at a time
- * writes in it.
+ * <p>{@link #commit()} commits locally when at most one shard was written to, and in two
+ * phases when several were ({@link TwoPhaseCommit}); the shards that were only read commit
+ * after them. Savepoints are set on every shard enlisted, and on shards enlisted later as
+ * they open.
+ *
+ * <p>Statements run one at a time, but the scans of a statement open their shards'
+ * branches from several threads at once: enlisting, savepoints and the list of branches are
+ * thread-safe. Commit and rollback come from the transaction's owner.
  */
 public final class ShardTransaction implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShardTransaction.class);
 
+  /** SQLState of a transaction chosen to end a deadlock across shards. */
+  public static final String DEADLOCK_SQL_STATE = "40P01";
+
   private final TransactionCoordinator coordinator;
-  private final Map<String, Branch> shards = new LinkedHashMap<>();
-  /** What the transaction's writers keep until it ends (tickets of the model version they
-   * routed under, say), by their key; closed when it ends, in reverse order. */
-  private final Map<Object, AutoCloseable> attachments = new LinkedHashMap<>();
-  /** The transaction's id, made when first needed: an XA branch or a prepare. */
-  private @Nullable GlobalId id;
-  private State state = State.ACTIVE;
   /** Whether this is one statement's own transaction (see {@link #connectionForOnlyStatement}). */
   private final boolean oneStatement;
+  /** The JDBC isolation level every branch gets, or -1 for each shard's own. */
+  private final int isolation;
+  /** The order in which the coordinator began it: a deadlock ends the youngest. */
+  private final long sequence;
+  // Guarded by this.
+  private final Map<String, ShardBranch> branches = new LinkedHashMap<>();
+  private final Map<Object, AutoCloseable> attachments = new LinkedHashMap<>();
+  /** The savepoints that are live, by number, in the order they were set. */
+  private final List<Integer> savepoints = new ArrayList<>();
   /** Whether the only statement's connection was given out: nothing is enlisted after it. */
   private boolean sealed;
+  /** Guards {@link #id}: a branch that opens (holding its own lock) may need it. */
+  private final Object idLock = new Object();
+  private @Nullable GlobalId id;
+  private volatile State state = State.ACTIVE;
+  /** Why the deadlock detector chose this transaction to end, once it did. */
+  private volatile @Nullable String deadlock;
 
   /** Where a transaction is in its life. */
   public enum State {
@@ -56,64 +75,98 @@ public final class ShardTransaction implements AutoCloseable {
     IN_DOUBT
   }
 
-  /** Where one shard's branch of the transaction is. */
-  private enum Phase { ACTIVE, PREPARED, ENDED }
-
-  /** A shard taking part, the connection the transaction holds on it, and its branch. */
-  private static final class Branch {
-    final ShardEndpoint shard;
-    final Connection connection;
-    final CommitProtocol backend;
-    final int index;
-    /** The branch id, once the branch was started or prepared. */
-    @Nullable String id;
-    Phase phase = Phase.ACTIVE;
-    /** Whether the connection is in a state it must not be pooled in. */
-    boolean broken;
-
-    Branch(ShardEndpoint shard, Connection connection, CommitProtocol backend, int index) {
-      this.shard = shard;
-      this.connection = connection;
-      this.backend = backend;
-      this.index = index;
-    }
-  }
-
-  ShardTransaction(TransactionCoordinator coordinator, boolean oneStatement) {
+  ShardTransaction(TransactionCoordinator coordinator, TransactionOptions options,
+      long sequence) {
     this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
-    this.oneStatement = oneStatement;
+    this.oneStatement = options.oneStatement();
+    this.isolation = options.isolation();
+    this.savepoints.addAll(options.savepoints());
+    this.sequence = sequence;
   }
 
   /**
-   * The transaction's connection to a shard, enlisting the shard on first use. The caller
-   * must not close it, commit it, roll it back or change its autocommit.
+   * The transaction's connection to a shard, enlisting the shard on first use, for a write:
+   * the shard takes part in the commit. The caller must not close it, commit it, roll it
+   * back or change its autocommit.
    *
    * @throws IllegalStateException if the transaction has ended
    */
   public Connection connection(ShardEndpoint shard) throws SQLException {
-    checkActive();
-    if (sealed) {
-      throw new IllegalStateException("the transaction sent its only statement already");
+    final ShardBranch branch = enlist(shard);
+    branch.wrote();
+    return branch.connection();
+  }
+
+  /**
+   * The shard as the transaction's reads see it: its connections are leases of the
+   * transaction's connection to the shard (enlisting it at the first read), and closing one
+   * ends the lease, not the connection.
+   */
+  public ShardEndpoint reading(ShardEndpoint shard) {
+    return new BranchEndpoint(this, shard);
+  }
+
+  /** A lease of the transaction's connection to the shard, for a read. */
+  Connection lease(ShardEndpoint shard) throws SQLException {
+    final ShardBranch branch = enlist(shard);
+    return BranchLease.of(branch);
+  }
+
+  /**
+   * Whether reads may stream results from the transaction's connection to the shard while
+   * other reads use it: not on MariaDB (see {@link BranchEndpoint#fetchSize}).
+   */
+  boolean streamsSharedReads(ShardEndpoint shard) {
+    final ShardBranch branch;
+    synchronized (this) {
+      branch = branches.get(shard.name());
     }
-    final Branch known = shards.get(shard.name());
-    if (known != null) {
-      return known.connection;
+    return branch == null || !branch.isOpen()
+        || branch.backend() != CommitProtocol.MARIADB;
+  }
+
+  /** Gives up the branch whose connection a read found unresponsive: the transaction can
+   * only roll back now. */
+  void abandon(ShardEndpoint shard) {
+    final ShardBranch branch;
+    synchronized (this) {
+      branch = branches.get(shard.name());
     }
-    final Connection connection = shard.connect();
-    try {
-      connection.setAutoCommit(false);
-      final Branch branch = new Branch(shard, connection,
-          coordinator.backend(shard, connection), shards.size());
-      if (branch.backend == CommitProtocol.MARIADB) {
-        branch.id = branch.backend.enlist(connection, branchId(branch));
+    if (branch != null) {
+      branch.markBroken();
+    }
+  }
+
+  private ShardBranch enlist(ShardEndpoint shard) throws SQLException {
+    final ShardBranch branch;
+    final boolean first;
+    synchronized (this) {
+      checkActive();
+      if (sealed) {
+        throw new IllegalStateException("the transaction sent its only statement already");
       }
-      shards.put(shard.name(), branch);
+      final ShardBranch known = branches.get(shard.name());
+      if (known != null) {
+        branch = known;
+        first = false;
+      } else {
+        branch = new ShardBranch(shard, branches.size(), savepoints);
+        branches.put(shard.name(), branch);
+        first = branches.size() == 1;
+      }
+    }
+    if (first) {
+      coordinator.live(this);
+    }
+    try {
+      branch.open(coordinator, isolation, () -> branchId(branch.index));
     } catch (SQLException | RuntimeException e) {
-      closeQuietly(connection);
+      synchronized (this) {
+        branches.remove(shard.name(), branch);
+      }
       throw e;
     }
-    coordinator.enlisted(shard);
-    return connection;
+    return branch;
   }
 
   /**
@@ -127,27 +180,25 @@ public final class ShardTransaction implements AutoCloseable {
    */
   public @Nullable Connection connectionForOnlyStatement(ShardEndpoint shard)
       throws SQLException {
-    checkActive();
-    if (!oneStatement || sealed || !shards.isEmpty()) {
-      return null;
-    }
-    final Connection connection = shard.connect();
-    try {
-      if (!connection.getAutoCommit()) {
-        connection.setAutoCommit(true);
+    final ShardBranch branch;
+    synchronized (this) {
+      checkActive();
+      if (!oneStatement || sealed || !branches.isEmpty()) {
+        return null;
       }
-      final Branch branch = new Branch(shard, connection,
-          coordinator.backend(shard, connection), 0);
-      // Nothing to commit or roll back: the shard ends the statement's own transaction.
-      branch.phase = Phase.ENDED;
-      shards.put(shard.name(), branch);
+      branch = new ShardBranch(shard, 0, List.of());
+      branches.put(shard.name(), branch);
+      sealed = true;
+    }
+    try {
+      return branch.openAutoCommitted(coordinator);
     } catch (SQLException | RuntimeException e) {
-      closeQuietly(connection);
+      synchronized (this) {
+        branches.remove(shard.name(), branch);
+        sealed = false;
+      }
       throw e;
     }
-    sealed = true;
-    coordinator.enlisted(shard);
-    return connection;
   }
 
   /**
@@ -156,7 +207,7 @@ public final class ShardTransaction implements AutoCloseable {
    * ticket that holds a resharding back, say). Closed when the transaction ends, after its
    * shards commit or roll back.
    */
-  public <T extends AutoCloseable> T attachment(Object key, Class<T> type,
+  public synchronized <T extends AutoCloseable> T attachment(Object key, Class<T> type,
       Supplier<? extends T> create) {
     checkActive();
     final AutoCloseable known = attachments.get(key);
@@ -174,7 +225,10 @@ public final class ShardTransaction implements AutoCloseable {
    * waits, say).
    */
   public void release(Object key) {
-    final AutoCloseable known = attachments.remove(key);
+    final AutoCloseable known;
+    synchronized (this) {
+      known = attachments.remove(key);
+    }
     if (known != null) {
       try {
         known.close();
@@ -184,9 +238,98 @@ public final class ShardTransaction implements AutoCloseable {
     }
   }
 
+  // Savepoints
+
+  /**
+   * Sets savepoint {@code number} on every shard enlisted, and on every shard enlisted later
+   * when it opens.
+   *
+   * @throws SQLException naming the shard that refused it; the savepoint is not set then
+   */
+  public void savepoint(int number) throws SQLException {
+    final List<ShardBranch> now;
+    synchronized (this) {
+      checkActive();
+      savepoints.add(number);
+      now = List.copyOf(branches.values());
+    }
+    onEveryBranch(now, "setting a savepoint", branch -> branch.savepoint(number));
+  }
+
+  /**
+   * Undoes on every shard what the transaction did since savepoint {@code number}; the
+   * savepoints set after it are forgotten, the savepoint itself stays.
+   *
+   * @throws SQLException naming the shard that failed; the transaction cannot go on then
+   */
+  public void rollbackTo(int number) throws SQLException {
+    final List<Integer> forgotten = forgetAfter(number, false);
+    onEveryBranch(branches(), "rolling back to a savepoint",
+        branch -> branch.rollbackTo(number, forgotten));
+  }
+
+  /**
+   * Forgets savepoint {@code number} and those set after it; the work stays.
+   *
+   * @throws SQLException naming the shard that failed
+   */
+  public void releaseSavepoint(int number) throws SQLException {
+    final List<Integer> forgotten = forgetAfter(number, true);
+    onEveryBranch(branches(), "releasing a savepoint",
+        branch -> branch.release(number, forgotten));
+  }
+
+  /**
+   * Forgets the savepoints set after {@code number}, and it too when {@code itself}; returns
+   * those set after it.
+   */
+  private synchronized List<Integer> forgetAfter(int number, boolean itself) {
+    checkActive();
+    final int at = savepoints.indexOf(number);
+    if (at < 0) {
+      throw new IllegalStateException("savepoint " + number + " is not set");
+    }
+    final List<Integer> after = List.copyOf(savepoints.subList(at + 1, savepoints.size()));
+    savepoints.subList(itself ? at : at + 1, savepoints.size()).clear();
+    return after;
+  }
+
+  private synchronized List<ShardBranch> branches() {
+    return List.copyOf(branches.values());
+  }
+
+  /** A step of a savepoint on one branch. */
+  @FunctionalInterface
+  private interface BranchStep {
+    void run(ShardBranch branch) throws SQLException;
+  }
+
+  private void onEveryBranch(List<ShardBranch> branches, String step, BranchStep action)
+      throws SQLException {
+    for (ShardBranch branch : branches) {
+      try {
+        action.run(branch);
+      } catch (SQLException e) {
+        throw onShard(branch, step, e);
+      }
+    }
+  }
+
+  private SQLException onShard(ShardBranch branch, String step, SQLException e) {
+    return new SQLException(step + " on shard '" + branch.shard.name() + "' failed: "
+        + branch.shard.redact(String.valueOf(e.getMessage())), e.getSQLState(),
+        e.getErrorCode(), Secrets.redactChain(e, branch.shard::redact));
+  }
+
   /** The names of the shards enlisted so far, in the order they were. */
-  public List<String> shards() {
-    return List.copyOf(shards.keySet());
+  public synchronized List<String> shards() {
+    return List.copyOf(branches.keySet());
+  }
+
+  /** The names of the shards written to so far, in the order they were enlisted. */
+  public synchronized List<String> shardsWritten() {
+    return branches.values().stream().filter(ShardBranch::hasWritten)
+        .map(branch -> branch.shard.name()).toList();
   }
 
   public State state() {
@@ -198,51 +341,146 @@ public final class ShardTransaction implements AutoCloseable {
     return state == State.ACTIVE;
   }
 
+  /** The JDBC isolation level of the transaction's branches, or -1 for each shard's own. */
+  public int isolation() {
+    return isolation;
+  }
+
+  /**
+   * Why the deadlock detector chose this transaction to end a deadlock across shards, or null
+   * if it did not: a statement of it that failed since then failed for this reason.
+   */
+  public @Nullable String deadlock() {
+    return deadlock;
+  }
+
+  /** Marks the transaction as the one that ends a deadlock; its waiting statements are
+   * canceled next. */
+  void chosenToEndDeadlock(String why) {
+    deadlock = why;
+  }
+
+  long sequence() {
+    return sequence;
+  }
+
+  /** The branches open now, by shard name, with each shard's session id. */
+  synchronized List<ShardBranch> openBranches() {
+    return branches.values().stream().filter(ShardBranch::isOpen).toList();
+  }
+
   /**
    * Commits the work on every enlisted shard, and returns their connections: locally when
-   * one shard is enlisted, with two-phase commit when several are. Once the decision to
-   * commit is recorded the transaction is committed, even if a shard then fails to commit
-   * (recovery finishes it there).
+   * at most one shard was written to, with two-phase commit when several were; shards that
+   * were only read commit after those. Once the decision to commit is recorded the
+   * transaction is committed, even if a shard then fails to commit (recovery finishes it
+   * there).
    *
    * @throws SQLException if the transaction could not commit; it is then rolled back on every
    *     shard, unless its state is {@link State#IN_DOUBT}
    */
   public void commit() throws SQLException {
-    checkActive();
+    final List<ShardBranch> all;
+    synchronized (this) {
+      checkActive();
+      all = List.copyOf(branches.values());
+    }
     boolean ended = false;
     try {
-      if (shards.size() == 1) {
-        commitOnePhase(shards.values().iterator().next());
-      } else if (shards.size() > 1) {
-        commitAcrossShards();
+      final List<ShardBranch> writers = new ArrayList<>();
+      final List<ShardBranch> readers = new ArrayList<>();
+      for (ShardBranch branch : all) {
+        // Under SERIALIZABLE a shard may refuse to commit what a transaction only read.
+        (branch.hasWritten() || isolation == java.sql.Connection.TRANSACTION_SERIALIZABLE
+            ? writers : readers).add(branch);
+      }
+      if (writers.size() == 1) {
+        commitOnePhase(writers.get(0), all.size());
+      } else if (writers.size() > 1) {
+        final TwoPhaseCommit protocol = new TwoPhaseCommit(coordinator, this::id, writers,
+            this::shardNames);
+        try {
+          protocol.commit();
+        } finally {
+          if (protocol.inDoubt()) {
+            state = State.IN_DOUBT;
+          } else if (protocol.decided()) {
+            state = State.COMMITTED;
+          }
+        }
       }
       if (state == State.ACTIVE) {
         state = State.COMMITTED;
       }
+      endReads(readers);
       ended = true;
     } catch (SQLException | RuntimeException e) {
       ended = true;
       if (state == State.ACTIVE) {
-        rollbackBranches();
+        state = State.ROLLED_BACK;
+        rollbackAll(all);
       }
       throw e;
     } finally {
       if (!ended) {
         // An Error: the shards are left as a crash of this process would leave them.
         state = State.IN_DOUBT;
-        shards.values().forEach(branch -> branch.broken = true);
+        all.forEach(ShardBranch::abandonAsInCrash);
       }
-      release();
+      releaseAll(all);
     }
+  }
+
+  private void commitOnePhase(ShardBranch branch, int enlisted) throws SQLException {
+    try {
+      branch.commitOnePhase();
+    } catch (SQLException | RuntimeException e) {
+      if (!(e instanceof SQLException)) {
+        branch.markBroken();
+      }
+      final String name = branch.shard.name();
+      throw new SQLException("cannot commit on shard '" + name + "': "
+          + branch.shard.redact(String.valueOf(e.getMessage()))
+          + (enlisted == 1 ? "" : "; the transaction was rolled back on every shard"),
+          e instanceof SQLException s ? s.getSQLState() : null,
+          e instanceof SQLException s ? s.getErrorCode() : 0,
+          Secrets.redactChain(e, branch.shard::redact));
+    }
+  }
+
+  /** Ends the branches that were only read, in parallel: a failure there loses nothing. */
+  private void endReads(List<ShardBranch> readers) {
+    final List<Callable<Void>> ends = new ArrayList<>();
+    for (ShardBranch reader : readers) {
+      ends.add(() -> {
+        try {
+          reader.commitOnePhase();
+        } catch (SQLException | RuntimeException e) {
+          reader.markBroken();
+          LOG.debug("ending the reads on shard {} failed: {}", reader.shard.name(),
+              reader.shard.redact(String.valueOf(e.getMessage())));
+        }
+        return null;
+      });
+    }
+    coordinator.inParallel(ends);
   }
 
   /** Undoes the work on every enlisted shard and returns their connections; never throws. */
   public void rollback() {
-    if (state != State.ACTIVE) {
-      return;
+    final List<ShardBranch> all;
+    synchronized (this) {
+      if (state != State.ACTIVE) {
+        return;
+      }
+      state = State.ROLLED_BACK;
+      all = List.copyOf(branches.values());
     }
-    rollbackBranches();
-    release();
+    try {
+      rollbackAll(all);
+    } finally {
+      releaseAll(all);
+    }
   }
 
   /** Rolls back unless the transaction ended. */
@@ -255,214 +493,45 @@ public final class ShardTransaction implements AutoCloseable {
     return coordinator;
   }
 
-  private void commitOnePhase(Branch branch) throws SQLException {
-    if (branch.phase == Phase.ENDED) {
-      // The only statement's connection, which committed it.
-      return;
+  private void rollbackAll(List<ShardBranch> all) {
+    final List<Callable<Void>> rollbacks = new ArrayList<>();
+    for (ShardBranch branch : all) {
+      rollbacks.add(() -> {
+        branch.rollbackQuietly();
+        return null;
+      });
     }
-    try {
-      branch.backend.commitOnePhase(branch.connection, branch.id);
-      branch.phase = Phase.ENDED;
-    } catch (SQLException | RuntimeException e) {
-      throw failed(branch, "committing", e);
-    }
+    coordinator.inParallel(rollbacks);
   }
 
-  private void commitAcrossShards() throws SQLException {
-    final List<Branch> branches = List.copyOf(shards.values());
-    final Branch lacking = branches.stream().filter(b -> !b.backend.hasTwoPhaseCommit())
-        .findFirst().orElse(null);
-    if (lacking != null) {
-      if (!coordinator.settings().bestEffort()) {
-        throw new SQLException("cannot commit a transaction across shards " + names()
-            + " atomically: shard '" + lacking.shard.name() + "' (" + productName(lacking)
-            + ") has no two-phase commit ShardSet can use; the transaction was rolled back."
-            + " A model may accept commits shard by shard, not atomic, with \"transactions\":"
-            + " {\"bestEffort\": true}", "0A000");
-      }
-      commitOneByOne(branches, lacking);
-      return;
-    }
-    final DecisionLog log = coordinator.openLog(false);
-    final GlobalId gid = id();
-    if (!gid.log().equals(log.logId())) {
-      throw new SQLException("cannot commit a transaction across shards " + names()
-          + ": it began while its decision log could not be opened; the transaction was"
-          + " rolled back", "25000");
-    }
-    coordinator.started(gid);
-    try {
-      twoPhaseCommit(log, gid, branches);
-    } finally {
-      coordinator.finished(gid);
-    }
-  }
-
-  private void twoPhaseCommit(DecisionLog log, GlobalId gid, List<Branch> branches)
-      throws SQLException {
-    final Steps steps = coordinator.steps();
-    for (Branch branch : branches) {
-      steps.preparing(gid, branch.shard.name());
-      try {
-        branch.backend.prepare(branch.connection, branchId(branch), branch.shard.name());
-        branch.phase = Phase.PREPARED;
-      } catch (SQLException | RuntimeException e) {
-        throw failed(branch, "preparing", e);
-      }
-    }
-    steps.prepared(gid);
-    try {
-      log.record(gid, coordinator.settings().scope(), shards());
-    } catch (DecisionUnknownException e) {
-      state = State.IN_DOUBT;
-      branches.forEach(branch -> branch.broken = true);
-      throw new SQLException("the outcome of transaction " + gid + " across shards "
-          + names() + " is unknown: recording its commit decision in the decision log "
-          + log.database() + " failed (" + e.getMessage() + "); recovery commits it on every"
-          + " shard if the record was kept, else rolls it back", "08007", e);
-    } catch (SQLException e) {
-      throw new SQLException("cannot commit the transaction across shards " + names()
-          + ": recording its commit decision in the decision log failed: "
-          + log.database().redact(e.getMessage()) + "; the transaction was rolled back",
-          e.getSQLState(), e);
-    }
-    steps.decided(gid);
-    // The transaction is committed from here on, whatever a shard says.
-    state = State.COMMITTED;
-    boolean everywhere = true;
-    for (Branch branch : branches) {
-      steps.committing(gid, branch.shard.name());
-      try {
-        branch.backend.commitPrepared(branch.connection, branch.id);
-        branch.phase = Phase.ENDED;
-      } catch (SQLException | RuntimeException e) {
-        everywhere = false;
-        branch.broken = true;
-        LOG.warn("Transaction {} is committed, but committing it on shard {} failed: {};"
-            + " recovery finishes it there", gid, branch.shard.name(),
-            branch.shard.redact(String.valueOf(e.getMessage())));
-      }
-    }
-    if (everywhere) {
-      try {
-        log.forget(gid.text());
-      } catch (SQLException e) {
-        LOG.debug("Keeping the commit record of transaction {} for recovery to delete: {}",
-            gid, log.database().redact(e.getMessage()));
-      }
-    }
-  }
-
-  /** Best effort: each shard commits in turn; a failure rolls back the shards after it. */
-  private void commitOneByOne(List<Branch> branches, Branch lacking) throws SQLException {
-    LOG.warn("Committing a transaction across shards {} one shard at a time, not atomic:"
-        + " shard {} ({}) has no two-phase commit and the model accepts best effort",
-        names(), lacking.shard.name(), productName(lacking));
-    final List<String> committed = new ArrayList<>();
-    for (Branch branch : branches) {
-      try {
-        commitOnePhase(branch);
-        committed.add(branch.shard.name());
-      } catch (SQLException e) {
-        if (committed.isEmpty()) {
-          throw e;
-        }
-        state = State.IN_DOUBT;
-        rollbackBranches();
-        throw new SQLException(e.getMessage() + "; shards " + committed + " had committed"
-            + " already (best effort, not atomic), the others were rolled back",
-            e.getSQLState(), e);
-      }
-    }
-  }
-
-  /** Rolls back every branch not ended: prepared ones by id, the others on their own. */
-  private void rollbackBranches() {
-    if (state == State.ACTIVE) {
-      state = State.ROLLED_BACK;
-    }
-    for (Branch branch : shards.values()) {
-      try {
-        if (branch.phase == Phase.PREPARED) {
-          branch.backend.rollbackPrepared(branch.connection, branch.id);
-        } else if (branch.phase == Phase.ACTIVE) {
-          branch.backend.rollback(branch.connection, branch.id);
-        }
-        branch.phase = Phase.ENDED;
-      } catch (SQLException | RuntimeException e) {
-        branch.broken = true;
-        LOG.warn("Rolling back on shard {} failed: {}{}", branch.shard.name(),
-            branch.shard.redact(String.valueOf(e.getMessage())),
-            branch.phase == Phase.PREPARED ? "; recovery rolls it back" : "");
-      }
-    }
-  }
-
-  /** An error that names the shard and what failed there, without its secrets. */
-  private SQLException failed(Branch branch, String step, Exception e) {
-    if (!(e instanceof SQLException)) {
-      branch.broken = true;
-    }
-    final String name = branch.shard.name();
-    final String message = branch.shard.redact(String.valueOf(e.getMessage()));
-    final String what = shards.size() == 1 ? "cannot commit on shard '" + name + "': "
-        : "cannot commit the transaction across shards " + names() + ": " + step
-            + " it on shard '" + name + "' failed: ";
-    final SQLException error = new SQLException(what + message
-        + (shards.size() == 1 ? "" : "; the transaction was rolled back on every shard"),
-        e instanceof SQLException s ? s.getSQLState() : null,
-        e instanceof SQLException s ? s.getErrorCode() : 0,
-        Secrets.redactChain(e, branch.shard::redact));
-    return error;
-  }
-
-  /** The branch's id, made when first needed. */
-  private String branchId(Branch branch) {
-    if (branch.id == null) {
-      branch.id = id().branch(branch.index);
-    }
-    return branch.id;
+  /** The branch id of the {@code index}th shard, made when first needed. */
+  private String branchId(int index) {
+    return id().branch(index);
   }
 
   private GlobalId id() {
-    if (id == null) {
-      id = coordinator.newId();
-    }
-    return id;
-  }
-
-  private String names() {
-    return "'" + String.join("', '", shards.keySet()) + "'";
-  }
-
-  private static String productName(Branch branch) {
-    try {
-      return branch.connection.getMetaData().getDatabaseProductName();
-    } catch (SQLException | RuntimeException e) {
-      return branch.backend.productName();
-    }
-  }
-
-  private void release() {
-    for (Branch branch : shards.values()) {
-      if (branch.broken || branch.phase != Phase.ENDED) {
-        // Left prepared or in an unknown state: never back into the pool. The driver's own
-        // connection closes first, as in a crash: the pool would roll back what it holds
-        // open on its way back, and H2 would then roll back a prepared branch too.
-        closePhysically(branch.connection);
-        branch.shard.abandon(branch.connection, Runnable::run);
-      } else {
-        try {
-          branch.connection.setAutoCommit(true);
-        } catch (SQLException | RuntimeException e) {
-          // A broken connection: the pool checks it before handing it out again.
-        }
+    synchronized (idLock) {
+      if (id == null) {
+        id = coordinator.newId();
       }
-      closeQuietly(branch.connection);
+      return id;
     }
-    shards.clear();
-    final List<AutoCloseable> ending = new ArrayList<>(attachments.values());
-    attachments.clear();
+  }
+
+  private String shardNames() {
+    final List<String> names = shards();
+    return "'" + String.join("', '", names) + "'";
+  }
+
+  private void releaseAll(List<ShardBranch> all) {
+    all.forEach(ShardBranch::release);
+    final List<AutoCloseable> ending;
+    synchronized (this) {
+      branches.clear();
+      ending = new ArrayList<>(attachments.values());
+      attachments.clear();
+    }
+    coordinator.ended(this);
     Collections.reverse(ending);
     for (AutoCloseable attachment : ending) {
       try {
@@ -474,25 +543,18 @@ public final class ShardTransaction implements AutoCloseable {
   }
 
   private void checkActive() {
-    if (state != State.ACTIVE) {
-      throw new IllegalStateException("the transaction has " + (state == State.COMMITTED
-          ? "committed" : state == State.ROLLED_BACK ? "rolled back" : "ended in doubt"));
+    final State now = state;
+    if (now != State.ACTIVE) {
+      throw new IllegalStateException("the transaction has " + (now == State.COMMITTED
+          ? "committed" : now == State.ROLLED_BACK ? "rolled back" : "ended in doubt"));
     }
   }
 
-  private static void closePhysically(Connection connection) {
-    try {
-      connection.unwrap(Connection.class).close();
-    } catch (SQLException | RuntimeException e) {
-      // Broken already: the server ends its session.
+  @Override public String toString() {
+    final GlobalId known;
+    synchronized (idLock) {
+      known = id;
     }
-  }
-
-  private static void closeQuietly(Connection connection) {
-    try {
-      connection.close();
-    } catch (SQLException | RuntimeException e) {
-      // Returned to the pool or given up: nothing else to do.
-    }
+    return "transaction " + (known != null ? known.text() : "#" + sequence);
   }
 }

@@ -9,12 +9,21 @@ import org.slf4j.LoggerFactory;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,6 +56,14 @@ public final class TransactionCoordinator implements AutoCloseable {
   /** The transactions between their first prepare and their end, in this process. */
   private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
   private final AtomicLong numbers = new AtomicLong();
+  private final AtomicLong sequences = new AtomicLong();
+  /** The transactions that hold a shard's connection. */
+  private final Set<ShardTransaction> live = ConcurrentHashMap.newKeySet();
+  /** Where branches prepare and commit in parallel; created on first use. */
+  private @Nullable ExecutorService threads;
+  private final DeadlockDetector deadlocks = new DeadlockDetector(this);
+  /** Runs the deadlock check; started when the first transaction goes live. */
+  private volatile @Nullable ScheduledExecutorService deadlockChecks;
   /** The records the last recovery pass found no branch of; guarded by recovering. */
   private Set<String> unseen = Set.of();
   /** The instance id of transactions begun while no decision log could be opened. */
@@ -102,19 +119,20 @@ public final class TransactionCoordinator implements AutoCloseable {
     }
   }
 
-  /** Begins a transaction that enlists shards as it writes to them. */
+  /** Begins a transaction that enlists shards as it writes to them or reads them. */
   public ShardTransaction begin() {
-    return begin(false);
+    return begin(TransactionOptions.DEFAULT);
   }
 
-  private ShardTransaction begin(boolean oneStatement) {
+  /** Begins a transaction as {@code options} say. */
+  public ShardTransaction begin(TransactionOptions options) {
     synchronized (lock) {
       if (closed) {
         throw new IllegalStateException("the transaction coordinator of schema '"
             + settings.scope() + "' is closed");
       }
     }
-    return new ShardTransaction(this, oneStatement);
+    return new ShardTransaction(this, options, sequences.incrementAndGet());
   }
 
   /**
@@ -123,7 +141,133 @@ public final class TransactionCoordinator implements AutoCloseable {
    * {@link ShardTransaction#connectionForOnlyStatement}).
    */
   public ShardTransaction beginStatement() {
-    return begin(true);
+    return begin(TransactionOptions.STATEMENT);
+  }
+
+  /** The transactions that hold a shard's connection now, in the order they began. */
+  public List<ShardTransaction> liveTransactions() {
+    final List<ShardTransaction> all = new ArrayList<>(live);
+    all.sort(Comparator.comparingLong(ShardTransaction::sequence));
+    return all;
+  }
+
+  /** A transaction enlisted its first shard; the deadlock check starts with the first. */
+  void live(ShardTransaction transaction) {
+    live.add(transaction);
+    if (deadlockChecks == null && !settings.deadlockCheck().isZero()) {
+      startDeadlockChecks();
+    }
+  }
+
+  private void startDeadlockChecks() {
+    synchronized (lock) {
+      if (deadlockChecks != null || closed) {
+        return;
+      }
+      final ScheduledExecutorService checks =
+          Executors.newSingleThreadScheduledExecutor(task -> {
+            final Thread thread = new Thread(task, "shardset-deadlocks-" + settings.scope());
+            thread.setDaemon(true);
+            return thread;
+          });
+      final long interval = settings.deadlockCheck().toMillis();
+      checks.scheduleWithFixedDelay(this::checkDeadlocks, interval, interval,
+          TimeUnit.MILLISECONDS);
+      deadlockChecks = checks;
+    }
+  }
+
+  private void checkDeadlocks() {
+    try {
+      if (live.size() >= 2) {
+        deadlocks.check();
+      }
+    } catch (RuntimeException | Error e) {
+      // The check must outlive any one failure; a missed pass is made up by the next.
+      LOG.warn("Checking the transactions of schema {} for deadlocks failed", settings.scope(),
+          e);
+    }
+  }
+
+  /** Looks for deadlocks across shards now, ending those it finds; returns how many. */
+  public int checkDeadlocksNow() {
+    return deadlocks.check().size();
+  }
+
+  /** How many deadlocks across shards this coordinator ended. */
+  public long deadlocksEnded() {
+    return deadlocks.deadlocksEnded();
+  }
+
+  /** A transaction ended and let go of its shards. */
+  void ended(ShardTransaction transaction) {
+    live.remove(transaction);
+  }
+
+  /**
+   * Runs the tasks at once, on the coordinator's threads and the caller's, and returns when
+   * all have ended: each one's failure (Errors too) in the tasks' order, null where it
+   * succeeded.
+   */
+  List<Throwable> inParallel(List<Callable<Void>> tasks) {
+    final Throwable[] failures = new Throwable[tasks.size()];
+    final List<Future<?>> running = new ArrayList<>();
+    for (int i = 1; i < tasks.size(); i++) {
+      final int task = i;
+      try {
+        running.add(threads().submit(() -> run(tasks.get(task), failures, task)));
+      } catch (RejectedExecutionException e) {
+        // Closed meanwhile: the caller runs it.
+        run(tasks.get(task), failures, task);
+      }
+    }
+    if (!tasks.isEmpty()) {
+      run(tasks.get(0), failures, 0);
+    }
+    boolean interrupted = false;
+    for (Future<?> task : running) {
+      while (true) {
+        try {
+          task.get();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          // run() keeps every failure.
+          break;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return Arrays.asList(failures);
+  }
+
+  private static void run(Callable<Void> task, Throwable[] failures, int index) {
+    try {
+      task.call();
+    } catch (Throwable e) {
+      failures[index] = e;
+    }
+  }
+
+  private ExecutorService threads() {
+    synchronized (lock) {
+      if (closed) {
+        throw new RejectedExecutionException("closed");
+      }
+      if (threads == null) {
+        final AtomicLong number = new AtomicLong();
+        threads = Executors.newCachedThreadPool(task -> {
+          final Thread thread = new Thread(task, "shardset-commit-" + settings.scope() + "-"
+              + number.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
+      }
+      return threads;
+    }
   }
 
   /** How this coordinator decides. */
@@ -172,6 +316,20 @@ public final class TransactionCoordinator implements AutoCloseable {
     }
     if (stopping != null) {
       stopping.shutdownNow();
+    }
+    final ExecutorService parallel;
+    final ScheduledExecutorService checks;
+    synchronized (lock) {
+      parallel = threads;
+      threads = null;
+      checks = deadlockChecks;
+      deadlockChecks = null;
+    }
+    if (parallel != null) {
+      parallel.shutdown();
+    }
+    if (checks != null) {
+      checks.shutdownNow();
     }
     if (closing != null) {
       closing.close();

@@ -20,9 +20,12 @@ import java.util.regex.Pattern;
  * @param bestEffort whether a transaction across shards of which one has no two-phase commit
  *     commits shard by shard (not atomic) rather than failing
  * @param recoveryInterval how often the shards are checked for transactions left in doubt
+ * @param deadlockCheck how often the shards' lock waits are read for deadlocks across shards
+ *     while two or more transactions hold shards; zero for never
  */
 public record TransactionSettings(String scope, @Nullable LogDatabase log,
-    @Nullable String noLog, boolean bestEffort, Duration recoveryInterval) {
+    @Nullable String noLog, boolean bestEffort, Duration recoveryInterval,
+    Duration deadlockCheck) {
   private static final Pattern EXTENSION = Pattern.compile("\\.[^.]*$");
   private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9_-]");
 
@@ -35,6 +38,17 @@ public record TransactionSettings(String scope, @Nullable LogDatabase log,
     if (recoveryInterval.isNegative() || recoveryInterval.isZero()) {
       throw new IllegalArgumentException("recoveryInterval must be positive");
     }
+    Objects.requireNonNull(deadlockCheck, "deadlockCheck");
+    if (deadlockCheck.isNegative()) {
+      throw new IllegalArgumentException("deadlockCheck must not be negative");
+    }
+  }
+
+  /** Settings with the default deadlock check. */
+  public TransactionSettings(String scope, @Nullable LogDatabase log, @Nullable String noLog,
+      boolean bestEffort, Duration recoveryInterval) {
+    this(scope, log, noLog, bestEffort, recoveryInterval,
+        Duration.ofMillis(TransactionsSpec.DEFAULT_DEADLOCK_CHECK_MILLIS));
   }
 
   /** Settings with no decision log: transactions across shards fail, naming the reason. */
@@ -88,7 +102,8 @@ public record TransactionSettings(String scope, @Nullable LogDatabase log,
           + " decision log; set \"transactions\": {\"log\": \"<directory or JDBC URL>\"} in"
           + " its operand";
     }
-    return new TransactionSettings(schema, log, noLog, spec.bestEffort(), interval);
+    return new TransactionSettings(schema, log, noLog, spec.bestEffort(), interval,
+        Duration.ofMillis(spec.deadlockCheckMillis()));
   }
 
   /** A file name for the schema's log: characters other than letters and digits become _. */

@@ -2,6 +2,8 @@ package io.shardset.write;
 
 import io.shardset.topology.ShardSite;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,6 +23,9 @@ public final class PhysicalBatch implements AutoCloseable {
   private final ShardSite site;
   private final String sql;
   private final List<Object[]> waiting = new ArrayList<>();
+  /** What each row changes by key (a "DELETE", say), when each must change one row; else
+   * null. */
+  private final @Nullable String oneRowEach;
   private PreparedStatement statement;
   private long affected;
 
@@ -28,10 +33,24 @@ public final class PhysicalBatch implements AutoCloseable {
    * A batch of {@code sql}, run on the physical table {@code site} of shard {@code shard}.
    */
   public PhysicalBatch(TableWrite write, int shard, ShardSite site, String sql) {
+    this(write, shard, site, sql, null);
+  }
+
+  /**
+   * A batch of {@code sql} each of whose rows must change exactly one row of the shard (a
+   * change by primary key of a row the statement read); a row that changes none fails the
+   * batch with SQLState 40001.
+   *
+   * @param oneRowEach what each row does, for the message (say "a DELETE by key"); null when
+   *     any count is fine
+   */
+  public PhysicalBatch(TableWrite write, int shard, ShardSite site, String sql,
+      @Nullable String oneRowEach) {
     this.write = write;
     this.shard = shard;
     this.site = site;
     this.sql = sql;
+    this.oneRowEach = oneRowEach;
   }
 
   /** Adds a row of parameter values; sent by {@link #flush}. */
@@ -76,7 +95,16 @@ public final class PhysicalBatch implements AutoCloseable {
       }
       final int rows = waiting.size();
       waiting.clear();
-      affected += affected(statement.executeBatch(), rows);
+      write.bound(statement, site);
+      final int[] counts = statement.executeBatch();
+      if (oneRowEach != null) {
+        for (int count : counts) {
+          if (count == 0) {
+            throw WriteFailures.rowChanged(site, write.table(), oneRowEach);
+          }
+        }
+      }
+      affected += affected(counts, rows);
     } catch (BatchUpdateException e) {
       throw WriteFailures.onShard(site, write.table(), firstCause(e));
     } catch (SQLException e) {
@@ -111,6 +139,7 @@ public final class PhysicalBatch implements AutoCloseable {
         alone.setObject(i + 1, row[i]);
       }
       waiting.clear();
+      write.bound(alone, site);
       affected += alone.executeUpdate();
     } catch (SQLException e) {
       throw WriteFailures.onShard(site, write.table(), e);

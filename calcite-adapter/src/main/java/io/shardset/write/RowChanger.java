@@ -14,7 +14,10 @@ import java.util.stream.Collectors;
 /**
  * UPDATE and DELETE of a logical table row by row, each row found by its primary key at the
  * physical table its values place it in (every shard, for a duplicated table), in JDBC
- * batches per physical table, in the write's transaction.
+ * batches per physical table, in the write's transaction. Each change must find its row: the
+ * statement read the rows it changes through the same transaction, locking them, so a row
+ * that is gone fails the statement with SQLState 40001 rather than being counted (or, for a
+ * move, inserted anew as a copy).
  *
  * <p>A changed row that its new values place elsewhere (its shard key, partition column or
  * subpartition column changed), or whose primary key changed, moves: it is deleted at its
@@ -128,8 +131,11 @@ public final class RowChanger implements AutoCloseable {
     PhysicalBatch batch = batches.get(site);
     if (batch == null) {
       final ShardSite physical = write.site(site);
+      // The statement read the row, locked, through its transaction: a change by its key
+      // that finds nothing means the row went since, and a move would copy it.
       batch = new PhysicalBatch(write, site.shard(), physical,
-          delete ? deleteSql(physical) : updateSql(physical));
+          delete ? deleteSql(physical) : updateSql(physical),
+          delete ? "a DELETE by primary key" : "an UPDATE by primary key");
       batches.put(site, batch);
     }
     batch.add(parameters);

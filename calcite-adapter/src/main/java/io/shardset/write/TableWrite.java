@@ -1,5 +1,6 @@
 package io.shardset.write;
 
+import io.shardset.execution.QueryTimeout;
 import io.shardset.topology.LiveModel;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.Placement;
@@ -14,6 +15,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -45,29 +48,51 @@ public final class TableWrite {
   /** When a wait for a moving range gives up, by System.nanoTime(); 0 before any wait. */
   private long waitDeadline;
 
+  /** The statement's time limit, and when it is up by {@link System#nanoTime()}. */
+  private final QueryTimeout timeout;
+  private final long deadlineNanos;
+
   private TableWrite(ShardedTable table, ShardTransaction transaction,
-      TablePlacement placements, Placement placement, boolean enteredTicket) {
+      TablePlacement placements, Placement placement, boolean enteredTicket,
+      QueryTimeout timeout) {
     this.table = table;
     this.transaction = transaction;
     this.placements = placements;
     this.placement = placement;
     this.enteredTicket = enteredTicket;
+    this.timeout = timeout;
+    this.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout.leftMillis());
   }
 
   /**
-   * Starts a statement's write to {@code table} in {@code transaction}.
+   * Starts a statement's write to {@code table} in {@code transaction}, with no time limit
+   * but each shard's statement timeout.
    *
    * @throws SQLException (SQLState 40001) if the model now places the table where this
    *     process cannot write it
    */
   public static TableWrite open(ShardedTable table, ShardTransaction transaction)
       throws SQLException {
+    return open(table, transaction, QueryTimeout.NONE);
+  }
+
+  /**
+   * Starts a statement's write to {@code table} in {@code transaction}; each shard statement
+   * it sends is bounded by what is left of {@code timeout} (see {@link #bound}).
+   *
+   * @throws SQLException (SQLState 40001) if the model now places the table where this
+   *     process cannot write it
+   */
+  public static TableWrite open(ShardedTable table, ShardTransaction transaction,
+      QueryTimeout timeout) throws SQLException {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(transaction, "transaction");
+    Objects.requireNonNull(timeout, "timeout");
     final TablePlacement placements = TablePlacement.of(table);
     final LiveSource live = table.live();
     if (live == null) {
-      return new TableWrite(table, transaction, placements, placements.asBuilt(), false);
+      return new TableWrite(table, transaction, placements, placements.asBuilt(), false,
+          timeout);
     }
     final boolean[] entered = new boolean[1];
     final LiveModel.Ticket ticket = transaction.attachment(new ModelKey(live.model()),
@@ -76,7 +101,34 @@ public final class TableWrite {
           return placements.enter();
         });
     return new TableWrite(table, transaction, placements, writing(placements, ticket),
-        entered[0]);
+        entered[0], timeout);
+  }
+
+  /**
+   * Gives a shard statement of the write its time limit: what is left of the statement's
+   * query timeout, or the shard's statement timeout where that is shorter, in the whole
+   * seconds JDBC counts; so that a write waiting on a lock or a slow shard ends with its
+   * client's timeout (a lock wait's own limit is the shard's lock timeout).
+   *
+   * @throws SQLException (SQLState 57014) when the query's time is up already
+   */
+  public void bound(Statement statement, ShardSite site) throws SQLException {
+    long limit = 0;
+    if (timeout.limited()) {
+      limit = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+      if (limit <= 0) {
+        throw new SQLTimeoutException(timeout.describe() + " elapsed before the statement on"
+            + " shard '" + site.name() + "' of table " + table.qualifiedName() + " started",
+            "57014");
+      }
+    }
+    final long shardLimit = site.endpoint().statementTimeoutMillis();
+    if (shardLimit > 0 && (limit == 0 || shardLimit < limit)) {
+      limit = shardLimit;
+    }
+    if (limit > 0) {
+      statement.setQueryTimeout((int) Math.min((limit + 999) / 1000, Integer.MAX_VALUE));
+    }
   }
 
   private static Placement writing(TablePlacement placements, LiveModel.Ticket ticket)

@@ -1,5 +1,6 @@
 package io.shardset.write;
 
+import io.shardset.execution.ShardStates;
 import io.shardset.topology.PlacementException;
 import io.shardset.topology.ShardSite;
 import io.shardset.topology.ShardedTable;
@@ -45,7 +46,7 @@ public final class WriteFailures {
       return e;
     }
     return failure(site, table, e,
-        e.getSQLState() == null ? CONNECTION_FAILURE : e.getSQLState());
+        e.getSQLState() == null ? CONNECTION_FAILURE : ShardStates.of(e));
   }
 
   /**
@@ -60,6 +61,18 @@ public final class WriteFailures {
     return failure(site, table, e, e instanceof SQLTransientConnectionException
         || e.getSQLState() == null || e.getSQLState().startsWith("08") ? UNREACHABLE
         : e.getSQLState());
+  }
+
+  /**
+   * The failure (SQLState 40001) of a change by key that found its row gone or changed on
+   * its shard: another transaction changed it since this statement read it. Nothing of the
+   * statement stays; the client retries it.
+   */
+  public static SQLException rowChanged(ShardSite site, ShardedTable table, String what) {
+    return new SQLException("table " + table.qualifiedName() + ": " + what + " on shard '"
+        + site.name() + "' found " + "no row where the statement had read one: another"
+        + " transaction changed or deleted it meanwhile; retry the statement",
+        SERIALIZATION_FAILURE);
   }
 
   private static SQLException failure(ShardSite site, ShardedTable table, SQLException e,

@@ -71,7 +71,7 @@ class GoldenPlanRealShardsTest {
       }
       final ShardSetModel real = ModelParser.parse(GoldenPlanner.SCHEMA, operand, n -> null);
       final List<GoldenFile.Case> planned = new ArrayList<>();
-      try (GoldenPlanner planner = new GoldenPlanner(ShardSchema.create(real))) {
+      try (GoldenPlanner planner = new GoldenPlanner(ShardSetRuntime.get().schema(real))) {
         for (GoldenFile.Case c : file.cases()) {
           planned.add(planner.plan(c));
         }

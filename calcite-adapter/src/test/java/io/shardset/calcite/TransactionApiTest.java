@@ -1,7 +1,8 @@
 package io.shardset.calcite;
 
-import io.shardset.calcite.ConnectionTransactions.StatementWrite;
 import io.shardset.calcite.jdbc.ShardSetDriver;
+import io.shardset.session.SessionWrite;
+import io.shardset.session.ShardSession;
 import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 import io.shardset.transaction.ShardTransaction;
@@ -32,10 +33,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The JDBC transaction API of {@code jdbc:shardset:} connections: autocommit, commit and
- * rollback of what the connection's writes opened, read-only connections whose writes are
- * refused, the isolation levels, and pooling by commons-dbcp2. Writes go through
- * {@link ConnectionTransactions#begin} as the write statements do, and put a row on one shard
- * through the transaction's connection to it; queries through ShardSet show what committed.
+ * rollback of what the connection's statements opened, read-only connections whose writes are
+ * refused, the isolation levels, and pooling by commons-dbcp2. Writes go through the
+ * session's {@link ShardSession#beginWrite} as the write statements do, and put a row on one
+ * shard through the transaction's connection to it; queries through ShardSet show what the
+ * transaction sees, and other connections what committed.
  */
 class TransactionApiTest {
   private static final String COUNT = "SELECT COUNT(*) FROM T";
@@ -56,20 +58,21 @@ class TransactionApiTest {
     fixture.close();
   }
 
-  private static ConnectionTransactions transactions() {
-    return ShardSetRuntime.get().transactions();
+  private static ShardSession session(Connection client) throws SQLException {
+    return ShardSetRuntime.get().sessions().of(root(client).getQueryProvider());
   }
 
   /** Starts a write to T as a statement of {@code client} does. */
-  private static StatementWrite begin(Connection client) throws SQLException {
+  private static SessionWrite begin(Connection client) throws SQLException {
     final ShardTable table = ShardFixture.schema(client).table("T");
-    return transactions().begin(root(client), table.coordinator(), "S.T");
+    return session(client).beginWrite(table.coordinator(), "S.T",
+        ShardSession.WriteKind.INSERT);
   }
 
   /** Writes one row of T, on shard 0, in the statement's transaction, and completes it. */
   private static ShardTransaction write(Connection client, long key) throws SQLException {
     final ShardTable table = ShardFixture.schema(client).table("T");
-    try (StatementWrite write = begin(client)) {
+    try (SessionWrite write = begin(client)) {
       final Connection shard = write.transaction().connection(table.site(0).endpoint());
       try (PreparedStatement insert = shard.prepareStatement("INSERT INTO T VALUES (?, 1)")) {
         insert.setLong(1, key);
@@ -97,13 +100,13 @@ class TransactionApiTest {
     connection.rollback();
     connection.setAutoCommit(true);
     assertTrue(connection.getAutoCommit());
-    assertFalse(transactions().hasOpen(connection));
+    assertFalse(session(connection).hasOpenTransaction());
   }
 
   @Test void inAutoCommitModeEachWriteCommitsItself() throws SQLException {
     final ShardTransaction transaction = write(connection, 1);
     assertEquals(ShardTransaction.State.COMMITTED, transaction.state());
-    assertFalse(transactions().hasOpen(connection));
+    assertFalse(session(connection).hasOpenTransaction());
     assertEquals(1, count());
   }
 
@@ -112,12 +115,15 @@ class TransactionApiTest {
     final ShardTransaction first = write(connection, 1);
     final ShardTransaction second = write(connection, 2);
     assertSame(first, second);
-    assertTrue(transactions().hasOpen(connection));
-    // Queries read committed rows: not the transaction's own.
-    assertEquals(0, count());
+    assertTrue(session(connection).hasOpenTransaction());
+    // The transaction's queries see its rows; other connections see what committed.
+    assertEquals(2, count());
+    try (Connection other = Connector.SHARDSET.open(model)) {
+      assertEquals(List.of("0"), ShardFixture.rows(other, COUNT));
+    }
     connection.commit();
     assertEquals(ShardTransaction.State.COMMITTED, first.state());
-    assertFalse(transactions().hasOpen(connection));
+    assertFalse(session(connection).hasOpenTransaction());
     assertEquals(2, count());
   }
 
@@ -144,7 +150,7 @@ class TransactionApiTest {
     final ShardTransaction transaction = write(connection, 1);
     connection.close();
     assertEquals(ShardTransaction.State.ROLLED_BACK, transaction.state());
-    assertFalse(transactions().hasOpen(connection));
+    assertFalse(session(connection).hasOpenTransaction());
     connection = Connector.SHARDSET.open(model);
     assertEquals(0, count());
   }
@@ -153,7 +159,7 @@ class TransactionApiTest {
     connection.setAutoCommit(false);
     final ShardTable table = ShardFixture.schema(connection).table("T");
     final ShardTransaction transaction;
-    try (StatementWrite write = begin(connection)) {
+    try (SessionWrite write = begin(connection)) {
       // The shard connection breaks before the commit.
       write.transaction().connection(table.site(0).endpoint()).close();
       write.complete();
@@ -162,7 +168,7 @@ class TransactionApiTest {
     final SQLException e = assertThrows(SQLException.class, connection::commit);
     assertTrue(e.getMessage().contains("closed"), e.getMessage());
     assertEquals(ShardTransaction.State.ROLLED_BACK, transaction.state());
-    assertFalse(transactions().hasOpen(connection));
+    assertFalse(session(connection).hasOpenTransaction());
     connection.commit();
   }
 
@@ -180,8 +186,12 @@ class TransactionApiTest {
         "connection is read-only: cannot write to table S.T"), insert.getMessage());
     connection.setAutoCommit(false);
     assertThrows(SQLException.class, () -> begin(connection));
-    assertFalse(transactions().hasOpen(connection));
+    assertFalse(session(connection).hasOpenTransaction());
     assertEquals(0, count());
+    // The query began a (read-only) transaction: read-only cannot change until it ends.
+    assertEquals("25001", assertThrows(SQLException.class,
+        () -> connection.setReadOnly(false)).getSQLState());
+    connection.rollback();
     connection.setReadOnly(false);
     write(connection, 1);
     connection.commit();
@@ -196,7 +206,7 @@ class TransactionApiTest {
         + " or roll back first", e.getMessage());
     assertEquals("25001", e.getSQLState());
     assertFalse(connection.isReadOnly());
-    assertTrue(transactions().hasOpen(connection));
+    assertTrue(session(connection).hasOpenTransaction());
     // Setting what is already set changes nothing, and is allowed.
     connection.setReadOnly(false);
     connection.commit();
@@ -204,29 +214,35 @@ class TransactionApiTest {
     assertTrue(connection.isReadOnly());
   }
 
-  @Test void readCommittedIsTheOnlyIsolation() throws SQLException {
-    connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-    assertEquals(Connection.TRANSACTION_READ_COMMITTED, connection.getTransactionIsolation());
+  @Test void isolationLevelsAreGrantedAndFixedForTheTransaction() throws SQLException {
+    for (int level : new int[] {Connection.TRANSACTION_REPEATABLE_READ,
+        Connection.TRANSACTION_SERIALIZABLE, Connection.TRANSACTION_READ_COMMITTED}) {
+      connection.setTransactionIsolation(level);
+      assertEquals(level, connection.getTransactionIsolation());
+    }
     // JDBC lets a driver give a stricter level than the one asked for.
     connection.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
     assertEquals(Connection.TRANSACTION_READ_COMMITTED, connection.getTransactionIsolation());
-    for (int level : new int[] {Connection.TRANSACTION_REPEATABLE_READ,
-        Connection.TRANSACTION_SERIALIZABLE}) {
-      final SQLException e = assertThrows(SQLException.class,
-          () -> connection.setTransactionIsolation(level));
-      assertEquals("0A000", e.getSQLState());
-      assertEquals("transaction isolation " + (level == Connection.TRANSACTION_SERIALIZABLE
-          ? "SERIALIZABLE" : "REPEATABLE_READ") + " is not supported: ShardSet reads each"
-          + " shard as committed when a query reads it (READ_COMMITTED)", e.getMessage());
-    }
-    // What the metadata advertises (Avatica's, unchangeable): sqlline asks for it.
+    // What the metadata advertised (Avatica's default): sqlline asks for it.
     connection.setTransactionIsolation(Connection.TRANSACTION_NONE);
     assertEquals(Connection.TRANSACTION_READ_COMMITTED, connection.getTransactionIsolation());
     final SQLException unknown = assertThrows(SQLException.class,
         () -> connection.setTransactionIsolation(3));
     assertEquals("transaction isolation 3 is not a level a connection can have; ShardSet"
-        + " provides READ_COMMITTED", unknown.getMessage());
+        + " provides READ_COMMITTED, REPEATABLE_READ and SERIALIZABLE", unknown.getMessage());
+    assertEquals("HY024", unknown.getSQLState());
     assertEquals(Connection.TRANSACTION_READ_COMMITTED, connection.getTransactionIsolation());
+    // Within a transaction that reached a shard the level is fixed; the connection goes on.
+    connection.setAutoCommit(false);
+    write(connection, 1);
+    final SQLException during = assertThrows(SQLException.class,
+        () -> connection.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE));
+    assertEquals("25001", during.getSQLState());
+    assertEquals(Connection.TRANSACTION_READ_COMMITTED, connection.getTransactionIsolation());
+    assertEquals(1, count());
+    connection.commit();
+    connection.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+    assertEquals(Connection.TRANSACTION_SERIALIZABLE, connection.getTransactionIsolation());
   }
 
   @Test void calciteConnectionsWriteInAutoCommitModeWhateverTheySay() throws SQLException {
@@ -234,7 +250,7 @@ class TransactionApiTest {
       calcite.setAutoCommit(false);
       final ShardTransaction transaction = write(calcite, 1);
       assertEquals(ShardTransaction.State.COMMITTED, transaction.state());
-      assertFalse(transactions().hasOpen(calcite));
+      assertFalse(session(calcite).hasOpenTransaction());
     }
     assertEquals(1, count());
   }

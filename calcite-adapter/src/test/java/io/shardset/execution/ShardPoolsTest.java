@@ -78,12 +78,12 @@ class ShardPoolsTest {
         + " jdbcUrl=jdbc:postgresql://db:5432/s1?user=app&password=****&ssl=true, user=app,"
         + " password=****, driverClass=org.postgresql.Driver, maxPoolSize=4,"
         + " connectTimeoutMillis=10000, statementTimeoutMillis=0, socketTimeoutMillis=300000,"
-        + " tcpKeepAlive=true, acquireTimeoutMillis=30000]",
+        + " tcpKeepAlive=true, acquireTimeoutMillis=30000, lockTimeoutMillis=-1]",
         settings.toString());
     assertEquals("ShardConnectionSettings[shardName=s0, jdbcUrl=jdbc:h2:mem:s0, user=null,"
         + " password=null, driverClass=null, maxPoolSize=8, connectTimeoutMillis=10000,"
         + " statementTimeoutMillis=0, socketTimeoutMillis=300000, tcpKeepAlive=true,"
-        + " acquireTimeoutMillis=30000]",
+        + " acquireTimeoutMillis=30000, lockTimeoutMillis=-1]",
         new ShardConnectionSettings("s0", "jdbc:h2:mem:s0", null, null, null).toString());
   }
 

@@ -167,6 +167,6 @@ class ModelParserTest {
         + "&ssl=true, jdbcUser=u, jdbcPassword=***, jdbcDriver=null, jdbcCatalog=null,"
         + " jdbcSchema=public, shardspace=default, poolSize=8, connectTimeoutMillis=10000,"
         + " statementTimeoutMillis=0, socketTimeoutMillis=300000, tcpKeepAlive=true,"
-        + " acquireTimeoutMillis=30000]", shard.toString());
+        + " acquireTimeoutMillis=30000, lockTimeoutMillis=-1]", shard.toString());
   }
 }

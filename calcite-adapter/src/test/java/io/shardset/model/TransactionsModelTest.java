@@ -31,8 +31,12 @@ class TransactionsModelTest {
     assertEquals(new TransactionsSpec("jdbc:postgresql://db1/log?user=u&password=s3cret", true,
         5), spec);
     assertEquals(true, spec.logIsJdbcUrl());
-    assertEquals("TransactionsSpec[log=jdbc, bestEffort=true, recoveryIntervalSeconds=5]",
-        spec.toString());
+    assertEquals("TransactionsSpec[log=jdbc, bestEffort=true, recoveryIntervalSeconds=5,"
+        + " deadlockCheckMillis=1000]", spec.toString());
+    assertEquals(new TransactionsSpec(null, false, 60, 250),
+        parse(withTransactions("{\"deadlockCheckMillis\": 250}")).transactions());
+    assertEquals(0, parse(withTransactions("{\"deadlockCheckMillis\": 0}")).transactions()
+        .deadlockCheckMillis());
     assertEquals(new TransactionsSpec("txlog", false, 60),
         parse(withTransactions("{\"log\": \"txlog\"}")).transactions());
   }

@@ -1,6 +1,7 @@
 package io.shardset.reshard;
 
 import io.shardset.calcite.ShardSchema;
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.load.ShardedInserter;
 import io.shardset.model.ShardSetModel;
 import io.shardset.testing.QueryAssert;
@@ -74,7 +75,7 @@ final class FamilyData implements AutoCloseable {
 
   /** Checks that each row of the hashed tables sits on the shard a model routes it to. */
   void assertPlaced(ShardSetModel model, int shards) throws SQLException {
-    final ShardSchema schema = ShardSchema.create(model);
+    final ShardSchema schema = ShardSetRuntime.get().schema(model);
     for (String table : List.of("CUSTOMERS", "ORDERS")) {
       final RowOwners owners = RowOwners.of(schema.table(table).sharded(), model);
       long rows = 0;
@@ -243,7 +244,7 @@ final class FamilyData implements AutoCloseable {
       }
     }
     final ShardSchema schema =
-        ShardSchema.create(ModelFile.read(model).model(FamilyShards.SCHEMA));
+        ShardSetRuntime.get().schema(ModelFile.read(model).model(FamilyShards.SCHEMA));
     final List<Object[]> countries = new ArrayList<>();
     for (String code : COUNTRIES) {
       countries.add(new Object[] {code, "Country " + code});

@@ -226,7 +226,7 @@ class LoaderDuringMoveTest {
     final ReshardPlan plan = ReshardPlanner.plan(fixture.model(),
         new Operation.AddShard("s4", fixture.fifthShard(), null));
     final RowOwners after = RowOwners.of(
-        ShardSchema.create(fixture.model()).table("CUSTOMERS").sharded(),
+        ShardSetRuntime.get().schema(fixture.model()).table("CUSTOMERS").sharded(),
         Mover.modelAfter(ModelFile.read(fixture.modelFile()), plan).model(FamilyShards.SCHEMA));
     int id = 1_000_000;
     while (!after.ownerOf(List.of(id)).equals("s4")) {

@@ -1,6 +1,7 @@
 package io.shardset.reshard;
 
 import io.shardset.calcite.ShardSchema;
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.model.MoveTables;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
@@ -119,7 +120,7 @@ final class MoveFixture {
 
   private void load() throws SQLException {
     ShardSetModel model = model();
-    ShardSchema schema = ShardSchema.create(model);
+    ShardSchema schema = ShardSetRuntime.get().schema(model);
     Map<String, Connection> connections = new HashMap<>();
     try {
       for (int i = 0; i < 4; i++) {
@@ -257,7 +258,7 @@ final class MoveFixture {
    */
   Map<String, List<String>> readableRows() throws SQLException {
     ShardSetModel model = model();
-    ShardSchema schema = ShardSchema.create(model);
+    ShardSchema schema = ShardSetRuntime.get().schema(model);
     Map<String, List<String>> rows = new HashMap<>();
     for (String table : FAMILY) {
       rows.put(table, readableRows(model, schema.table(table).sharded()));

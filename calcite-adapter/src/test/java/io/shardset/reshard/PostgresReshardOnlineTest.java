@@ -1,6 +1,7 @@
 package io.shardset.reshard;
 
 import io.shardset.calcite.ShardSchema;
+import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.model.ShardSetModel;
 import io.shardset.testing.LongTest;
 import io.shardset.testing.PostgresServer;
@@ -183,7 +184,7 @@ class PostgresReshardOnlineTest {
   }
 
   private static Map<String, RowOwners> owners(ShardSetModel model) {
-    final ShardSchema schema = ShardSchema.create(model);
+    final ShardSchema schema = ShardSetRuntime.get().schema(model);
     final Map<String, RowOwners> owners = new HashMap<>();
     HASHED.keySet().forEach(table ->
         owners.put(table, RowOwners.of(schema.table(table).sharded(), model)));

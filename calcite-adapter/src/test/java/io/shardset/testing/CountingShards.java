@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 
 /**
  * Shards for tests whose JDBC traffic is counted, and can be made to fail, at the shard side.
@@ -339,10 +340,21 @@ public final class CountingShards implements AutoCloseable {
     notifyAll();
   }
 
+  /**
+   * Records a statement a shard ran, but for the one statement a pool runs on each new
+   * connection to give it its lock timeout, which belongs to no query.
+   */
   private synchronized void executed(Shard shard, Execution execution) {
+    if (SESSION_SET_UP.matcher(execution.sql()).matches()) {
+      return;
+    }
     shard.executions.add(execution);
     notifyAll();
   }
+
+  /** The session set-up statements of ShardSet's pools ({@code ShardSessions}). */
+  private static final Pattern SESSION_SET_UP = Pattern.compile(
+      "SET (lock_timeout|SESSION innodb_lock_wait_timeout|LOCK_TIMEOUT) =? ?\\d+");
 
   /** One shard: its pool, its counting endpoint and its counters (guarded by the outer this). */
   private final class Shard {

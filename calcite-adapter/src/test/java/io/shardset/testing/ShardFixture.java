@@ -124,14 +124,40 @@ public final class ShardFixture implements AutoCloseable {
   /** The model's {@code shards} array, each shard in the shardspace the map gives it (the
    * default one if none). */
   public String shardsJson(Map<String, String> shardspaces) {
+    return shardsJson(shardspaces, "");
+  }
+
+  /**
+   * The model's {@code shards} array, each shard in the shardspace the map gives it (the
+   * default one if none), with {@code shardEntries} (say {@code "lockTimeout": 500}) added to
+   * every shard.
+   */
+  public String shardsJson(Map<String, String> shardspaces, String shardEntries) {
     final StringJoiner j = new StringJoiner(",\n      ", "[\n      ", "]");
     for (String name : shards.names()) {
       final String space = shardspaces.get(name);
       j.add("{\"name\": \"" + name + "\", \"jdbcUrl\": \"" + CountingDriver.url(group, name)
           + "\", \"jdbcUser\": \"sa\", \"jdbcPassword\": \"\""
-          + (space == null ? "" : ", \"shardspace\": \"" + space + "\"") + "}");
+          + (space == null ? "" : ", \"shardspace\": \"" + space + "\"")
+          + (shardEntries.isEmpty() ? "" : ", " + shardEntries) + "}");
     }
     return j.toString();
+  }
+
+  /**
+   * A whole model as {@link #model(String)}, with {@code shardEntries} added to every shard
+   * and {@code transactionEntries} (say {@code "deadlockCheckMillis": 100}) to the fixture's
+   * {@code transactions} object.
+   */
+  public String model(String operandEntries, String shardEntries, String transactionEntries) {
+    return "{\"version\": \"1.0\", \"defaultSchema\": \"" + SCHEMA + "\", \"schemas\": [{\n"
+        + "  \"name\": \"" + SCHEMA + "\", \"type\": \"custom\",\n"
+        + "  \"factory\": \"io.shardset.calcite.ShardSchemaFactory\",\n"
+        + "  \"operand\": {\"shards\": " + shardsJson(Map.of(), shardEntries) + ",\n"
+        + "\"transactions\": {\"log\": \"" + logFolder + "\", \"recoveryIntervalSeconds\": "
+        + NO_BACKGROUND_RECOVERY_SECONDS
+        + (transactionEntries.isEmpty() ? "" : ", " + transactionEntries) + "},\n"
+        + operandEntries + "}}]}";
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.shardset.cli;
 
+import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
 import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
 
@@ -15,6 +16,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Statement;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -63,20 +66,83 @@ class RemoteTransactionsTest {
     }
   }
 
-  @Test void anIsolationShardSetDoesNotProvideIsRefusedWithItsSqlState() throws SQLException {
-    try (Connection remote = DriverManager.getConnection(server.jdbcUrl())) {
-      // Avatica's client sends the change with its next call, and reports the refusal there,
-      // as an unchecked exception.
+  @Test void isolationLevelsAreGrantedAndARefusalLeavesTheConnectionUsable()
+      throws SQLException {
+    try (Connection remote = DriverManager.getConnection(shardSetRemoteUrl())) {
       remote.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
-      final AvaticaClientRuntimeException refused = assertThrows(
-          AvaticaClientRuntimeException.class, remote::getTransactionIsolation);
-      assertEquals("0A000", refused.getSqlState());
-      assertEquals("Remote driver error: transaction isolation SERIALIZABLE is not supported:"
-          + " ShardSet reads each shard as committed when a query reads it (READ_COMMITTED)",
-          refused.getMessage());
-      remote.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-      assertEquals(Connection.TRANSACTION_READ_COMMITTED, remote.getTransactionIsolation());
+      assertEquals(Connection.TRANSACTION_SERIALIZABLE, remote.getTransactionIsolation());
+      // jdbc:shardset:remote: sends the change at once: the call that makes it fails.
+      final SQLException refused = assertThrows(SQLException.class,
+          () -> remote.setTransactionIsolation(3));
+      assertEquals("HY024", refused.getSQLState());
+      assertEquals("transaction isolation 3 is not a level a connection can have; ShardSet"
+          + " provides READ_COMMITTED, REPEATABLE_READ and SERIALIZABLE", refused.getMessage());
+      assertEquals(Connection.TRANSACTION_SERIALIZABLE, remote.getTransactionIsolation());
       assertEquals(List.of("0"), count(remote));
+      // Inside a transaction that reached a shard the level cannot change.
+      remote.setAutoCommit(false);
+      assertEquals(List.of("0"), count(remote));
+      final SQLException during = assertThrows(SQLException.class,
+          () -> remote.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED));
+      assertEquals("25001", during.getSQLState());
+      remote.commit();
+      assertTrue(remote.getMetaData().supportsSavepoints());
+      assertTrue(remote.getMetaData().supportsTransactionIsolationLevel(
+          Connection.TRANSACTION_REPEATABLE_READ));
     }
+    try (Connection avatica = DriverManager.getConnection(server.jdbcUrl())) {
+      avatica.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+      assertEquals(Connection.TRANSACTION_REPEATABLE_READ, avatica.getTransactionIsolation());
+      // Avatica's own client sends a change with its next call, which the refusal fails, and
+      // with each call after it until the client sets a level the server grants.
+      avatica.setTransactionIsolation(3);
+      final AvaticaClientRuntimeException refused = assertThrows(
+          AvaticaClientRuntimeException.class, () -> count(avatica));
+      assertEquals("HY024", refused.getSqlState());
+      avatica.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+      assertEquals(List.of("0"), count(avatica));
+      assertEquals(Connection.TRANSACTION_REPEATABLE_READ, avatica.getTransactionIsolation());
+    }
+  }
+
+  @Test void aRemoteTransactionReadsItsWritesAndSetsSavepoints() throws SQLException {
+    for (String url : List.of(shardSetRemoteUrl(), server.jdbcUrl())) {
+      try (Connection remote = DriverManager.getConnection(url);
+           Statement s = remote.createStatement()) {
+        s.executeUpdate("DELETE FROM CUSTOMERS");
+        remote.setAutoCommit(false);
+        s.executeUpdate("INSERT INTO CUSTOMERS VALUES (1, 'one')");
+        // Avatica's own client has no savepoint calls; its SQL statements are the same.
+        final Savepoint two = url.startsWith("jdbc:shardset:") ? remote.setSavepoint() : null;
+        if (two == null) {
+          assertEquals(0, s.executeUpdate("SAVEPOINT two"));
+        }
+        s.executeUpdate("INSERT INTO CUSTOMERS VALUES (2, 'two')");
+        assertEquals(List.of("2"), count(remote));
+        if (two != null) {
+          remote.rollback(two);
+        } else {
+          assertEquals(0, s.executeUpdate("ROLLBACK TO SAVEPOINT two"));
+        }
+        assertEquals(List.of("1"), count(remote));
+        final SQLException duplicate = assertThrows(SQLException.class,
+            () -> s.executeUpdate("INSERT INTO CUSTOMERS VALUES (1, 'again')"));
+        assertEquals("23505", duplicate.getSQLState(), duplicate.getMessage());
+        final SQLException aborted = assertThrows(SQLException.class, () -> count(remote));
+        assertEquals("25P02", aborted.getSQLState(), aborted.getMessage());
+        // Avatica's own client throws the server's refusal of a commit unchecked.
+        final Exception commit = assertThrows(Exception.class, remote::commit);
+        assertEquals("25P02", commit instanceof SQLException e ? e.getSQLState()
+            : ((AvaticaClientRuntimeException) commit).getSqlState(), commit.getMessage());
+        assertEquals(url.startsWith("jdbc:shardset:"), commit instanceof SQLException);
+        remote.setAutoCommit(true);
+        assertEquals(List.of("0"), count(remote), url);
+      }
+    }
+  }
+
+  private String shardSetRemoteUrl() {
+    return server.jdbcUrl().replace("jdbc:avatica:remote:",
+        ShardSetRemoteDriver.CONNECT_STRING_PREFIX);
   }
 }

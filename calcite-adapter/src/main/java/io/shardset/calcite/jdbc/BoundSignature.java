@@ -1,11 +1,8 @@
 package io.shardset.calcite.jdbc;
 
 import org.apache.calcite.DataContext;
-import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.linq4j.QueryProvider;
-import org.apache.calcite.schema.SchemaPlus;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -34,25 +31,12 @@ final class BoundSignature<T> extends CalciteSignature<T> {
   }
 
   /** Data context whose {@code ?N} are the statement's literals. */
-  private static final class LiteralDataContext implements DataContext {
-    private final DataContext delegate;
+  private static final class LiteralDataContext extends ForwardingDataContext {
     private final @Nullable Object[] values;
 
     LiteralDataContext(DataContext delegate, @Nullable Object[] values) {
-      this.delegate = delegate;
+      super(delegate);
       this.values = values;
-    }
-
-    @Override public @Nullable SchemaPlus getRootSchema() {
-      return delegate.getRootSchema();
-    }
-
-    @Override public JavaTypeFactory getTypeFactory() {
-      return delegate.getTypeFactory();
-    }
-
-    @Override public QueryProvider getQueryProvider() {
-      return delegate.getQueryProvider();
     }
 
     @Override public @Nullable Object get(String name) {
@@ -66,7 +50,7 @@ final class BoundSignature<T> extends CalciteSignature<T> {
           // Not a parameter name; the delegate answers.
         }
       }
-      return delegate.get(name);
+      return super.get(name);
     }
   }
 }

@@ -3,6 +3,7 @@ package io.shardset.calcite.jdbc;
 import io.shardset.calcite.guard.StatementRefusedException;
 import io.shardset.calcite.runtime.WriteFailedException;
 import io.shardset.execution.ShardException;
+import io.shardset.execution.ShardStates;
 
 import org.apache.calcite.avatica.AvaticaSqlException;
 import org.apache.calcite.runtime.CalciteContextException;
@@ -118,6 +119,17 @@ public final class ClientErrors {
     return new Classified(reason, state, stated == null ? 0 : stated.getErrorCode(), failure);
   }
 
+  /**
+   * A failure whose state and message are the ones the client gets, as it is: later
+   * classifications keep it (a deadlock's 40P01 around the cancel that ended the statement,
+   * say, which would otherwise read as 57014).
+   */
+  public static SQLException keep(SQLException failure) {
+    return failure instanceof Classified ? failure
+        : new Classified(String.valueOf(failure.getMessage()), stateOr(failure, GENERAL_ERROR),
+            failure.getErrorCode(), failure);
+  }
+
   /** The state of a validation error: an unknown table or column, or any other. */
   private static String validationState(CalciteContextException invalid) {
     final Throwable cause = invalid.getCause();
@@ -136,7 +148,9 @@ public final class ClientErrors {
   /** Whether the statement stopped because it was canceled or ran out of time. */
   private static boolean canceled(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof CancellationException || t instanceof SQLTimeoutException
+      if (t instanceof CancellationException
+          || t instanceof SQLTimeoutException timeout
+              && !ShardStates.LOCK_NOT_AVAILABLE.equals(ShardStates.of(timeout))
           || t instanceof SQLException sql && (CANCELED.equals(sql.getSQLState())
               || sql.getSQLState() == null && AVATICA_CANCELED.equals(sql.getMessage()))) {
         return true;
@@ -168,7 +182,8 @@ public final class ClientErrors {
     if (stated.getSQLState().startsWith("08")) {
       return UNREACHABLE;
     }
-    return stated.getSQLState().startsWith("57P") ? CONNECTION_FAILURE : stated.getSQLState();
+    return stated.getSQLState().startsWith("57P") ? CONNECTION_FAILURE
+        : ShardStates.of(stated);
   }
 
   /** The first SQLException of the chain with a state that says something. */

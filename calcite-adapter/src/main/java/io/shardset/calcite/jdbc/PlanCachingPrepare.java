@@ -1,9 +1,9 @@
 package io.shardset.calcite.jdbc;
 
-import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.guard.ConnectionScatter;
 import io.shardset.calcite.guard.ShardHints;
 import io.shardset.calcite.plan.PlannedReaches;
+import io.shardset.execution.StatementTracker;
 import io.shardset.model.ScatterLimit;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -12,6 +12,7 @@ import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -60,9 +61,11 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
   private static final String EXPLAIN_SHAPE = "EXPLAIN PLAN WITH TYPE FOR VALUES 0";
 
   private final PlanCache cache;
+  private final StatementTracker statements;
 
-  PlanCachingPrepare(PlanCache cache) {
+  PlanCachingPrepare(PlanCache cache, StatementTracker statements) {
     this.cache = Objects.requireNonNull(cache, "cache");
+    this.statements = Objects.requireNonNull(statements, "statements");
   }
 
   @Override public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query,
@@ -73,8 +76,7 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
           () -> prepareFollowingHints(context, query, elementType, maxRowCount));
     } finally {
       // The statement being executed, if any, shows its planning time.
-      ShardSetRuntime.get().execution().scanServices().statements()
-          .planned(System.nanoTime() - started);
+      statements.planned(System.nanoTime() - started);
     }
   }
 
@@ -85,6 +87,11 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
           maxRowCount));
     }
     final String sql = StatementText.withoutTerminator(query.sql);
+    final LockingClause locking = LockingClause.of(sql);
+    if (locking != null) {
+      return new LockingSignature<>(query.sql, prepareFollowingHints(context,
+          CalcitePrepare.Query.of(locking.query()), elementType, maxRowCount));
+    }
     final SqlNode parsed = parseStatement(context, sql);
     if (parsed != null && parsed.getKind().belongsTo(SqlKind.QUERY)) {
       final Planned<T> planned = planned(context, sql, parsed, elementType, maxRowCount);

@@ -2,6 +2,7 @@ package io.shardset.calcite.jdbc;
 
 import io.shardset.calcite.relations.RelationRows;
 import io.shardset.calcite.relations.SystemTable;
+import io.shardset.session.IsolationLevels;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaDatabaseMetaData;
@@ -27,6 +28,23 @@ import java.util.stream.Collectors;
 final class RemoteDatabaseMetaData extends AvaticaDatabaseMetaData {
   RemoteDatabaseMetaData(AvaticaConnection connection) {
     super(connection);
+  }
+
+  /** A ShardSet server's sessions have transactions, at three levels, with savepoints. */
+  @Override public boolean supportsTransactions() {
+    return true;
+  }
+
+  @Override public boolean supportsMultipleTransactions() {
+    return true;
+  }
+
+  @Override public boolean supportsTransactionIsolationLevel(int level) {
+    return IsolationLevels.isSupported(level);
+  }
+
+  @Override public boolean supportsSavepoints() {
+    return true;
   }
 
   @Override public ResultSet getPrimaryKeys(String catalog, String schema, String table)

@@ -8,6 +8,7 @@ import io.shardset.calcite.guard.ActivitySettings;
 import io.shardset.calcite.guard.ConnectionScatter;
 import io.shardset.calcite.relations.StatementTables;
 import io.shardset.calcite.relations.SystemTable;
+import io.shardset.session.SessionOwner;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
@@ -110,7 +111,7 @@ public class ShardSetDriver extends Driver {
   private void meterPlanCache() {
     if (planCacheMetered.compareAndSet(false, true)) {
       final MeterRegistry registry =
-          ShardSetRuntime.get().execution().scanServices().metrics().registry();
+          runtime().execution().scanServices().metrics().registry();
       FunctionCounter.builder(PLAN_CACHE_METER, planCache, PlanCache::hits)
           .description("statements prepared from the plan cache").tag("result", "hit")
           .register(registry);
@@ -120,10 +121,19 @@ public class ShardSetDriver extends Driver {
     }
   }
 
-  /** The runtime whose scans this driver's connections close: the one their schemas use,
-   * which Calcite's schema factory finds the same way. */
+  /**
+   * The process's runtime, which this driver's connections use: the one their schemas use,
+   * which Calcite's schema factory finds the same way. The driver is one of the entry points
+   * Calcite and {@link java.sql.DriverManager} create by class name, where the runtime is
+   * looked up; everything else gets it passed.
+   */
+  private static ShardSetRuntime runtime() {
+    return ShardSetRuntime.get();
+  }
+
+  /** The runtime's registry of the scans this driver's connections close. */
   private static OpenScans openScans() {
-    return ShardSetRuntime.get().openScans();
+    return runtime().openScans();
   }
 
   /** The plan cache of this driver's connections. */
@@ -173,7 +183,7 @@ public class ShardSetDriver extends Driver {
                 CalciteMetaColumnFactoryImpl.INSTANCE),
             // The connection is still being constructed: its type factory comes later.
             () -> ((CalciteConnection) connection).getTypeFactory()),
-        ShardSetRuntime.get().transactions());
+        runtime().execution().scanServices().statements());
   }
 
   /** ShardSet's name and version, not Calcite's (see {@link ShardSetVersion}). */
@@ -182,7 +192,8 @@ public class ShardSetDriver extends Driver {
   }
 
   @Override public CalcitePrepare createPrepare() {
-    return new PlanCachingPrepare(planCache);
+    return new PlanCachingPrepare(planCache,
+        runtime().execution().scanServices().statements());
   }
 
   @Override protected Handler createHandler() {
@@ -220,7 +231,8 @@ public class ShardSetDriver extends Driver {
       if (connection instanceof CalciteConnection calciteConnection) {
         // What Avatica's protocol cannot ask for, remote clients query.
         SystemTable.register(calciteConnection.getRootSchema());
-        StatementTables.register(calciteConnection.getRootSchema());
+        StatementTables.register(calciteConnection.getRootSchema(),
+            runtime().execution().scanServices().statements());
       }
     }
 
@@ -235,7 +247,9 @@ public class ShardSetDriver extends Driver {
         }
       } finally {
         try {
-          ShardSetRuntime.get().transactions().connectionClosed(connection);
+          if (connection instanceof SessionOwner owner) {
+            owner.session().close();
+          }
           openScans().connectionClosed(connection);
         } finally {
           try {

@@ -1,13 +1,15 @@
 package io.shardset.calcite.jdbc;
 
-import io.shardset.calcite.ConnectionTransactions;
-import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.guard.ActivitySettings;
 import io.shardset.calcite.guard.SlowStatementLog;
 import io.shardset.calcite.relations.MetadataColumn;
 import io.shardset.calcite.relations.RelationRows;
 import io.shardset.execution.StatementTracker;
 import io.shardset.execution.TrackedStatement;
+import io.shardset.session.IsolationLevels;
+import io.shardset.session.SavepointStatement;
+import io.shardset.session.SessionOwner;
+import io.shardset.session.ShardSession;
 
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -28,6 +30,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import java.sql.SQLException;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -36,12 +39,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Calcite's metadata and statement handling for a {@code jdbc:shardset:} connection, with the
- * transactions JDBC clients expect: autocommit on when the connection opens, and
- * {@code commit()} and {@code rollback()} ending the transaction the connection's writes
- * opened (see {@link ConnectionTransactions}). Turning autocommit on commits what is open, as
- * JDBC says. A read-only connection's writes are refused; read-only cannot change while a
- * transaction is open. The isolation is {@link TransactionIsolation#IN_EFFECT}, the only one
- * a connection can ask for.
+ * transactions JDBC clients expect, kept by the connection's {@link ShardSession}: autocommit
+ * on when the connection opens, {@code commit()} and {@code rollback()} ending the
+ * transaction its statements opened, savepoints, isolation levels, a read-only mode that
+ * refuses writes. Turning autocommit on commits what is open, as JDBC says. A statement that
+ * fails inside a transaction aborts it (see {@link ShardSession}).
  *
  * <p>Avatica's {@code Meta} declares no {@code SQLException}, but the connection methods that
  * call it ({@code commit()}, {@code setAutoCommit}, {@code setReadOnly},
@@ -49,17 +51,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * unwrapped ({@link #raise}), so that a client gets the SQLException, and its SQLState, that
  * JDBC promises rather than an unchecked exception.
  */
-final class ShardSetMeta extends AccessibleCalciteMeta {
-  /** SQLState of a change JDBC forbids inside a transaction (active SQL transaction). */
-  static final String ACTIVE_TRANSACTION_SQL_STATE = "25001";
-
-  private final ConnectionTransactions transactions;
+final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner {
+  private final ShardSession session;
   private final AvaticaConnection connection;
   private final ActivitySettings activity;
   private final String user;
   private final StatementTracker tracker;
-  /** Stands for this connection in the tracker, which must hold nothing of it. */
-  private final Object session = new Object();
   /**
    * Executions whose rows are not yet made, by statement id: a query's rows are made after
    * {@link #execute} returns, and they end the execution's tracking when closed.
@@ -67,64 +64,71 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
   private final Map<Integer, TrackedStatement> awaitingRows = new ConcurrentHashMap<>();
 
   ShardSetMeta(AvaticaConnection connection, CalciteMetaTableFactory tables,
-      CalciteMetaColumnFactory columns, ConnectionTransactions transactions) {
+      CalciteMetaColumnFactory columns, StatementTracker tracker) {
     super(connection, tables, columns);
     this.connection = connection;
-    this.transactions = Objects.requireNonNull(transactions, "transactions");
     this.activity = ActivitySettings.of(
         ((CalciteConnection) connection).getProperties());
     this.user = ((CalciteConnection) connection).getProperties().getProperty("user", "sa");
-    this.tracker = ShardSetRuntime.get().execution().scanServices().statements();
+    this.tracker = Objects.requireNonNull(tracker, "tracker");
+    this.session = new ShardSession(user);
     connProps.setAutoCommit(true);
-    connProps.setTransactionIsolation(TransactionIsolation.IN_EFFECT);
+    connProps.setTransactionIsolation(session.isolation());
     connProps.setDirty(false);
-    transactions.register(connection, this::isAutoCommit, this::isReadOnly);
   }
 
-  /** Whether a batch runs in autocommit mode, as one transaction (see {@link #asOne}). */
-  private boolean inBatch;
+  /** Whether a batch runs: its statements are not tracked one by one. */
+  private volatile boolean inBatch;
 
-  private boolean isAutoCommit() {
-    return !inBatch && !Boolean.FALSE.equals(connProps.isAutoCommit());
-  }
-
-  private boolean isReadOnly() {
-    return Boolean.TRUE.equals(connProps.isReadOnly());
+  /** The connection's session. */
+  @Override public ShardSession session() {
+    return session;
   }
 
   /** Checks every change before making any, so that a refused call changes nothing. */
   @Override public ConnectionProperties connectionSync(ConnectionHandle ch,
       ConnectionProperties properties) {
-    final Integer isolation = properties.getTransactionIsolation();
-    if (isolation != null) {
-      try {
-        properties.setTransactionIsolation(TransactionIsolation.granted(isolation));
-      } catch (SQLException e) {
-        throw raise(e);
+    try {
+      final Integer isolation = properties.getTransactionIsolation();
+      if (isolation != null) {
+        properties.setTransactionIsolation(session.setIsolation(isolation));
       }
-    }
-    final Boolean readOnly = properties.isReadOnly();
-    if (readOnly != null && readOnly != isReadOnly() && transactions.hasOpen(connection)) {
-      throw raise(new SQLException("cannot make the connection " + (readOnly ? "read-only"
-          : "writable") + " while its transaction is open; commit or roll back first",
-          ACTIVE_TRANSACTION_SQL_STATE));
-    }
-    if (!isAutoCommit() && Boolean.TRUE.equals(properties.isAutoCommit())) {
-      commit(ch);
+      final Boolean readOnly = properties.isReadOnly();
+      if (readOnly != null) {
+        session.setReadOnly(readOnly);
+      }
+      final Boolean autoCommit = properties.isAutoCommit();
+      if (autoCommit != null) {
+        session.setAutoCommit(autoCommit);
+      }
+    } catch (SQLException e) {
+      throw raise(e);
     }
     return super.connectionSync(ch, properties);
   }
 
+  /**
+   * What the metadata says of the connection's defaults: READ COMMITTED, where Avatica's
+   * default says NONE (remote clients read it from here too).
+   */
+  @Override public Map<DatabaseProperty, Object> getDatabaseProperties(ConnectionHandle ch) {
+    final Map<DatabaseProperty, Object> properties = new EnumMap<>(DatabaseProperty.class);
+    properties.putAll(super.getDatabaseProperties(ch));
+    properties.put(DatabaseProperty.GET_DEFAULT_TRANSACTION_ISOLATION,
+        IsolationLevels.DEFAULT);
+    return properties;
+  }
+
   @Override public void commit(ConnectionHandle ch) {
     try {
-      transactions.commit(connection);
+      session.commit();
     } catch (SQLException e) {
       throw raise(e);
     }
   }
 
   @Override public void rollback(ConnectionHandle ch) {
-    transactions.rollback(connection);
+    session.rollback();
   }
 
   /**
@@ -331,6 +335,7 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
   /** Ends what the closed connection's statements still track. */
   @Override public void closeConnection(ConnectionHandle ch) {
     try {
+      session.close();
       super.closeConnection(ch);
     } finally {
       awaitingRows.clear();
@@ -343,6 +348,11 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
   @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
       long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
       throws NoSuchStatementException {
+    final SavepointStatement savepoint = SavepointStatement.parse(sql);
+    if (savepoint != null) {
+      return savepoint(h, savepoint, callback);
+    }
+    beforeStatement();
     final TrackedStatement tracked = track(h, sql);
     ExecuteResult result = null;
     RuntimeException failure = null;
@@ -351,7 +361,7 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
       return result;
     } catch (RuntimeException e) {
       failure = e;
-      throw withSqlState(e);
+      throw failed(e);
     } finally {
       executed(h, tracked, result, failure);
     }
@@ -359,6 +369,7 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
 
   @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       int maxRowsInFirstFrame) throws NoSuchStatementException {
+    beforeStatement();
     final TrackedStatement tracked = track(h, null);
     ExecuteResult result = null;
     RuntimeException failure = null;
@@ -368,10 +379,47 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
       return result;
     } catch (RuntimeException e) {
       failure = e;
-      throw withSqlState(e);
+      throw failed(e);
     } finally {
       executed(h, tracked, result, failure);
     }
+  }
+
+  /**
+   * Runs a savepoint statement in the session, as the connection's savepoint calls do: the
+   * way clients without those calls (the remote drivers, SQL tools) set and use savepoints.
+   * Its count is 0.
+   */
+  private ExecuteResult savepoint(StatementHandle h, SavepointStatement statement,
+      PrepareCallback callback) {
+    try {
+      statement.run(session);
+      synchronized (callback.getMonitor()) {
+        callback.clear();
+        callback.assign(null, null, 0);
+      }
+      callback.execute();
+    } catch (SQLException e) {
+      throw withSqlState(ClientErrors.keep(e));
+    }
+    return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, 0)));
+  }
+
+  /** Refuses a statement while the session's transaction is aborted (25P02). */
+  private void beforeStatement() {
+    try {
+      session.beforeStatement();
+    } catch (SQLException e) {
+      throw withSqlState(ClientErrors.keep(e));
+    }
+  }
+
+  /**
+   * The exception to pass on for a failed execution, after telling the session, whose
+   * transaction it aborts (and which may explain it as the end of a deadlock).
+   */
+  private RuntimeException failed(RuntimeException e) {
+    return withSqlState(ClientErrors.keep(session.statementFailed(ClientErrors.classify(e))));
   }
 
   @Override public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h,
@@ -405,33 +453,30 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
    * a commit per row (a disk flush on most databases) would make a batch of a thousand rows
    * a thousand transactions. With autocommit off the batch joins the open transaction.
    * Either way the batch's INSERT rows wait until its last statement has run and then go to
-   * their shards in JDBC batches ({@link ConnectionTransactions#beginBatch}): a shard's
-   * refusal of a row fails the whole batch then.
+   * their shards in JDBC batches ({@link ShardSession#beginBatch}): a shard's refusal of a
+   * row fails the whole batch then, with the shard's SQLState.
    */
   private ExecuteBatchResult asOne(Batch batch) throws NoSuchStatementException {
-    final boolean own = isAutoCommit();
+    try {
+      session.beginBatch();
+    } catch (SQLException e) {
+      throw withSqlState(ClientErrors.keep(e));
+    }
     inBatch = true;
-    transactions.beginBatch(connection);
+    SQLException failure = null;
     try {
       final ExecuteBatchResult result = batch.run();
-      transactions.endBatch(connection);
-      if (own) {
-        transactions.commit(connection);
-      }
+      session.endBatch();
       return result;
     } catch (SQLException e) {
-      throw raise(e);
+      failure = e;
+      throw withSqlState(ClientErrors.keep(session.statementFailed(e)));
     } catch (RuntimeException e) {
-      if (own) {
-        transactions.rollback(connection);
-      }
-      throw withSqlState(e);
+      failure = ClientErrors.classify(e);
+      throw withSqlState(ClientErrors.keep(session.statementFailed(failure)));
     } finally {
       inBatch = false;
-      transactions.discardBatch(connection);
-      if (own) {
-        transactions.rollback(connection);
-      }
+      session.discardBatch(failure);
     }
   }
 
@@ -442,8 +487,9 @@ final class ShardSetMeta extends AccessibleCalciteMeta {
    * and with the failure as its cause, for the connection to keep
    * ({@code ShardSetJdbcFactory}).
    */
-  private static RuntimeException withSqlState(RuntimeException e) {
-    final SQLException failure = ClientErrors.classify(e);
+  private static RuntimeException withSqlState(Exception e) {
+    final SQLException failure = e instanceof SQLException known && known.getSQLState() != null
+        ? known : ClientErrors.classify(e);
     final RuntimeException stated = new AvaticaClientRuntimeException(failure.getMessage(),
         failure.getErrorCode(), failure.getSQLState(), AvaticaSeverity.ERROR, List.of(), null);
     stated.initCause(e);

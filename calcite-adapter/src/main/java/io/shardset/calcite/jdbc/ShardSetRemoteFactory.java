@@ -1,5 +1,8 @@
 package io.shardset.calcite.jdbc;
 
+import io.shardset.session.SavepointStatement;
+import io.shardset.session.SessionSavepoint;
+
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaFactory;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
@@ -22,6 +25,7 @@ import java.sql.SQLXML;
 import java.sql.Types;
 import java.util.Properties;
 import java.util.TimeZone;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The JDBC objects of a {@code jdbc:shardset:remote:} connection: Avatica's, with the
@@ -86,6 +90,92 @@ final class ShardSetRemoteFactory implements AvaticaFactory {
       super(driver, factory, url, info);
     }
 
+    /** Numbers the savepoints set without a name: the server knows them by one. */
+    private final AtomicInteger savepoints = new AtomicInteger();
+
+    @Override public void setAutoCommit(boolean autoCommit) throws SQLException {
+      changing(() -> super.setAutoCommit(autoCommit));
+    }
+
+    @Override public void setReadOnly(boolean readOnly) throws SQLException {
+      changing(() -> super.setReadOnly(readOnly));
+    }
+
+    @Override public void setTransactionIsolation(int level) throws SQLException {
+      changing(() -> super.setTransactionIsolation(level));
+    }
+
+    @Override public void commit() throws SQLException {
+      changing(super::commit);
+    }
+
+    @Override public void rollback() throws SQLException {
+      changing(super::rollback);
+    }
+
+    /** A change of the connection's properties, or the end of its transaction: the server's
+     * refusal as an SQLException with its state, where Avatica's client throws it
+     * unchecked. */
+    private void changing(SqlCall change) throws SQLException {
+      try {
+        change.run();
+      } catch (RuntimeException e) {
+        final SQLException server = RemoteFailures.of(e);
+        if (server == null) {
+          throw e;
+        }
+        throw server;
+      }
+    }
+
+    /**
+     * Sets a savepoint on the server with the SQL statement {@code SAVEPOINT}, which a
+     * ShardSet server runs in the connection's session: Avatica's protocol has no savepoint
+     * call.
+     */
+    @Override public java.sql.Savepoint setSavepoint() throws SQLException {
+      return savepoint(new SessionSavepoint(savepoints.incrementAndGet(), null));
+    }
+
+    @Override public java.sql.Savepoint setSavepoint(String name) throws SQLException {
+      if (name == null) {
+        throw new SQLException("a savepoint's name must not be null", "HY009");
+      }
+      return savepoint(new SessionSavepoint(0, name));
+    }
+
+    private SessionSavepoint savepoint(SessionSavepoint savepoint) throws SQLException {
+      run(SavepointStatement.text(SavepointStatement.Kind.SET, wireName(savepoint)));
+      return savepoint;
+    }
+
+    /** The name the server knows a savepoint by; one without a name gets one. */
+    private static String wireName(SessionSavepoint savepoint) {
+      return savepoint.name() != null ? savepoint.name()
+          : "SHARDSET_CLIENT_" + savepoint.number();
+    }
+
+    @Override public void rollback(java.sql.Savepoint savepoint) throws SQLException {
+      run(SavepointStatement.text(SavepointStatement.Kind.ROLLBACK_TO, own(savepoint)));
+    }
+
+    @Override public void releaseSavepoint(java.sql.Savepoint savepoint) throws SQLException {
+      run(SavepointStatement.text(SavepointStatement.Kind.RELEASE, own(savepoint)));
+    }
+
+    private static String own(java.sql.Savepoint savepoint) throws SQLException {
+      if (savepoint instanceof SessionSavepoint remote) {
+        return wireName(remote);
+      }
+      throw new SQLException("not a savepoint of this connection: " + savepoint, "3B001");
+    }
+
+    private void run(String sql) throws SQLException {
+      try (java.sql.Statement statement = createStatement()) {
+        statement.execute(sql);
+      }
+    }
+
     /**
      * Stops a statement's execution on the server ({@link TimedRemoteMeta#cancel}), without
      * setting the client's cancel flag, which Avatica never clears.
@@ -114,6 +204,12 @@ final class ShardSetRemoteFactory implements AvaticaFactory {
         throw RemoteFailures.unwrap(e);
       }
     }
+  }
+
+  /** A call that may throw an SQLException. */
+  @FunctionalInterface
+  private interface SqlCall {
+    void run() throws SQLException;
   }
 
   /** A remote statement, as Avatica's, whose {@code cancel()} reaches the server. */

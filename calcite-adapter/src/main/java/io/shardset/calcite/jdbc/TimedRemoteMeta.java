@@ -75,6 +75,16 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
     return executed(deadline, result);
   }
 
+  /**
+   * Sends a change of the connection's properties (autocommit, read-only, isolation) at once,
+   * so that the call that makes it is the one a refusal fails, and a refused change is not
+   * kept ({@link #syncNow}); a read of them asks as Avatica's client does.
+   */
+  @Override public ConnectionProperties connectionSync(ConnectionHandle ch,
+      ConnectionProperties connProps) {
+    return connProps.isEmpty() ? super.connectionSync(ch, connProps) : syncNow(ch, connProps);
+  }
+
   @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
     try {
       return super.prepare(ch, sql, maxRowCount);

@@ -91,6 +91,7 @@ public final class EnumerableShardMerge extends TableModify implements Enumerabl
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     return WriteCode.implement(this, (EnumerableRel) getInput(), implementor,
-        ShardMerges.MERGE, target(), MergeTarget.class);
+        ShardMerges.MERGE, target(), MergeTarget.class,
+        shardTable.sessions());
   }
 }

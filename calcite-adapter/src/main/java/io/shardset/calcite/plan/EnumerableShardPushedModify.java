@@ -1,13 +1,12 @@
 package io.shardset.calcite.plan;
 
-import io.shardset.calcite.ConnectionTransactions;
-import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.ShardTable;
 import io.shardset.calcite.runtime.PushedWrite;
 import io.shardset.calcite.runtime.ShardWrites;
 import io.shardset.calcite.runtime.SqlTemplate;
 import io.shardset.calcite.runtime.WriteTarget;
 import io.shardset.execution.StatementTracker;
+import io.shardset.session.Sessions;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -145,13 +144,12 @@ public final class EnumerableShardPushedModify extends AbstractRelNode
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     final Expression pushed = implementor.stash(pushedWrite(), PushedWrite.class);
-    final Expression transactions = implementor.stash(
-        ShardSetRuntime.get().transactions(), ConnectionTransactions.class);
+    final Expression sessions = implementor.stash(spec.table().sessions(), Sessions.class);
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         JavaRowFormat.SCALAR);
     final Expression statements = implementor.stash(
-        ShardSetRuntime.get().execution().scanServices().statements(), StatementTracker.class);
+        spec.table().openScans().services().statements(), StatementTracker.class);
     return implementor.result(physType, Blocks.toBlock(Expressions.call(ShardWrites.PUSHED,
-        implementor.getRootExpression(), pushed, transactions, statements)));
+        implementor.getRootExpression(), pushed, sessions, statements)));
   }
 }

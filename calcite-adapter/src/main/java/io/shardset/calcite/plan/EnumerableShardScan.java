@@ -3,6 +3,7 @@ package io.shardset.calcite.plan;
 import io.shardset.calcite.OpenScans;
 import io.shardset.calcite.runtime.ShardEnumerables;
 import io.shardset.calcite.runtime.ShardQuery;
+import io.shardset.session.Sessions;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
@@ -56,9 +57,10 @@ public final class EnumerableShardScan extends AbstractShardScan implements Enum
     final Expression query = implementor.stash(query(), ShardQuery.class);
     final Expression openScans = implementor.stash(spec.table().openScans(),
         OpenScans.class);
+    final Expression sessions = implementor.stash(spec.table().sessions(), Sessions.class);
     return implementor.result(physType,
         Blocks.toBlock(
             Expressions.call(ShardEnumerables.EXECUTE, implementor.getRootExpression(),
-                query, openScans)));
+                query, openScans, sessions)));
   }
 }

@@ -82,6 +82,7 @@ public final class EnumerableShardTableModify extends TableModify implements Enu
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     return WriteCode.implement(this, (EnumerableRel) getInput(), implementor,
-        ShardWrites.WRITE, target(), WriteTarget.class);
+        ShardWrites.WRITE, target(), WriteTarget.class,
+        shardTable.sessions());
   }
 }

@@ -24,8 +24,12 @@ import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.type.SqlTypeName;
 
@@ -51,7 +55,9 @@ final class ShardQueryFactory {
       endpoints.add(table.site(i).endpoint());
     }
     final PlannedScan plan = new PlannedScan(
-        new ScanShards(table.qualifiedName(), names, endpoints),
+        new ScanShards(table.qualifiedName(), names, endpoints, table.coordinator(),
+            ShardSqlGenerator.scannedTables(spec.pushed()).stream()
+                .map(ShardTable::qualifiedName).toList()),
         subpartitions.isDynamic() || table.live() != null
             ? checked(spec.statements(), spec.sqls(), table)
             : ShardStatements.fixed(spec.sqls()),
@@ -64,7 +70,7 @@ final class ShardQueryFactory {
         new ParameterBinder(parameterTypes(spec.pushed())),
         new ReadPlan(ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
             spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated(),
-            fixesShardKey(table, spec.condition())),
+            fixesShardKey(table, spec.condition()), lockable(spec.pushed())),
         guard(spec));
     return new ShardQuery(plan, live(spec));
   }
@@ -124,6 +130,19 @@ final class ShardQueryFactory {
   private static boolean aggregatesWithoutGroups(RelNode rel) {
     return rel instanceof Aggregate aggregate && aggregate.getGroupSet().isEmpty()
         || rel.getInputs().stream().anyMatch(ShardQueryFactory::aggregatesWithoutGroups);
+  }
+
+  /**
+   * Whether the rows of the pushed work are rows of its tables, which a shard can lock with
+   * {@code FOR UPDATE}: no aggregate or DISTINCT, no set operation, no window.
+   */
+  private static boolean lockable(RelNode rel) {
+    if (rel instanceof Aggregate || rel instanceof SetOp
+        || rel instanceof Project project && RexOver.containsOver(project.getProjects(), null)
+        || rel instanceof Filter filter && RexOver.containsOver(filter.getCondition())) {
+      return false;
+    }
+    return rel.getInputs().stream().allMatch(ShardQueryFactory::lockable);
   }
 
   /** Whether the condition fixes every shard key column to a few values (= or IN). */

@@ -1,7 +1,6 @@
 package io.shardset.calcite.plan;
 
-import io.shardset.calcite.ConnectionTransactions;
-import io.shardset.calcite.ShardSetRuntime;
+import io.shardset.session.Sessions;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
@@ -22,9 +21,8 @@ import java.util.List;
 
 /**
  * The generated code of a write node: its input's rows as arrays of boxed values, handed with
- * the stashed target and the connections' transactions to a runtime method
- * {@code (DataContext, target, ConnectionTransactions, Enumerable<Object[]>)} that returns the
- * row count.
+ * the stashed target and the runtime's sessions to a runtime method
+ * {@code (DataContext, target, Sessions, Enumerable<Object[]>)} that returns the row count.
  */
 final class WriteCode {
   private WriteCode() {
@@ -33,7 +31,8 @@ final class WriteCode {
   /** Implements {@code modify}, whose input is {@code input}, as a call of {@code write}. */
   static <R extends TableModify & EnumerableRel, T> EnumerableRel.Result implement(
       R modify, EnumerableRel input,
-      EnumerableRelImplementor implementor, Method write, T target, Class<T> targetClass) {
+      EnumerableRelImplementor implementor, Method write, T target, Class<T> targetClass,
+      Sessions sessions) {
     final BlockBuilder builder = new BlockBuilder();
     final EnumerableRel.Result child = implementor.visitChild(modify, 0, input,
         EnumerableRel.Prefer.ARRAY);
@@ -50,7 +49,7 @@ final class WriteCode {
             Expressions.newArrayInit(Object.class, values), row)));
     builder.add(Expressions.return_(null, Expressions.call(write,
         implementor.getRootExpression(), implementor.stash(target, targetClass),
-        implementor.stash(ShardSetRuntime.get().transactions(), ConnectionTransactions.class),
+        implementor.stash(sessions, Sessions.class),
         rows)));
     return implementor.result(PhysTypeImpl.of(implementor.getTypeFactory(),
         modify.getRowType(), JavaRowFormat.SCALAR), builder.toBlock());

@@ -1,6 +1,5 @@
 package io.shardset.calcite.relations;
 
-import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.execution.ShardRun;
 import io.shardset.execution.StatementTracker;
 import io.shardset.execution.TrackedStatement;
@@ -54,23 +53,28 @@ public final class StatementTables extends AbstractSchema {
       new Column("STATE", SqlTypeName.VARCHAR), new Column("ELAPSED_MS", SqlTypeName.DOUBLE),
       new Column("ROWS_READ", SqlTypeName.BIGINT), new Column("SQL_TEXT", SqlTypeName.VARCHAR));
 
-  private static final Map<String, org.apache.calcite.schema.Table> TABLES = Map.of(
-      "STATEMENTS", new Table(STATEMENT_COLUMNS, StatementTables::statements),
-      "STATEMENT_SHARDS", new Table(SHARD_COLUMNS, StatementTables::statementShards),
-      "LAST_STATEMENT", new Table(SHARD_COLUMNS, StatementTables::lastStatement));
+  private final Map<String, org.apache.calcite.schema.Table> tables;
 
-  private StatementTables() {
+  private StatementTables(StatementTracker tracker) {
+    this.tables = Map.of(
+        "STATEMENTS", new Table(tracker, STATEMENT_COLUMNS, StatementTables::statements),
+        "STATEMENT_SHARDS", new Table(tracker, SHARD_COLUMNS,
+            StatementTables::statementShards),
+        "LAST_STATEMENT", new Table(tracker, SHARD_COLUMNS, StatementTables::lastStatement));
   }
 
-  /** Adds the schema to a connection's root schema, unless the model has one of its name. */
-  public static void register(SchemaPlus root) {
+  /**
+   * Adds the schema of {@code tracker}'s statements to a connection's root schema, unless the
+   * model has one of its name.
+   */
+  public static void register(SchemaPlus root, StatementTracker tracker) {
     if (root.subSchemas().get(SCHEMA) == null) {
-      root.add(SCHEMA, new StatementTables());
+      root.add(SCHEMA, new StatementTables(tracker));
     }
   }
 
   @Override protected Map<String, org.apache.calcite.schema.Table> getTableMap() {
-    return TABLES;
+    return tables;
   }
 
   /** A column's name and type; every column is NOT NULL. */
@@ -124,11 +128,13 @@ public final class StatementTables extends AbstractSchema {
 
   /** One of the tables: its rows are made anew by each scan. */
   private static final class Table extends AbstractTable implements ScannableTable {
+    private final StatementTracker tracker;
     private final List<Column> columns;
     private final BiFunction<StatementTracker, TrackedStatement, List<Object[]>> rows;
 
-    Table(List<Column> columns,
+    Table(StatementTracker tracker, List<Column> columns,
         BiFunction<StatementTracker, TrackedStatement, List<Object[]>> rows) {
+      this.tracker = tracker;
       this.columns = columns;
       this.rows = rows;
     }
@@ -147,8 +153,6 @@ public final class StatementTables extends AbstractSchema {
     }
 
     @Override public Enumerable<@Nullable Object[]> scan(DataContext root) {
-      final StatementTracker tracker =
-          ShardSetRuntime.get().execution().scanServices().statements();
       final TrackedStatement caller = caller(tracker, root);
       if (caller == null) {
         // Not a tracked statement of a jdbc:shardset: connection: nothing is known of it.

@@ -135,6 +135,7 @@ final class PushedWrites {
       for (int i = 0; i < parameters.size(); i++) {
         p.setObject(i + 1, bound.apply(parameters.get(i)));
       }
+      write.bound(p, write.site(site));
       return p.executeUpdate();
     } catch (SQLException e) {
       throw WriteFailures.onShard(write.site(site), write.table(), e);

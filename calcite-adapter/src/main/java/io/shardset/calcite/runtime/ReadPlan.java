@@ -19,10 +19,12 @@ import java.util.Objects;
  *     when the target shard cannot be reached the others are tried in turn
  * @param fewRowsExpected whether the condition fixes the shard key to a few values, so that
  *     each shard most likely returns few rows (see {@link ScanOptions#fewRowsExpected()})
+ * @param lockable whether each shard's SQL can end with {@code FOR UPDATE}: it reads rows of
+ *     tables, not groups, distinct values or unions, so the rows it returns can be locked
  */
 public record ReadPlan(RowReader reader, @Nullable Integer parallelism,
     @Nullable Comparator<@Nullable Object[]> mergeOrder, boolean anyShardAnswers,
-    boolean fewRowsExpected) {
+    boolean fewRowsExpected, boolean lockable) {
   public ReadPlan {
     Objects.requireNonNull(reader, "reader");
   }

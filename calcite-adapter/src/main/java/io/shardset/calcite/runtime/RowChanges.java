@@ -1,6 +1,7 @@
 package io.shardset.calcite.runtime;
 
 import io.shardset.write.RowChanger;
+import io.shardset.write.RowLocker;
 import io.shardset.write.TableWrite;
 
 import org.apache.calcite.linq4j.Enumerable;
@@ -10,15 +11,18 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * UPDATE or DELETE row by row: the rows the statement's read plan finds (the table's columns
  * and, for an UPDATE, the new value of each column set) are changed by primary key at their
  * physical tables through {@link RowChanger}, which moves a row whose routing columns change.
  *
- * <p>The read runs on the scans' own connections, not in the write's transaction: it sees
- * what was committed, not what this transaction wrote before. All rows are read before the
- * first change is sent, so that a change never meets its own effect.
+ * <p>The read runs in the write's transaction, so it sees what the transaction wrote before,
+ * and locks the rows it finds ({@code SELECT ... FOR UPDATE}); where a shard's SQL cannot lock
+ * (a union of subpartitions, a derived table) the rows are locked by key and checked unchanged
+ * before any change ({@link RowLocker}). All rows are read before the first change is sent,
+ * so that a change never meets its own effect.
  */
 final class RowChanges {
   private RowChanges() {
@@ -47,8 +51,13 @@ final class RowChanges {
         + " cannot be changed one by one", "0A000");
   }
 
-  static long change(WriteTarget target, TableWrite write, Enumerable<Object[]> input)
-      throws SQLException {
+  /**
+   * Changes the rows the input gives.
+   *
+   * @param readsLocked says, once the input was read, whether its reads locked the rows
+   */
+  static long change(WriteTarget target, TableWrite write, Enumerable<Object[]> input,
+      BooleanSupplier readsLocked) throws SQLException {
     final WriteValues values = new WriteValues(target.jdbcTypes());
     final int columns = target.table().layout().columns().size();
     final List<Object[]> rows = new ArrayList<>();
@@ -57,10 +66,18 @@ final class RowChanges {
         rows.add(read.current());
       }
     }
+    final List<Object[]> olds = new ArrayList<>(rows.size());
+    for (Object[] row : rows) {
+      olds.add(values.toJdbc(Arrays.copyOf(row, columns)));
+    }
+    if (!readsLocked.getAsBoolean()) {
+      RowLocker.lockUnchanged(write, olds);
+    }
     try (RowChanger changer = RowChanger.open(write, ShardWrites.BATCH_SIZE,
         target.updated())) {
-      for (Object[] row : rows) {
-        final Object[] old = values.toJdbc(Arrays.copyOf(row, columns));
+      for (int r = 0; r < rows.size(); r++) {
+        final Object[] row = rows.get(r);
+        final Object[] old = olds.get(r);
         if (target.operation() == ShardWrites.Operation.DELETE) {
           changer.delete(old);
           continue;

@@ -6,6 +6,7 @@ import io.shardset.execution.ScanOptions;
 import io.shardset.execution.ScanServices;
 import io.shardset.execution.ShardRequest;
 import io.shardset.routing.ShardRouter;
+import io.shardset.session.ReadScope;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerator;
@@ -19,15 +20,19 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 
-/** Runs one execution of a scan: a request per target shard, sent in parallel, the rows
- * concatenated or merged in order. */
+/**
+ * Runs one execution of a scan: a request per target shard, sent in parallel, the rows
+ * concatenated or merged in order. Inside a transaction the requests read through the
+ * transaction's connections, and the rows of a table the transaction locks are read
+ * {@code FOR UPDATE}.
+ */
 final class ScanRunner {
   private ScanRunner() {
   }
 
   /** Starts the scan of the shards an execution reaches, on the threads of {@code services}. */
   static Enumerator<Object[]> run(PlannedScan plan, DataContext root, ShardReach reach,
-      ScanServices services) {
+      ScanServices services, ReadScope reads) {
     final IntFunction<@Nullable Object> bound = plan.bound(root);
     final KeyLists keyLists = plan.routing().keyLists();
     final ShardRouter router = reach.router();
@@ -38,7 +43,7 @@ final class ScanRunner {
     final List<ShardRequest> requests = new ArrayList<>();
     for (int shard = targets.nextSetBit(0); shard >= 0;
          shard = targets.nextSetBit(shard + 1)) {
-      requests.add(request(plan, bound, owners, texts, shard));
+      requests.add(request(plan, bound, owners, texts, shard, reads));
     }
     final ReadPlan read = plan.read();
     if (read.anyShardAnswers() && requests.size() == 1) {
@@ -48,7 +53,7 @@ final class ScanRunner {
       final BitSet allowed = plan.routing().onlyShards();
       for (int shard = 0; shard < plan.shards().count(); shard++) {
         if (shard != target && texts.has(shard) && (allowed == null || allowed.get(shard))) {
-          fallbacks.add(request(plan, bound, owners, texts, shard));
+          fallbacks.add(request(plan, bound, owners, texts, shard, reads));
         }
       }
       requests.set(0, requests.get(0).withFallbacks(fallbacks));
@@ -70,7 +75,7 @@ final class ScanRunner {
   }
 
   private static ShardRequest request(PlannedScan plan, IntFunction<@Nullable Object> bound,
-      Map<Integer, Integer> owners, ShardTexts texts, int shard) {
+      Map<Integer, Integer> owners, ShardTexts texts, int shard, ReadScope reads) {
     final ShardTexts.Text text = texts.of(shard);
     final Map<Integer, @Nullable Object> own = owners.isEmpty()
         ? Map.of() : plan.routing().keyLists().forShard(shard, owners, bound);
@@ -78,11 +83,23 @@ final class ScanRunner {
     for (int index : text.parameters()) {
       values.add(own.containsKey(index) ? own.get(index) : bound.apply(index));
     }
-    return new ShardRequest(plan.shards().endpoints().get(shard), text.sql(), values);
+    String sql = text.sql();
+    if (reads.locks(plan.shards().tables())) {
+      if (plan.read().lockable() && text.lockable()) {
+        sql = sql + " FOR UPDATE";
+      } else {
+        reads.couldNotLock(plan.shards().tableName(), plan.read().lockable()
+            ? "its SQL on shard " + plan.shards().names().get(shard) + " reads a derived"
+                + " table or a union (of subpartitions or a range being moved)"
+            : "it groups, aggregates or combines rows");
+      }
+    }
+    return new ShardRequest(reads.endpoint(plan.shards().endpoints().get(shard)), sql,
+        values);
   }
 
   /** The statement's query timeout, and what is left of it since the execution started. */
-  private static QueryTimeout timeout(DataContext root) {
+  static QueryTimeout timeout(DataContext root) {
     final Object timeout = DataContext.Variable.TIMEOUT.get(root);
     if (!(timeout instanceof Long millis) || millis <= 0) {
       return QueryTimeout.NONE;

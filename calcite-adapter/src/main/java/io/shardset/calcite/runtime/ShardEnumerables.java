@@ -1,6 +1,7 @@
 package io.shardset.calcite.runtime;
 
 import io.shardset.calcite.OpenScans;
+import io.shardset.session.Sessions;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
@@ -13,10 +14,10 @@ import java.util.List;
 
 /** Entry point that generated code calls to run a shard scan. */
 public final class ShardEnumerables {
-  /** {@link #execute(DataContext, ShardQuery, OpenScans)}, for code generation. */
+  /** {@link #execute(DataContext, ShardQuery, OpenScans, Sessions)}, for code generation. */
   public static final Method EXECUTE =
       Types.lookupMethod(ShardEnumerables.class, "execute", DataContext.class,
-          ShardQuery.class, OpenScans.class);
+          ShardQuery.class, OpenScans.class, Sessions.class);
 
   private ShardEnumerables() {
   }
@@ -27,14 +28,16 @@ public final class ShardEnumerables {
    * {@code Object[]}, or the bare value when there is one column, or an empty list when there
    * is none.
    *
-   * @param openScans where the scan is tracked until its statement or connection closes */
+   * @param openScans where the scan is tracked until its statement or connection closes
+   * @param sessions finds the session whose transaction the scan may read through */
   public static Enumerable<?> execute(DataContext root, ShardQuery query,
-      OpenScans openScans) {
+      OpenScans openScans, Sessions sessions) {
     final AbstractEnumerable<Object[]> rows = new AbstractEnumerable<>() {
       @Override public Enumerator<Object[]> enumerator() {
         // The scan belongs to the statement and connection running it, which close it when
         // they close, whatever happened above it.
-        return openScans.track(root, query.open(root, openScans.services()));
+        return openScans.track(root, query.open(root, openScans.services(),
+            sessions.of(root.getQueryProvider())));
       }
     };
     switch (query.columnCount()) {

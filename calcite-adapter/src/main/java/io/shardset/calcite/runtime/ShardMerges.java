@@ -1,6 +1,9 @@
 package io.shardset.calcite.runtime;
 
-import io.shardset.calcite.ConnectionTransactions;
+import io.shardset.execution.QueryTimeout;
+import io.shardset.session.SessionWrite;
+import io.shardset.session.Sessions;
+import io.shardset.session.ShardSession;
 import io.shardset.write.RowMerger;
 import io.shardset.write.RowUpserter;
 import io.shardset.write.TableWrite;
@@ -21,7 +24,7 @@ import java.sql.SQLException;
 public final class ShardMerges {
   /** {@link #merge}, for generated code. */
   public static final Method MERGE = Types.lookupMethod(ShardMerges.class, "merge",
-      DataContext.class, MergeTarget.class, ConnectionTransactions.class, Enumerable.class);
+      DataContext.class, MergeTarget.class, Sessions.class, Enumerable.class);
 
   private ShardMerges() {
   }
@@ -33,36 +36,47 @@ public final class ShardMerges {
    * @throws WriteFailedException carrying the SQLException, when the write fails
    */
   public static Enumerable<Long> merge(DataContext root, MergeTarget target,
-      ConnectionTransactions transactions, Enumerable<Object[]> rows) {
-    return DeferredCount.of(() -> run(root, target, transactions, rows));
+      Sessions sessions, Enumerable<Object[]> rows) {
+    return DeferredCount.of(() -> run(target, sessions.of(root.getQueryProvider()), rows,
+        ScanRunner.timeout(root)));
   }
 
-  private static long run(DataContext root, MergeTarget target,
-      ConnectionTransactions transactions, Enumerable<Object[]> rows) throws SQLException {
+  private static long run(MergeTarget target, ShardSession session,
+      Enumerable<Object[]> rows, QueryTimeout timeout) throws SQLException {
     final WriteValues values = new WriteValues(target.jdbcTypes());
-    try (ConnectionTransactions.StatementWrite statement =
-        transactions.begin(root, target.coordinator(), target.table().qualifiedName())) {
-      final TableWrite write = TableWrite.open(target.table(), statement.transaction());
-      final long count;
-      if (target.upsert() != null) {
-        try (RowUpserter upserter = RowUpserter.open(write, target.upsert(),
-            ShardWrites.BATCH_SIZE); Enumerator<Object[]> input = rows.enumerator()) {
-          while (input.moveNext()) {
-            upserter.upsert(values.toJdbc(input.current()));
-          }
-          count = upserter.finish();
-        }
-      } else {
-        try (RowMerger merger = RowMerger.open(write, target.rowWise(),
-            ShardWrites.BATCH_SIZE); Enumerator<Object[]> input = rows.enumerator()) {
-          while (input.moveNext()) {
-            merger.merge(values.toJdbc(input.current()));
-          }
-          count = merger.finish();
-        }
+    // A native upsert is a statement the shards run; a row-wise MERGE reads the rows it
+    // changes through its transaction, locking them.
+    try (SessionWrite statement = session.beginWrite(target.coordinator(),
+        target.table().qualifiedName(), target.upsert() != null
+            ? ShardSession.WriteKind.PUSHED : ShardSession.WriteKind.ROWS)) {
+      try {
+        final long count = write(target, values,
+            TableWrite.open(target.table(), statement.transaction(), timeout), rows);
+        statement.complete();
+        return count;
+      } catch (SQLException e) {
+        throw statement.explain(e);
       }
-      statement.complete();
-      return count;
+    }
+  }
+
+  private static long write(MergeTarget target, WriteValues values, TableWrite write,
+      Enumerable<Object[]> rows) throws SQLException {
+    if (target.upsert() != null) {
+      try (RowUpserter upserter = RowUpserter.open(write, target.upsert(),
+          ShardWrites.BATCH_SIZE); Enumerator<Object[]> input = rows.enumerator()) {
+        while (input.moveNext()) {
+          upserter.upsert(values.toJdbc(input.current()));
+        }
+        return upserter.finish();
+      }
+    }
+    try (RowMerger merger = RowMerger.open(write, target.rowWise(),
+        ShardWrites.BATCH_SIZE); Enumerator<Object[]> input = rows.enumerator()) {
+      while (input.moveNext()) {
+        merger.merge(values.toJdbc(input.current()));
+      }
+      return merger.finish();
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.shardset.calcite.runtime;
 
 import io.shardset.execution.ScanServices;
+import io.shardset.session.ShardSession;
 import io.shardset.topology.LiveModel;
 import io.shardset.topology.Placement;
 
@@ -23,6 +24,12 @@ import java.util.Objects;
  * <p>Immutable: a prepared statement shares one instance across executions (and threads).
  */
 public final class ShardQuery {
+  /**
+   * The name under which a statement's data context says that its scans lock every row they
+   * read ({@code SELECT ... FOR UPDATE}), when the statement runs in a transaction.
+   */
+  public static final String LOCK_ROWS = "shardset.lockRows";
+
   private final PlannedScan plan;
   private final @Nullable LivePlacement live;
 
@@ -48,10 +55,13 @@ public final class ShardQuery {
     return ShardReach.targets(plan, root);
   }
 
-  /** Starts this query's scan for one execution, on the threads of {@code services}. */
-  Enumerator<Object[]> open(DataContext root, ScanServices services) {
+  /**
+   * Starts this query's scan for one execution, on the threads of {@code services}, reading
+   * as {@code session} says (through its transaction, say).
+   */
+  Enumerator<Object[]> open(DataContext root, ScanServices services, ShardSession session) {
     if (live == null) {
-      return open(root, services, null);
+      return open(root, services, session, null);
     }
     // The execution runs under one version of the model from start to end, so that the
     // resharding tool can wait for it before a step it would not expect.
@@ -59,7 +69,7 @@ public final class ShardQuery {
     try {
       final Placement placement = live.of(ticket.snapshot());
       return new TicketEnumerator(
-          open(root, services, placement.isAsPlanned() ? null : placement), ticket);
+          open(root, services, session, placement.isAsPlanned() ? null : placement), ticket);
     } catch (RuntimeException | Error e) {
       ticket.close();
       throw e;
@@ -68,7 +78,7 @@ public final class ShardQuery {
 
   /** Starts the scan, placed as the plan says or, when not null, as {@code placement} says. */
   private Enumerator<Object[]> open(DataContext root, ScanServices services,
-      @Nullable Placement placement) {
+      ShardSession session, @Nullable Placement placement) {
     final ShardReach reach = ShardReach.of(plan, root, live, placement);
     if (reach == null) {
       services.metrics().reached(0, plan.shards().count());
@@ -77,7 +87,8 @@ public final class ShardQuery {
     plan.guard().check(reach.targets().cardinality(), root,
         () -> reach.texts().texts().get(0).sql());
     services.metrics().reached(reach.targets().cardinality(), plan.shards().count());
-    return ScanRunner.run(plan, root, reach, services);
+    return ScanRunner.run(plan, root, reach, services,
+        session.reads(plan.shards().coordinator(), Boolean.TRUE.equals(root.get(LOCK_ROWS))));
   }
 
   /** The number of columns of each row. */

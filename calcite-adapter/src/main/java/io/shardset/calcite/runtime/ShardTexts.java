@@ -19,12 +19,19 @@ public final class ShardTexts {
    * @param shards the table's shards (by index) that receive this text
    * @param sql the statement, in those shards' dialect
    * @param parameters the query parameter index of each {@code ?} in the text, in order
+   * @param lockable whether {@code FOR UPDATE} at its end locks every row it reads (see
+   *     {@link LockableSql})
    */
-  public record Text(BitSet shards, String sql, List<Integer> parameters) {
+  public record Text(BitSet shards, String sql, List<Integer> parameters, boolean lockable) {
     public Text {
       shards = (BitSet) Objects.requireNonNull(shards, "shards").clone();
       Objects.requireNonNull(sql, "sql");
       parameters = List.copyOf(parameters);
+    }
+
+    /** A text, whose lockability its SQL says. */
+    public Text(BitSet shards, String sql, List<Integer> parameters) {
+      this(shards, sql, parameters, LockableSql.isSimple(sql));
     }
 
     @Override public BitSet shards() {

@@ -1,8 +1,12 @@
 package io.shardset.calcite.runtime;
 
-import io.shardset.calcite.ConnectionTransactions;
+import io.shardset.execution.QueryTimeout;
 import io.shardset.execution.StatementTracker;
+import io.shardset.session.SessionWrite;
+import io.shardset.session.Sessions;
+import io.shardset.session.ShardSession;
 import io.shardset.transaction.ShardTransaction;
+import io.shardset.write.BatchedInserts;
 import io.shardset.write.RowInserter;
 import io.shardset.write.TableWrite;
 
@@ -15,21 +19,22 @@ import java.lang.reflect.Method;
 import java.sql.SQLException;
 
 /**
- * Runs a write that generated code hands over: the statement's transaction is begun (or the
- * connection's joined), the input rows converted from Calcite's representation and written
- * through {@link io.shardset.write}, and the transaction committed when the statement owns it
- * (autocommit). On any failure nothing of the statement stays: its transaction, or the
- * connection's, is rolled back.
+ * Runs a write that generated code hands over: the statement's transaction is begun (or its
+ * session's joined, see {@link ShardSession#beginWrite}), the input rows converted from
+ * Calcite's representation and written through {@link io.shardset.write}, and the
+ * transaction committed when the statement owns it (autocommit). An UPDATE or DELETE that
+ * changes rows one by one reads them through its transaction and locks them. On any failure
+ * nothing of the statement stays: its own transaction is rolled back, or its session's
+ * aborted.
  */
 public final class ShardWrites {
   /** {@link #write}, for generated code. */
   public static final Method WRITE = Types.lookupMethod(ShardWrites.class, "write",
-      DataContext.class, WriteTarget.class, ConnectionTransactions.class, Enumerable.class);
+      DataContext.class, WriteTarget.class, Sessions.class, Enumerable.class);
 
   /** {@link #pushed}, for generated code. */
   public static final Method PUSHED = Types.lookupMethod(ShardWrites.class, "pushed",
-      DataContext.class, PushedWrite.class, ConnectionTransactions.class,
-      StatementTracker.class);
+      DataContext.class, PushedWrite.class, Sessions.class, StatementTracker.class);
 
   /** Rows sent to a physical table per JDBC batch. */
   static final int BATCH_SIZE = 500;
@@ -47,8 +52,8 @@ public final class ShardWrites {
    *     the write fails
    */
   public static Enumerable<Long> write(DataContext root, WriteTarget target,
-      ConnectionTransactions transactions, Enumerable<Object[]> rows) {
-    return DeferredCount.of(() -> run(root, target, transactions, rows));
+      Sessions sessions, Enumerable<Object[]> rows) {
+    return DeferredCount.of(() -> run(root, target, sessions.of(root.getQueryProvider()), rows));
   }
 
   /**
@@ -59,22 +64,27 @@ public final class ShardWrites {
    *     statements are recorded in the client statement {@code statements} tracks, if any
    */
   public static Enumerable<Long> pushed(DataContext root, PushedWrite pushed,
-      ConnectionTransactions transactions, StatementTracker statements) {
+      Sessions sessions, StatementTracker statements) {
     return DeferredCount.of(() -> {
       final WriteTarget target = pushed.target();
-      try (ConnectionTransactions.StatementWrite statement = transactions.begin(root,
-          target.coordinator(), target.table().qualifiedName())) {
-        final long count = PushedWrites.run(TableWrite.open(target.table(),
-            statement.transaction()), pushed, root,
-            statements.of(DataContext.Variable.CANCEL_FLAG.get(root)));
-        statement.complete();
-        return count;
+      final ShardSession session = sessions.of(root.getQueryProvider());
+      try (SessionWrite statement = session.beginWrite(target.coordinator(),
+          target.table().qualifiedName(), ShardSession.WriteKind.PUSHED)) {
+        try {
+          final long count = PushedWrites.run(TableWrite.open(target.table(),
+              statement.transaction(), ScanRunner.timeout(root)), pushed, root,
+              statements.of(DataContext.Variable.CANCEL_FLAG.get(root)));
+          statement.complete();
+          return count;
+        } catch (SQLException e) {
+          throw statement.explain(e);
+        }
       }
     });
   }
 
-  private static long run(DataContext root, WriteTarget target,
-      ConnectionTransactions transactions, Enumerable<Object[]> rows) throws SQLException {
+  private static long run(DataContext root, WriteTarget target, ShardSession session,
+      Enumerable<Object[]> rows) throws SQLException {
     if (target.operation() == Operation.MERGE) {
       throw new SQLException(target.operation() + " of table "
           + target.table().qualifiedName() + " is not supported", "0A000");
@@ -82,42 +92,57 @@ public final class ShardWrites {
     if (target.operation() != Operation.INSERT) {
       RowChanges.checkKey(target);
     }
+    final QueryTimeout timeout = ScanRunner.timeout(root);
     if (target.operation() == Operation.INSERT) {
-      return insert(root, target, transactions, rows);
+      return insert(target, session, rows, timeout);
     }
-    try (ConnectionTransactions.StatementWrite statement =
-        transactions.begin(root, target.coordinator(), target.table().qualifiedName())) {
-      final TableWrite write = TableWrite.open(target.table(), statement.transaction());
-      final long count = RowChanges.change(target, write, rows);
-      statement.complete();
-      return count;
-    }
-  }
-
-  private static long insert(DataContext root, WriteTarget target,
-      ConnectionTransactions transactions, Enumerable<Object[]> rows) throws SQLException {
-    try (ConnectionTransactions.StatementWrite statement = transactions.beginInsert(root,
-        target.coordinator(), target.table().qualifiedName())) {
-      final RowInserter batched = statement.batchInserter(target.table(),
-          transaction -> inserter(target, transaction));
-      final long count;
-      if (batched != null) {
-        // A JDBC batch's row: sent with the batch's others when the batch ends.
-        count = insert(target, batched, rows);
-      } else {
-        try (RowInserter inserter = inserter(target, statement.transaction())) {
-          insert(target, inserter, rows);
-          count = inserter.finish();
-        }
+    try (SessionWrite statement = session.beginWrite(target.coordinator(),
+        target.table().qualifiedName(), ShardSession.WriteKind.ROWS)) {
+      try {
+        final TableWrite write = TableWrite.open(target.table(), statement.transaction(),
+            timeout);
+        final long count = RowChanges.change(target, write, rows, statement::readsLocked);
+        statement.complete();
+        return count;
+      } catch (SQLException e) {
+        throw statement.explain(e);
       }
-      statement.complete();
-      return count;
     }
   }
 
-  private static RowInserter inserter(WriteTarget target, ShardTransaction transaction)
-      throws SQLException {
-    return RowInserter.open(TableWrite.open(target.table(), transaction), BATCH_SIZE);
+  private static long insert(WriteTarget target, ShardSession session,
+      Enumerable<Object[]> rows, QueryTimeout timeout) throws SQLException {
+    try (SessionWrite statement = session.beginWrite(target.coordinator(),
+        target.table().qualifiedName(), ShardSession.WriteKind.INSERT)) {
+      try {
+        final BatchedInserts batch = session.batch(BatchedInserts.class, BatchedInserts::new);
+        final long count;
+        if (batch != null) {
+          // A JDBC batch's row: sent with the batch's others when the batch ends.
+          RowInserter batched = batch.inserter(target.table());
+          if (batched == null) {
+            batched = inserter(target, statement.transaction(), timeout);
+            batch.add(target.table(), batched);
+          }
+          count = insert(target, batched, rows);
+        } else {
+          try (RowInserter inserter = inserter(target, statement.transaction(), timeout)) {
+            insert(target, inserter, rows);
+            count = inserter.finish();
+          }
+        }
+        statement.complete();
+        return count;
+      } catch (SQLException e) {
+        throw statement.explain(e);
+      }
+    }
+  }
+
+  private static RowInserter inserter(WriteTarget target, ShardTransaction transaction,
+      QueryTimeout timeout) throws SQLException {
+    return RowInserter.open(TableWrite.open(target.table(), transaction, timeout),
+        BATCH_SIZE);
   }
 
   /** Gives the rows to the inserter; returns how many. */

@@ -1,6 +1,7 @@
 package org.apache.calcite.avatica.remote;
 
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.ConnectionPropertiesImpl;
 
 /**
  * {@link RemoteMeta} for subclasses outside Avatica's package: its class and constructor are
@@ -15,5 +16,26 @@ public abstract class AccessibleRemoteMeta extends RemoteMeta {
    */
   protected AccessibleRemoteMeta(AvaticaConnection connection, Service service) {
     super(connection, service);
+  }
+
+  /**
+   * Sends a change of a connection's properties to the server now, where Avatica's client
+   * keeps it until the next request: a change the server refuses then fails the call that
+   * made it, and leaves the properties the connection had (Avatica's would send the refused
+   * change again with every later request, each of which would fail).
+   */
+  protected ConnectionProperties syncNow(ConnectionHandle ch, ConnectionProperties change) {
+    return connection.invokeWithRetries(() -> {
+      final ConnectionPropertiesImpl known = propsMap.get(ch.id);
+      final ConnectionPropertiesImpl attempt = new ConnectionPropertiesImpl();
+      if (known != null) {
+        attempt.merge(known);
+      }
+      attempt.merge(change);
+      final Service.ConnectionSyncResponse response =
+          service.apply(new Service.ConnectionSyncRequest(ch.id, attempt));
+      propsMap.put(ch.id, (ConnectionPropertiesImpl) response.connProps);
+      return response.connProps;
+    });
   }
 }

@@ -1,7 +1,7 @@
-package io.shardset.calcite;
+package io.shardset.write;
 
+import io.shardset.session.PendingBatch;
 import io.shardset.topology.ShardedTable;
-import io.shardset.write.RowInserter;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -16,15 +16,15 @@ import java.util.Map;
  * earlier when a statement of another kind needs them in place. Not thread-safe: a
  * connection's batch runs on one thread.
  */
-final class BatchedInserts implements AutoCloseable {
+public final class BatchedInserts implements PendingBatch {
   private final Map<ShardedTable, RowInserter> inserters = new IdentityHashMap<>();
 
   /** The inserter the batch's rows into {@code table} use; null before the first. */
-  @Nullable RowInserter inserter(ShardedTable table) {
+  public @Nullable RowInserter inserter(ShardedTable table) {
     return inserters.get(table);
   }
 
-  void add(ShardedTable table, RowInserter inserter) {
+  public void add(ShardedTable table, RowInserter inserter) {
     inserters.put(table, inserter);
   }
 
@@ -33,7 +33,7 @@ final class BatchedInserts implements AutoCloseable {
    *
    * @throws SQLException naming table and shard, if a shard refused rows
    */
-  void flush() throws SQLException {
+  @Override public void flush() throws SQLException {
     for (RowInserter inserter : inserters.values()) {
       inserter.finish();
     }
