@@ -191,7 +191,8 @@ final class ShardAssumptions {
 
   private static String describe(ColumnInfo column) {
     return column.typeName() + "(" + column.precision() + ", " + column.scale() + ")"
-        + (column.nullable() ? " NULL" : " NOT NULL");
+        + (column.nullable() ? " NULL" : " NOT NULL") + (column.defaulted() ? " with a default"
+            : "");
   }
 
   /**

@@ -34,6 +34,7 @@ import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql2rel.InitializerExpressionFactory;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -63,6 +64,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final ScatterLimit scatterLimit;
   private final List<String> modelShardNames;
   private final ScatterWarnings scatterWarnings = new ScatterWarnings();
+  private final ShardColumnDefaults columnDefaults;
 
   /**
    * Creates the Calcite face of a table.
@@ -92,6 +94,18 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
           + table.shardCount() + " shards, not " + this.dialects.size());
     }
     this.product = product(this.dialects);
+    this.columnDefaults = new ShardColumnDefaults(table.layout().columns());
+  }
+
+  /**
+   * The table as Calcite's planner asks for it, and what its INSERTs leave out for the shards
+   * to fill ({@link ShardColumnDefaults}).
+   */
+  @Override public <C extends Object> @Nullable C unwrap(Class<C> aClass) {
+    if (aClass == InitializerExpressionFactory.class) {
+      return aClass.cast(columnDefaults);
+    }
+    return super.unwrap(aClass);
   }
 
   @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {

@@ -13,12 +13,28 @@ import java.util.Objects;
  * @param precision the widest precision (or length) over the shards
  * @param scale the widest scale over the shards
  * @param nullable whether any shard allows NULL
+ * @param fill what every shard puts in the column when an INSERT leaves it out
  */
 public record ColumnInfo(String name, int jdbcType, String typeName, int precision, int scale,
-    boolean nullable) {
+    boolean nullable, ColumnDefault fill) {
   public ColumnInfo {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(typeName, "typeName");
+    Objects.requireNonNull(fill, "fill");
+  }
+
+  /** A column without a default of the shards'. */
+  public ColumnInfo(String name, int jdbcType, String typeName, int precision, int scale,
+      boolean nullable) {
+    this(name, jdbcType, typeName, precision, scale, nullable, ColumnDefault.NONE);
+  }
+
+  /**
+   * Whether every shard gives the column a value of its own when an INSERT leaves it out: a
+   * DEFAULT, an identity or auto-increment column, a generated column.
+   */
+  public boolean defaulted() {
+    return fill != ColumnDefault.NONE;
   }
 
   /** The name of the column's {@link java.sql.Types} code, such as {@code VARCHAR}. */

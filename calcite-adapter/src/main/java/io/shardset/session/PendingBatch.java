@@ -1,6 +1,7 @@
 package io.shardset.session;
 
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * The rows of a JDBC batch that wait to be sent until the batch ends, which a session holds
@@ -13,6 +14,11 @@ public interface PendingBatch extends AutoCloseable {
    * @throws SQLException naming table and shard, if a shard refused rows
    */
   void flush() throws SQLException;
+
+  /** The generated keys of the rows sent, as their statements asked for them. */
+  default List<GeneratedKeys> keys() {
+    return List.of();
+  }
 
   /** Drops what was not sent. */
   @Override void close();

@@ -68,6 +68,10 @@ public final class ShardSession implements AutoCloseable {
   /** Whether the running batch is one transaction of its own (it began in autocommit). */
   private boolean batchOwnsTransaction;
   private @Nullable PendingBatch batch;
+  /** The generated keys the running statement asks for, or null. */
+  private @Nullable KeyRequest keyRequest;
+  /** The keys the running statement's INSERTs gave. */
+  private final List<GeneratedKeys> generatedKeys = new ArrayList<>();
 
   /** A session of the user, in autocommit mode, writable, at READ COMMITTED. */
   public ShardSession(String user) {
@@ -330,6 +334,44 @@ public final class ShardSession implements AutoCloseable {
     return transaction;
   }
 
+  // Generated keys
+
+  /**
+   * Says which generated keys the statement about to run asks for (null: none); the keys its
+   * INSERTs give are kept until {@link #takeGeneratedKeys}.
+   */
+  public synchronized void requestKeys(@Nullable KeyRequest request) {
+    keyRequest = request;
+    generatedKeys.clear();
+  }
+
+  /** The generated keys the running statement asks for, or null. */
+  public synchronized @Nullable KeyRequest keyRequest() {
+    return keyRequest;
+  }
+
+  /** Keeps the keys an INSERT of the running statement gave. */
+  public synchronized void generated(GeneratedKeys keys) {
+    generatedKeys.add(keys);
+  }
+
+  /** The keys the statement's INSERTs gave, and stops asking for keys. */
+  public synchronized GeneratedKeys takeGeneratedKeys() {
+    keyRequest = null;
+    if (generatedKeys.isEmpty()) {
+      return GeneratedKeys.NONE;
+    }
+    final GeneratedKeys first = generatedKeys.get(0);
+    final List<Object[]> rows = new ArrayList<>();
+    for (GeneratedKeys keys : generatedKeys) {
+      if (keys.columns().equals(first.columns())) {
+        rows.addAll(keys.rows());
+      }
+    }
+    generatedKeys.clear();
+    return new GeneratedKeys(first.columns(), first.jdbcTypes(), rows);
+  }
+
   // Ending
 
   /**
@@ -499,6 +541,7 @@ public final class ShardSession implements AutoCloseable {
     try {
       if (batch != null) {
         batch.flush();
+        generatedKeys.addAll(batch.keys());
       }
     } catch (SQLException e) {
       if (!batchOwnsTransaction) {

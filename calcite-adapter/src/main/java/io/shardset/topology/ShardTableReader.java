@@ -1,5 +1,6 @@
 package io.shardset.topology;
 
+import io.shardset.model.ColumnDefault;
 import io.shardset.model.ColumnInfo;
 import io.shardset.model.ModelException;
 import io.shardset.model.PhysicalTable;
@@ -152,11 +153,28 @@ final class ShardTableReader {
                 new ColumnInfo(logicalName, jdbcType,
                     typeName == null ? ColumnInfo.jdbcTypeName(jdbcType) : typeName,
                     rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"),
-                    rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls)));
+                    rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls,
+                    fill(rs))));
       }
     }
     columns.sort(Comparator.comparingInt(Column::ordinal));
     return columns;
+  }
+
+  /**
+   * What the shard puts in the column when an INSERT leaves it out: the next value of an
+   * identity or auto-increment column (PostgreSQL's {@code serial} included), a default or
+   * generated value, or nothing.
+   */
+  private static ColumnDefault fill(ResultSet rs) throws SQLException {
+    if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) {
+      return ColumnDefault.IDENTITY;
+    }
+    // MariaDB says "NULL" for a nullable column without a DEFAULT: NULL is no default.
+    final String expression = rs.getString("COLUMN_DEF");
+    return expression != null && !"NULL".equalsIgnoreCase(expression.trim())
+        || "YES".equalsIgnoreCase(rs.getString("IS_GENERATEDCOLUMN"))
+        ? ColumnDefault.EXPRESSION : ColumnDefault.NONE;
   }
 
   /** PostgreSQL reports {@code boolean} columns as {@link Types#BIT}; they are BOOLEAN. */

@@ -225,7 +225,7 @@ public final class TableLayoutReader {
             + scale
         : Math.max(column.precision(), other.precision());
     return new ColumnInfo(column.name(), column.jdbcType(), column.typeName(), precision, scale,
-        column.nullable() || other.nullable());
+        column.nullable() || other.nullable(), column.fill().and(other.fill()));
   }
 
   private static void checkShardKey(String schema, TableSpec table, TableLayout layout) {

@@ -1,12 +1,15 @@
 package io.shardset.write;
 
+import io.shardset.session.GeneratedKeys;
 import io.shardset.session.PendingBatch;
 import io.shardset.topology.ShardedTable;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.sql.SQLException;
-import java.util.IdentityHashMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,15 +20,30 @@ import java.util.Map;
  * connection's batch runs on one thread.
  */
 public final class BatchedInserts implements PendingBatch {
-  private final Map<ShardedTable, RowInserter> inserters = new IdentityHashMap<>();
+  /** The inserters, by table and the columns its INSERTs leave to the shards. */
+  private final Map<Key, RowInserter> inserters = new LinkedHashMap<>();
 
-  /** The inserter the batch's rows into {@code table} use; null before the first. */
-  public @Nullable RowInserter inserter(ShardedTable table) {
-    return inserters.get(table);
+  /** An inserter's table (by identity) and the columns it leaves out. */
+  private record Key(Object table, List<Integer> defaulted) {
+    @Override public boolean equals(Object o) {
+      return o instanceof Key k && k.table == table && k.defaulted.equals(defaulted);
+    }
+
+    @Override public int hashCode() {
+      return System.identityHashCode(table) * 31 + defaulted.hashCode();
+    }
   }
 
-  public void add(ShardedTable table, RowInserter inserter) {
-    inserters.put(table, inserter);
+  /**
+   * The inserter the batch's rows into {@code table} that leave {@code defaulted} out use;
+   * null before the first.
+   */
+  public @Nullable RowInserter inserter(ShardedTable table, List<Integer> defaulted) {
+    return inserters.get(new Key(table, defaulted));
+  }
+
+  public void add(ShardedTable table, List<Integer> defaulted, RowInserter inserter) {
+    inserters.put(new Key(table, List.copyOf(defaulted)), inserter);
   }
 
   /**
@@ -37,6 +55,18 @@ public final class BatchedInserts implements PendingBatch {
     for (RowInserter inserter : inserters.values()) {
       inserter.finish();
     }
+  }
+
+  /** The keys of the rows sent, of the inserters that were asked for keys. */
+  @Override public List<GeneratedKeys> keys() {
+    final List<GeneratedKeys> keys = new ArrayList<>();
+    for (RowInserter inserter : inserters.values()) {
+      final GeneratedKeys generated = inserter.generatedKeys();
+      if (!generated.columns().isEmpty()) {
+        keys.add(generated);
+      }
+    }
+    return keys;
   }
 
   /** Closes the inserters' statements; rows not flushed are dropped. */

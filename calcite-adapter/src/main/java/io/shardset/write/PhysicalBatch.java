@@ -23,6 +23,10 @@ public final class PhysicalBatch implements AutoCloseable {
   private final ShardSite site;
   private final String sql;
   private final List<Object[]> waiting = new ArrayList<>();
+  /** The ordinal in its statement of each waiting row, when keys are read back. */
+  private final List<Integer> ordinals = new ArrayList<>();
+  /** Where the keys the shard gives the rows go; null when none are read back. */
+  private @Nullable ReturnedKeys returned;
   /** What each row changes by key (a "DELETE", say), when each must change one row; else
    * null. */
   private final @Nullable String oneRowEach;
@@ -58,6 +62,16 @@ public final class PhysicalBatch implements AutoCloseable {
     waiting.add(parameters);
   }
 
+  /**
+   * Adds a row of an INSERT whose generated keys are read back into {@code keys}, under the
+   * row's ordinal in its statement.
+   */
+  void add(Object[] parameters, int ordinal, ReturnedKeys keys) {
+    returned = keys;
+    waiting.add(parameters);
+    ordinals.add(ordinal);
+  }
+
   /** The number of rows waiting to be sent. */
   public int waiting() {
     return waiting.size();
@@ -81,7 +95,8 @@ public final class PhysicalBatch implements AutoCloseable {
     if (statement == null) {
       final Connection connection = write.connection(shard);
       try {
-        statement = connection.prepareStatement(sql);
+        statement = returned == null ? connection.prepareStatement(sql)
+            : returned.prepare(connection, site, sql);
       } catch (SQLException e) {
         throw WriteFailures.onShard(site, write.table(), e);
       }
@@ -97,6 +112,10 @@ public final class PhysicalBatch implements AutoCloseable {
       waiting.clear();
       write.bound(statement, site);
       final int[] counts = statement.executeBatch();
+      if (returned != null) {
+        returned.read(statement, ordinals, site);
+        ordinals.clear();
+      }
       if (oneRowEach != null) {
         for (int count : counts) {
           if (count == 0) {
@@ -133,7 +152,8 @@ public final class PhysicalBatch implements AutoCloseable {
     if (connection == null) {
       return false;
     }
-    try (PreparedStatement alone = connection.prepareStatement(sql)) {
+    try (PreparedStatement alone = returned == null ? connection.prepareStatement(sql)
+        : returned.prepare(connection, site, sql)) {
       final Object[] row = waiting.get(0);
       for (int i = 0; i < row.length; i++) {
         alone.setObject(i + 1, row[i]);
@@ -141,6 +161,10 @@ public final class PhysicalBatch implements AutoCloseable {
       waiting.clear();
       write.bound(alone, site);
       affected += alone.executeUpdate();
+      if (returned != null) {
+        returned.read(alone, ordinals, site);
+        ordinals.clear();
+      }
     } catch (SQLException e) {
       throw WriteFailures.onShard(site, write.table(), e);
     }

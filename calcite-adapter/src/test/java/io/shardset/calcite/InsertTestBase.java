@@ -1,5 +1,6 @@
 package io.shardset.calcite;
 
+import io.shardset.testing.Backend;
 import io.shardset.testing.Connector;
 import io.shardset.testing.CountingShards;
 import io.shardset.testing.ShardFixture;
@@ -106,6 +107,36 @@ abstract class InsertTestBase extends WriteTestBase {
 
   @Test void differentialOnCalciteConnections() throws SQLException {
     differential(Connector.CALCITE);
+  }
+
+  /**
+   * One INSERT of ten thousand rows, with edge values, as loaders and ORMs' bulk inserts send
+   * it: Calcite would compile the rows into a Java method larger than the JVM allows.
+   */
+  @Test void aTenThousandRowInsertIsOneStatement() throws SQLException {
+    final StringBuilder insert = new StringBuilder(
+        "INSERT INTO ORDERS (ID, CUSTOMER, AMOUNT, ORDERED, QTY) VALUES ");
+    for (int i = 0; i < 10_000; i++) {
+      insert.append(i == 0 ? "" : ", ").append('(').append(i * 7_919L - 5_000).append(", ")
+          .append(i % 5 == 0 ? "NULL" : "'c''" + i + "'").append(", ")
+          .append(i % 7 == 0 ? "-9999999999.99" : i + ".5").append(", ")
+          .append(i % 3 == 0 ? "NULL" : "DATE '2001-02-03'").append(", ")
+          .append(i % 11 == 0 ? "-2147483648" : String.valueOf(i)).append(')');
+    }
+    // The planning is the backends' same: Calcite's own connections are tried on H2 alone.
+    for (Connector connector : backend() == Backend.H2
+        ? List.of(Connector.SHARDSET, Connector.CALCITE) : List.of(Connector.SHARDSET)) {
+      try (Connection c = connector.open(model); Statement s = c.createStatement()) {
+        assertEquals(10_000, s.executeUpdate(insert.toString()));
+        try (Statement oracle = fixture.oracle().createStatement()) {
+          oracle.executeUpdate(insert.toString());
+        }
+        assertSameAsOracle(c);
+        s.executeUpdate("DELETE FROM ORDERS");
+        fixture.oracle().createStatement().executeUpdate("DELETE FROM ORDERS");
+      }
+    }
+    audit();
   }
 
   @Test void insertSelectFromAnotherShardedTable() throws SQLException {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
@@ -137,6 +138,24 @@ class RemoteTransactionsTest {
         assertEquals(url.startsWith("jdbc:shardset:"), commit instanceof SQLException);
         remote.setAutoCommit(true);
         assertEquals(List.of("0"), count(remote), url);
+      }
+    }
+  }
+
+  @Test void aFailedBatchCarriesTheShardsStateAndWritesNothing() throws SQLException {
+    for (String url : List.of(shardSetRemoteUrl(), server.jdbcUrl())) {
+      try (Connection remote = DriverManager.getConnection(url);
+           Statement s = remote.createStatement();
+           PreparedStatement p = remote.prepareStatement("INSERT INTO CUSTOMERS VALUES (?, 'x')")) {
+        s.executeUpdate("DELETE FROM CUSTOMERS");
+        s.executeUpdate("INSERT INTO CUSTOMERS VALUES (3, 'three')");
+        for (long id : new long[] {1, 2, 3, 4}) {
+          p.setLong(1, id);
+          p.addBatch();
+        }
+        final SQLException e = assertThrows(SQLException.class, p::executeBatch);
+        assertEquals("23505", e.getSQLState(), e.getMessage());
+        assertEquals(List.of("1"), count(remote), url);
       }
     }
   }

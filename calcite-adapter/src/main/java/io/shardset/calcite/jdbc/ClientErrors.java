@@ -61,6 +61,12 @@ public final class ClientErrors {
   public static final String DIVISION_BY_ZERO = "22012";
   /** SQLState of a failure nothing says more about. */
   public static final String GENERAL_ERROR = "HY000";
+  /** SQLState of a NULL for a column that does not allow one (not null violation). */
+  public static final String NOT_NULL = "23502";
+  /** SQLState of a text that is no value of the type it is cast to. */
+  public static final String INVALID_CAST = "22018";
+  /** SQLState of a number too large for its type. */
+  public static final String OUT_OF_RANGE = "22003";
 
   /** How Avatica's result set says that its statement was canceled, without a state. */
   private static final String AVATICA_CANCELED = "Statement canceled";
@@ -71,6 +77,12 @@ public final class ClientErrors {
       Pattern.compile("^(Object|Table) '.*' not found.*", Pattern.DOTALL);
   private static final Pattern UNKNOWN_COLUMN_REASON =
       Pattern.compile("^(Column '.*' not found|Unknown identifier '.*').*", Pattern.DOTALL);
+  /** Calcite's validator on an INSERT that leaves a NOT NULL column without a value. */
+  private static final Pattern NOT_NULL_REASON = Pattern.compile(
+      "^Column '.*' has no default value and does not allow NULLs.*", Pattern.DOTALL);
+  /** Calcite's cast of a number into a type too small for it. */
+  private static final Pattern OUT_OF_RANGE_REASON =
+      Pattern.compile("^Value .* out of range.*", Pattern.DOTALL);
 
   private ClientErrors() {
   }
@@ -107,10 +119,16 @@ public final class ClientErrors {
           cause.getErrorCode(), failure);
     }
     final ShardException shard = find(failure, ShardException.class);
+    final NumberFormatException notANumber = find(failure, NumberFormatException.class);
+    if (shard == null && notANumber != null) {
+      return new Classified("invalid number for the column's type: "
+          + notANumber.getMessage(), INVALID_CAST, 0, failure);
+    }
     final SQLException stated = stated(failure);
     final String state = canceled(failure) ? CANCELED
         : shard != null ? shardState(shard)
         : dividedByZero(failure) ? DIVISION_BY_ZERO
+        : outOfRange(failure) ? OUT_OF_RANGE
         : stated != null ? stateOr(stated, GENERAL_ERROR)
         : GENERAL_ERROR;
     final String reason = shard != null ? String.valueOf(shard.getMessage())
@@ -136,7 +154,15 @@ public final class ClientErrors {
     final String reason = cause == null ? "" : String.valueOf(cause.getMessage());
     return UNKNOWN_TABLE_REASON.matcher(reason).matches() ? UNKNOWN_TABLE
         : UNKNOWN_COLUMN_REASON.matcher(reason).matches() ? UNKNOWN_COLUMN
+        : NOT_NULL_REASON.matcher(reason).matches() ? NOT_NULL
         : SYNTAX_ERROR;
+  }
+
+  /** Whether a cast of the statement met a number too large for its type. */
+  private static boolean outOfRange(Throwable failure) {
+    final ArithmeticException arithmetic = find(failure, ArithmeticException.class);
+    return arithmetic != null
+        && OUT_OF_RANGE_REASON.matcher(String.valueOf(arithmetic.getMessage())).matches();
   }
 
   /** Whether Java arithmetic of the statement divided by zero. */

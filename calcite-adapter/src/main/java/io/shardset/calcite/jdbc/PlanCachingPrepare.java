@@ -31,6 +31,7 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -270,6 +271,12 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
                 .withHintStrategyTable(ShardHints.STRATEGIES));
       }
     };
+  }
+
+  /** Calcite's conversions, with casts of fractions to integers rounding
+   * ({@link RoundingCasts}). */
+  @Override protected SqlRexConvertletTable createConvertletTable() {
+    return RoundingCasts.INSTANCE;
   }
 
   /** The statement parsed as Calcite will parse it, or null if it does not parse (Calcite

@@ -6,7 +6,9 @@ import io.shardset.calcite.relations.MetadataColumn;
 import io.shardset.calcite.relations.RelationRows;
 import io.shardset.execution.StatementTracker;
 import io.shardset.execution.TrackedStatement;
+import io.shardset.session.GeneratedKeys;
 import io.shardset.session.IsolationLevels;
+import io.shardset.session.KeyRequest;
 import io.shardset.session.SavepointStatement;
 import io.shardset.session.SessionOwner;
 import io.shardset.session.ShardSession;
@@ -27,6 +29,7 @@ import org.apache.calcite.schema.SchemaPlus;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -51,7 +54,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * unwrapped ({@link #raise}), so that a client gets the SQLException, and its SQLState, that
  * JDBC promises rather than an unchecked exception.
  */
-final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner {
+final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, StatementKeys {
   private final ShardSession session;
   private final AvaticaConnection connection;
   private final ActivitySettings activity;
@@ -62,6 +65,10 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner {
    * {@link #execute} returns, and they end the execution's tracking when closed.
    */
   private final Map<Integer, TrackedStatement> awaitingRows = new ConcurrentHashMap<>();
+  /** The generated keys statements ask for, by statement id. */
+  private final Map<Integer, KeyRequest> keyRequests = new ConcurrentHashMap<>();
+  /** The generated keys of each statement's last execution that asked for them. */
+  private final Map<Integer, GeneratedKeys> generatedKeys = new ConcurrentHashMap<>();
 
   ShardSetMeta(AvaticaConnection connection, CalciteMetaTableFactory tables,
       CalciteMetaColumnFactory columns, StatementTracker tracker) {
@@ -329,6 +336,8 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner {
     } catch (NoSuchStatementException e) {
       awaitingRows.remove(h.id);
     }
+    keyRequests.remove(h.id);
+    generatedKeys.remove(h.id);
     super.closeStatement(h);
   }
 
@@ -339,6 +348,8 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner {
       super.closeConnection(ch);
     } finally {
       awaitingRows.clear();
+      keyRequests.clear();
+      generatedKeys.clear();
       for (TrackedStatement ended : tracker.closed(session)) {
         SlowStatementLog.logIfSlow(ended, activity);
       }
@@ -357,7 +368,8 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner {
     ExecuteResult result = null;
     RuntimeException failure = null;
     try {
-      result = super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+      result = withKeys(h,
+          () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback));
       return result;
     } catch (RuntimeException e) {
       failure = e;
@@ -374,8 +386,8 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner {
     ExecuteResult result = null;
     RuntimeException failure = null;
     try {
-      result = super.execute(h, JavaTimeParameters.sendable(parameterValues, zone()),
-          maxRowsInFirstFrame);
+      final List<TypedValue> values = sendable(h, parameterValues);
+      result = withKeys(h, () -> super.execute(h, values, maxRowsInFirstFrame));
       return result;
     } catch (RuntimeException e) {
       failure = e;
@@ -422,18 +434,85 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner {
     return withSqlState(ClientErrors.keep(session.statementFailed(ClientErrors.classify(e))));
   }
 
+  /** An execution, which throws what Avatica's {@code Meta} methods throw. */
+  @FunctionalInterface
+  private interface Execution<T> {
+    T run() throws NoSuchStatementException;
+  }
+
+  /**
+   * Runs a statement's execution with the generated keys it asks for, and keeps them for
+   * {@link #generatedKeys}; the statements of a batch give theirs when the batch ends.
+   */
+  private <T> T withKeys(StatementHandle h, Execution<T> execution)
+      throws NoSuchStatementException {
+    if (inBatch) {
+      return execution.run();
+    }
+    final KeyRequest request = keyRequests.get(h.id);
+    generatedKeys.remove(h.id);
+    if (request == null) {
+      return execution.run();
+    }
+    session.requestKeys(request);
+    boolean ran = false;
+    try {
+      final T result = execution.run();
+      ran = true;
+      return result;
+    } finally {
+      final GeneratedKeys keys = session.takeGeneratedKeys();
+      generatedKeys.put(h.id, ran ? keys : GeneratedKeys.NONE);
+    }
+  }
+
+  @Override public void requestKeys(int statementId, @Nullable KeyRequest request) {
+    if (request == null) {
+      keyRequests.remove(statementId);
+    } else {
+      keyRequests.put(statementId, request);
+    }
+  }
+
+  /** The keys as a result of a column per key, as its table types it, and a row per row. */
+  @Override public MetaResultSet generatedKeys(int statementId) {
+    final GeneratedKeys keys = generatedKeys.getOrDefault(statementId, GeneratedKeys.NONE);
+    final List<ColumnMetaData> columns = new ArrayList<>();
+    for (int c = 0; c < keys.columns().size(); c++) {
+      columns.add(KeyColumnMetaData.of(c, keys.columns().get(c), keys.jdbcTypes().get(c)));
+    }
+    return createResultSet(Map.of(), columns, CursorFactory.ARRAY,
+        Frame.create(0, true, new ArrayList<>(keys.rows())));
+  }
+
   @Override public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h,
       List<String> sqlCommands) throws NoSuchStatementException {
-    return asOne(() -> super.prepareAndExecuteBatch(h, sqlCommands));
+    return asOne(h, () -> super.prepareAndExecuteBatch(h, sqlCommands));
   }
 
   @Override public ExecuteBatchResult executeBatch(StatementHandle h,
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
     final List<List<TypedValue>> sendable = new ArrayList<>();
     for (List<TypedValue> values : parameterValues) {
-      sendable.add(JavaTimeParameters.sendable(values, zone()));
+      sendable.add(sendable(h, values));
     }
-    return asOne(() -> super.executeBatch(h, sendable));
+    return asOne(h, () -> super.executeBatch(h, sendable));
+  }
+
+  /**
+   * The parameter values as Calcite can bind them: {@code java.time} values converted
+   * ({@link JavaTimeParameters}), fractions for integer parameters rounded
+   * ({@link IntegerParameters}).
+   */
+  private List<TypedValue> sendable(StatementHandle h, List<TypedValue> values) {
+    final List<TypedValue> times = JavaTimeParameters.sendable(values, zone());
+    try {
+      return IntegerParameters.rounded(times,
+          connection.statementMap.get(h.id) instanceof PreparedStatement prepared
+              ? prepared.getParameterMetaData() : null);
+    } catch (SQLException e) {
+      throw withSqlState(ClientErrors.keep(e));
+    }
   }
 
   /** The session's time zone, in which an {@code Instant} parameter is a TIMESTAMP. */
@@ -456,6 +535,12 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner {
    * their shards in JDBC batches ({@link ShardSession#beginBatch}): a shard's refusal of a
    * row fails the whole batch then, with the shard's SQLState.
    */
+  private ExecuteBatchResult asOne(StatementHandle h, Batch batch)
+      throws NoSuchStatementException {
+    return withKeys(h, () -> asOne(batch));
+  }
+
+  /** Runs a batch as {@link #asOne(StatementHandle, Batch)} says. */
   private ExecuteBatchResult asOne(Batch batch) throws NoSuchStatementException {
     try {
       session.beginBatch();

@@ -33,15 +33,18 @@ import java.util.List;
  */
 public final class EnumerableShardTableModify extends TableModify implements EnumerableRel {
   private final ShardTable shardTable;
+  /** The columns an INSERT leaves out, for the shards to fill. */
+  private final List<Integer> defaulted;
 
   private EnumerableShardTableModify(RelOptCluster cluster, RelTraitSet traitSet,
       RelOptTable table, Prepare.CatalogReader catalogReader, RelNode input,
       Operation operation, @Nullable List<String> updateColumnList,
       @Nullable List<RexNode> sourceExpressionList, boolean flattened,
-      ShardTable shardTable) {
+      ShardTable shardTable, List<Integer> defaulted) {
     super(cluster, traitSet, table, catalogReader, input, operation, updateColumnList,
         sourceExpressionList, flattened);
     this.shardTable = shardTable;
+    this.defaulted = List.copyOf(defaulted);
   }
 
   static EnumerableShardTableModify create(ShardTableModify modify, RelNode input) {
@@ -49,25 +52,27 @@ public final class EnumerableShardTableModify extends TableModify implements Enu
         modify.getTraitSet().replace(EnumerableConvention.INSTANCE), modify.getTable(),
         modify.getCatalogReader(), input, modify.getOperation(),
         modify.getUpdateColumnList(), modify.getSourceExpressionList(), modify.isFlattened(),
-        modify.shardTable());
+        modify.shardTable(), modify.defaulted());
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     return new EnumerableShardTableModify(getCluster(), traitSet, getTable(),
         getCatalogReader(), sole(inputs), getOperation(), getUpdateColumnList(),
-        getSourceExpressionList(), isFlattened(), shardTable);
+        getSourceExpressionList(), isFlattened(), shardTable, defaulted);
   }
 
   @Override public RelWriter explainTerms(RelWriter pw) {
     return super.explainTerms(pw)
         .item("shards", shardTable.shardCount())
-        .itemIf("duplicated", true, shardTable.isDuplicated());
+        .itemIf("duplicated", true, shardTable.isDuplicated())
+        .itemIf("defaults", defaulted, !defaulted.isEmpty());
   }
 
   /** What the runtime needs to write: no planner object. */
   public WriteTarget target() {
-    return WriteTarget.of(shardTable.sharded(), shardTable.coordinator(),
-        ShardWrites.Operation.valueOf(getOperation().name()), updatedColumns(this));
+    return new WriteTarget(shardTable.sharded(), shardTable.coordinator(),
+        ShardWrites.Operation.valueOf(getOperation().name()), updatedColumns(this),
+        defaulted);
   }
 
   /** The position of each column an UPDATE sets, in the order of its new values. */
@@ -81,7 +86,15 @@ public final class EnumerableShardTableModify extends TableModify implements Enu
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-    return WriteCode.implement(this, (EnumerableRel) getInput(), implementor,
+    // INSERT ... VALUES: its rows are data, not code, however many they are.
+    final RelNode input = getOperation() == Operation.INSERT ? StashedValues.in(getInput())
+        : getInput();
+    if (input != getInput()) {
+      // Calcite's implementor checks that a child is its parent's input.
+      return ((EnumerableShardTableModify) copy(getTraitSet(), List.of(input)))
+          .implement(implementor, pref);
+    }
+    return WriteCode.implement(this, (EnumerableRel) input, implementor,
         ShardWrites.WRITE, target(), WriteTarget.class,
         shardTable.sessions());
   }

@@ -17,6 +17,7 @@ import org.apache.calcite.linq4j.tree.Types;
 
 import java.lang.reflect.Method;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * Runs a write that generated code hands over: the statement's transaction is begun (or its
@@ -116,19 +117,24 @@ public final class ShardWrites {
         target.table().qualifiedName(), ShardSession.WriteKind.INSERT)) {
       try {
         final BatchedInserts batch = session.batch(BatchedInserts.class, BatchedInserts::new);
+        final List<Integer> keys = KeyColumns.of(session.keyRequest(), target);
         final long count;
         if (batch != null) {
           // A JDBC batch's row: sent with the batch's others when the batch ends.
-          RowInserter batched = batch.inserter(target.table());
+          RowInserter batched = batch.inserter(target.table(), target.defaulted());
           if (batched == null) {
-            batched = inserter(target, statement.transaction(), timeout);
-            batch.add(target.table(), batched);
+            batched = inserter(target, statement.transaction(), timeout, keys);
+            batch.add(target.table(), target.defaulted(), batched);
           }
           count = insert(target, batched, rows);
         } else {
-          try (RowInserter inserter = inserter(target, statement.transaction(), timeout)) {
+          try (RowInserter inserter = inserter(target, statement.transaction(), timeout,
+              keys)) {
             insert(target, inserter, rows);
             count = inserter.finish();
+            if (!keys.isEmpty()) {
+              session.generated(inserter.generatedKeys());
+            }
           }
         }
         statement.complete();
@@ -140,9 +146,9 @@ public final class ShardWrites {
   }
 
   private static RowInserter inserter(WriteTarget target, ShardTransaction transaction,
-      QueryTimeout timeout) throws SQLException {
+      QueryTimeout timeout, List<Integer> keys) throws SQLException {
     return RowInserter.open(TableWrite.open(target.table(), transaction, timeout),
-        BATCH_SIZE);
+        BATCH_SIZE, target.defaulted(), keys);
   }
 
   /** Gives the rows to the inserter; returns how many. */

@@ -17,26 +17,29 @@ import java.util.Objects;
  * @param operation what the statement does to the table
  * @param updated the columns an UPDATE sets, in the order its input row gives their new
  *     values after the table's columns; empty for other operations
+ * @param defaulted the columns an INSERT leaves out of the shards' statements, so that the
+ *     shards fill them (their input values are NULL)
  */
 public record WriteTarget(ShardedTable table, TransactionCoordinator coordinator,
-    ShardWrites.Operation operation, List<Integer> updated) {
+    ShardWrites.Operation operation, List<Integer> updated, List<Integer> defaulted) {
   public WriteTarget {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(coordinator, "coordinator");
     Objects.requireNonNull(operation, "operation");
     updated = List.copyOf(updated);
+    defaulted = List.copyOf(defaulted);
   }
 
   /** The target of a write that sets no columns (INSERT, DELETE). */
   public static WriteTarget of(ShardedTable table, TransactionCoordinator coordinator,
       ShardWrites.Operation operation) {
-    return new WriteTarget(table, coordinator, operation, List.of());
+    return new WriteTarget(table, coordinator, operation, List.of(), List.of());
   }
 
   /** The target of an UPDATE of these columns. */
   public static WriteTarget of(ShardedTable table, TransactionCoordinator coordinator,
       ShardWrites.Operation operation, List<Integer> updated) {
-    return new WriteTarget(table, coordinator, operation, updated);
+    return new WriteTarget(table, coordinator, operation, updated, List.of());
   }
 
   /** The columns that decide where a row lives: the routing key (a composite table's

@@ -1,0 +1,108 @@
+package io.shardset.calcite.jdbc;
+
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.remote.TypedValue;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.JDBCType;
+import java.sql.ParameterMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Parameter values for parameters of an integer type, as the databases take them: a fraction
+ * rounded half away from zero as {@link RoundingCasts} rounds a literal
+ * ({@code setBigDecimal(4.7)} for an INTEGER column stores 5, as PostgreSQL, MariaDB and H2
+ * store it, where Calcite's conversion would truncate it to 4), and a value the type cannot
+ * hold refused with 22003, where Calcite's conversion would wrap it around
+ * ({@code setLong(2147483648)} for an INTEGER would store -2147483648).
+ */
+final class IntegerParameters {
+  private IntegerParameters() {
+  }
+
+  /**
+   * The values, those of integer parameters rounded; the list itself if none changes.
+   *
+   * @param parameters the statement's parameters, whose JDBC types say which are integers
+   * @throws SQLException (22003) for a value its parameter's type cannot hold
+   */
+  static List<TypedValue> rounded(List<TypedValue> values, @Nullable ParameterMetaData parameters)
+      throws SQLException {
+    if (parameters == null) {
+      return values;
+    }
+    List<TypedValue> rounded = values;
+    for (int i = 0; i < values.size() && i < parameters.getParameterCount(); i++) {
+      final TypedValue value = values.get(i);
+      final int type = parameters.getParameterType(i + 1);
+      if (value == null || !isInteger(type)) {
+        continue;
+      }
+      checkRange(i + 1, type, value.value);
+      final BigDecimal fraction = fraction(value.value);
+      if (fraction == null) {
+        continue;
+      }
+      if (rounded == values) {
+        rounded = new ArrayList<>(values);
+      }
+      rounded.set(i, TypedValue.ofLocal(ColumnMetaData.Rep.NUMBER,
+          fraction.setScale(0, RoundingMode.HALF_UP)));
+    }
+    return rounded;
+  }
+
+  /** Refuses a number the integer type cannot hold once rounded. */
+  private static void checkRange(int parameter, int type, @Nullable Object value)
+      throws SQLException {
+    final BigDecimal number;
+    if (value instanceof BigDecimal d) {
+      number = d;
+    } else if (value instanceof Long || value instanceof Integer || value instanceof Short
+        || value instanceof Byte) {
+      number = BigDecimal.valueOf(((Number) value).longValue());
+    } else if ((value instanceof Double || value instanceof Float)
+        && Double.isFinite(((Number) value).doubleValue())) {
+      number = BigDecimal.valueOf(((Number) value).doubleValue());
+    } else {
+      return;
+    }
+    final BigDecimal whole = number.setScale(0, RoundingMode.HALF_UP);
+    final long max = switch (type) {
+    case Types.TINYINT -> Byte.MAX_VALUE;
+    case Types.SMALLINT -> Short.MAX_VALUE;
+    case Types.INTEGER -> Integer.MAX_VALUE;
+    default -> Long.MAX_VALUE;
+    };
+    if (whole.compareTo(BigDecimal.valueOf(max)) > 0
+        || whole.compareTo(BigDecimal.valueOf(-max - 1)) < 0) {
+      throw new SQLException("parameter " + parameter + ": value " + number.toPlainString()
+          + " is out of range for " + JDBCType.valueOf(type).getName(), "22003");
+    }
+  }
+
+  private static boolean isInteger(int type) {
+    return type == Types.TINYINT || type == Types.SMALLINT || type == Types.INTEGER
+        || type == Types.BIGINT;
+  }
+
+  /** The value as a BigDecimal when it is a number with a fraction; else null. */
+  private static @Nullable BigDecimal fraction(@Nullable Object value) {
+    final BigDecimal decimal;
+    if (value instanceof BigDecimal d) {
+      decimal = d;
+    } else if ((value instanceof Double || value instanceof Float)
+        && Double.isFinite(((Number) value).doubleValue())) {
+      decimal = BigDecimal.valueOf(((Number) value).doubleValue());
+    } else {
+      return null;
+    }
+    return decimal.stripTrailingZeros().scale() > 0 ? decimal : null;
+  }
+}
