@@ -160,6 +160,28 @@ class RemoteTransactionsTest {
     }
   }
 
+  @Test void generatedKeysAreRefusedAtTheCallThatAsksForThem() throws SQLException {
+    try (Connection remote = DriverManager.getConnection(shardSetRemoteUrl());
+         Statement s = remote.createStatement()) {
+      assertFalse(remote.getMetaData().supportsGetGeneratedKeys());
+      final SQLException refused = assertThrows(SQLException.class, () -> remote
+          .prepareStatement("INSERT INTO CUSTOMERS VALUES (?, 'x')",
+              Statement.RETURN_GENERATED_KEYS));
+      assertEquals("0A000", refused.getSQLState());
+      assertEquals("generated keys are not returned over jdbc:shardset:remote: (Avatica's"
+          + " protocol has no place for them); insert the keys yourself, or connect with"
+          + " jdbc:shardset:", refused.getMessage());
+      assertThrows(SQLException.class, () -> s.executeUpdate(
+          "INSERT INTO CUSTOMERS VALUES (8, 'x')", Statement.RETURN_GENERATED_KEYS));
+      try (PreparedStatement p = remote.prepareStatement(
+          "INSERT INTO CUSTOMERS VALUES (?, 'x')", Statement.NO_GENERATED_KEYS)) {
+        p.setLong(1, 9);
+        assertEquals(1, p.executeUpdate());
+      }
+      assertEquals(List.of("1"), count(remote));
+    }
+  }
+
   private String shardSetRemoteUrl() {
     return server.jdbcUrl().replace("jdbc:avatica:remote:",
         ShardSetRemoteDriver.CONNECT_STRING_PREFIX);

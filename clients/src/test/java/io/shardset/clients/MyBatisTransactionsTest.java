@@ -6,6 +6,7 @@ import io.shardset.testing.Backend;
 
 import org.apache.ibatis.annotations.Delete;
 import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.math.BigDecimal;
@@ -120,6 +122,38 @@ class MyBatisTransactionsTest {
     }
   }
 
+  /** A row of EVENTS, whose ID the shard gives. */
+  static final class Event {
+    private Long id;
+    private long accountId;
+
+    public Long getId() {
+      return id;
+    }
+
+    public void setId(Long id) {
+      this.id = id;
+    }
+
+    public long getAccountId() {
+      return accountId;
+    }
+
+    public void setAccountId(long accountId) {
+      this.accountId = accountId;
+    }
+  }
+
+  /** The annotation mapper of EVENTS: MyBatis's generated keys fill the ID. */
+  interface EventMapper {
+    @Insert("INSERT INTO EVENTS (ACCOUNT_ID) VALUES (#{accountId})")
+    @Options(useGeneratedKeys = true, keyProperty = "id", keyColumn = "ID")
+    int insert(Event event);
+
+    @Select("SELECT NOTE FROM EVENTS WHERE ID = #{id} AND ACCOUNT_ID = #{accountId}")
+    String note(@Param("id") long id, @Param("accountId") long accountId);
+  }
+
   /** The annotation mapper of ACCOUNTS. */
   interface AccountMapper {
     @Insert("INSERT INTO ACCOUNTS (ID, OWNER, BALANCE, VERSION)"
@@ -152,6 +186,7 @@ class MyBatisTransactionsTest {
       final Configuration configuration =
           new Configuration(new Environment("shardset", new JdbcTransactionFactory(), p));
       configuration.addMapper(AccountMapper.class);
+      configuration.addMapper(EventMapper.class);
       return new SqlSessionFactoryBuilder().build(configuration);
     });
   }
@@ -194,6 +229,46 @@ class MyBatisTransactionsTest {
     }
     assertEquals(new Placement().account(key, "ann", "12.5", 1).account(other, "bob", "20", 0)
         .shards(), fx.accounts(key, key + 99));
+  }
+
+  /**
+   * {@code useGeneratedKeys} fills each inserted event's ID with the identity its shard gave,
+   * for a single insert and for the BATCH executor's, and the session reads the row back by
+   * it before the commit. Embedded only: Avatica's protocol has no generated keys.
+   */
+  @ParameterizedTest @EnumSource(names = {"H2", "POSTGRES"})
+  void generatedKeysFillTheInsertedObjects(Backend backend) throws Exception {
+    final FrameworkShards fx = shards.get(backend);
+    final long account = keys();
+    final long other = onOtherShard(account, account + 1);
+    final Event first = new Event();
+    first.setAccountId(account);
+    final List<Event> batched = new ArrayList<>();
+    try (SqlSession session = factory(fx.pool(Target.EMBEDDED)).openSession()) {
+      final EventMapper mapper = session.getMapper(EventMapper.class);
+      assertEquals(1, mapper.insert(first));
+      assertEquals("none", mapper.note(first.getId(), account));
+      session.commit();
+    }
+    try (SqlSession session = factory(fx.pool(Target.EMBEDDED))
+        .openSession(ExecutorType.BATCH)) {
+      final EventMapper mapper = session.getMapper(EventMapper.class);
+      for (long accountId : new long[] {other, account, other}) {
+        final Event event = new Event();
+        event.setAccountId(accountId);
+        mapper.insert(event);
+        batched.add(event);
+      }
+      session.flushStatements();
+      session.commit();
+    }
+    final Placement expected = new Placement().event(first.getId(), account, "none");
+    for (Event event : batched) {
+      assertEquals(FrameworkShards.shardOf(event.getAccountId()) + 1,
+          event.getId() / FrameworkShards.IDENTITY_BLOCK);
+      expected.event(event.getId(), event.getAccountId(), "none");
+    }
+    assertEquals(expected.shards(), fx.events(account, account + 99));
   }
 
   /** A session that wrote, read its writes and is closed without a commit is rolled back:

@@ -100,6 +100,10 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
     @Override public boolean supportsDataManipulationTransactionsOnly() {
       return true;
     }
+
+    @Override public boolean supportsGetGeneratedKeys() {
+      return true;
+    }
   }
 
   @Override public AvaticaStatement newStatement(AvaticaConnection connection,

@@ -23,6 +23,7 @@ import static io.shardset.testing.ShardFixture.sorted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * INSERTs that leave columns to the shards (an identity column, a DEFAULT) and JDBC's
@@ -117,6 +118,7 @@ class GeneratedKeysTest {
     final long g2 = groupOn(2, 1);
     try (Connection c = connect(); PreparedStatement p = c.prepareStatement(
         "INSERT INTO ORDERS (GRP, TOTAL) VALUES (?, ?)", Statement.RETURN_GENERATED_KEYS)) {
+      assertTrue(c.getMetaData().supportsGetGeneratedKeys());
       p.setLong(1, g0);
       p.setBigDecimal(2, new BigDecimal("1.50"));
       assertEquals(1, p.executeUpdate());
