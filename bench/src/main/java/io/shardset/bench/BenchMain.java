@@ -20,7 +20,7 @@ import java.util.Map;
  * {@code --dir FOLDER} (default {@code bench/target}), {@code --backend h2|postgres|both}
  * (default both; without a PostgreSQL server at 127.0.0.1:5432, H2 only), {@code --publish}
  * (also copy results.md and the charts into {@code bench/results/}, which docs/benchmarks.md
- * shows), {@code --writes-only} (only the write workloads w11 to w15, to try them quickly),
+ * shows), {@code --writes-only} (only the write workloads w11 to w15 and w20, to try them quickly),
  * {@code --workloads w16,w17,w18,w19} (only those of the newer workloads named) and
  * {@code --tpch-scale F} (w18's TPC-H scale factor, default 0.01; 0.1 takes minutes more).
  */
@@ -81,7 +81,7 @@ public final class BenchMain {
           + " its numbers are indicative only");
     }
     if (writesOnly) {
-      report.setting("only the write workloads (--writes-only): w11 to w15");
+      report.setting("only the write workloads (--writes-only): w11 to w15 and w20");
     }
     if (!everything) {
       report.setting("only the workloads " + String.join(", ", selection.only().stream()
@@ -101,17 +101,18 @@ public final class BenchMain {
     report.setting("statements are prepared once, outside the measured time, except w9 (a"
         + " plain Statement with a literal key) and w8 (prepares a new point query text each"
         + " time, jdbc:calcite: without the plan cache, on tiny in-memory H2 shards)");
-    report.setting("rounds: w1, w2, w9, w11, w12, w14 " + describe(3 * scale, 10 * scale, 200)
+    report.setting("rounds: w1, w2, w9, w11, w12, w14, w20 " + describe(3 * scale, 10 * scale, 200)
         + "; w3, w4, w6, w7 " + describe(2, 5 * scale, 2) + "; w13 "
         + describe(2, 5 * scale, BATCHES_PER_ROUND) + "; w8 " + describe(2, 5 * scale, 4)
         + "; systems take turns within each round; no round starts after " + budget.toSeconds()
         + " s of measuring once " + Harness.MIN_ROUNDS + " are done, and a system whose first"
         + " run takes over " + skipAbove.toSeconds() + " s is skipped");
-    report.setting("writes (w11 to w15) go to " + WriteTable.NAME + ", a copy of ORDERS' columns"
-        + " sharded the same way, created anew on every shard each run and emptied after each"
-        + " write workload; every connection in auto-commit mode; each INSERT has new keys;"
-        + " the checksum is the number of rows written. D writes straight to the shard"
-        + " ShardSet's router names; w13 D sends each shard its rows as one batch, the shards"
+    report.setting("writes (w11 to w15, w20) go to " + WriteTable.NAME + ", a copy of ORDERS'"
+        + " columns sharded the same way, created anew on every shard each run and emptied after"
+        + " each write workload; every connection in auto-commit mode but in w20 (an INSERT,"
+        + " the read of its row and a commit per operation); each INSERT has new keys;"
+        + " the checksum is the number of rows written (and read, in w20). D writes straight"
+        + " to the shard ShardSet's router names; w13 D sends each shard its rows as one batch, the shards"
         + " one after the other; w14 X commits the four shards as one transaction of its"
         + " coordinator, S in its default LOCAL transaction mode (each shard on its own, not"
         + " atomic), D one row at a time (four local commits)");
@@ -185,6 +186,8 @@ public final class BenchMain {
         runWrite(report, "w13 batch of " + WriteWorkloads.BATCH_ROWS + " inserts" + on,
             batches, writes::batchInsert, writes);
         runWrite(report, "w14 insert on 4 shards" + on, point, writes::fourShardInsert, writes);
+        runWrite(report, "w20 insert and read back in a transaction" + on, point,
+            writes::insertThenReadInTransaction, writes);
         runWrite(report, "w15 bulk load of " + WriteWorkloads.LOAD_ROWS + " rows" + on,
             new Harness(1, 3 * scale, 1), writes::bulkLoad, writes);
       }

@@ -12,6 +12,7 @@ import org.apache.calcite.jdbc.CalciteConnection;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -41,6 +42,9 @@ public final class WriteWorkloads {
   /** w12: a routed single-row UPDATE by the shard key and the primary key. */
   static final String UPDATE = "UPDATE " + WriteTable.NAME
       + " SET STATUS = ?, TOTAL = ? WHERE CUSTOMER_ID = ? AND ORDER_ID = ?";
+  /** w20: the read of the row just inserted, by its shard key and primary key. */
+  static final String READ_BACK = "SELECT STATUS, TOTAL FROM " + WriteTable.NAME
+      + " WHERE CUSTOMER_ID = ? AND ORDER_ID = ?";
   /** w12: the rows in place before it, which its operations update in turn. */
   static final int UPDATED_ROWS = 10_000;
   /** The most characters of a reason a failure to prepare is reported with. */
@@ -54,6 +58,8 @@ public final class WriteWorkloads {
 
   private final BenchSystems systems;
   private final NewOrders orders;
+  /** Connections a workload turned auto-commit off on, to turn it back on after it. */
+  private final List<Connection> inTransactions = new ArrayList<>();
 
   public WriteWorkloads(BenchSystems systems, BenchData data) {
     this.systems = Objects.requireNonNull(systems, "systems");
@@ -150,6 +156,74 @@ public final class WriteWorkloads {
   }
 
   /**
+   * w20 on D, X and S: in one transaction (auto-commit off), a prepared single-row INSERT of
+   * a new order, the read of that row by its shard key and primary key, and the commit: what
+   * an application does that reads what it wrote before it commits. The read must see the
+   * row; the checksum is 2 per operation (one row written, one read). D runs it on the shard
+   * ShardSet's router names, committed there.
+   */
+  public Map<String, Operation> insertThenReadInTransaction() throws SQLException {
+    final Map<String, Operation> result = new LinkedHashMap<>();
+    final List<PreparedStatement> inserts = prepareOnShards(INSERT_ONE);
+    final List<PreparedStatement> reads = prepareOnShards(READ_BACK);
+    for (Connection shard : systems.shards()) {
+      transactional(shard);
+    }
+    result.put("D", iteration -> {
+      final Object[] row = orders.next();
+      final int shard = shardOf(row);
+      final long done = insert(inserts.get(shard), List.<Object[]>of(row))
+          + readBack(reads.get(shard), row);
+      systems.shard(shard).commit();
+      return done;
+    });
+    result.put("X", inTransaction(systems.shardSet()));
+    result.put("S", inTransaction(systems.shardingSphere()));
+    return result;
+  }
+
+  /** w20's operation on one connection of a system, or one that fails with the reason. */
+  private Operation inTransaction(Connection connection) {
+    final PreparedStatement insert;
+    final PreparedStatement read;
+    try {
+      transactional(connection);
+      insert = connection.prepareStatement(INSERT_ONE);
+      read = connection.prepareStatement(READ_BACK);
+    } catch (SQLException | RuntimeException e) {
+      final SQLException failure = new SQLException("cannot prepare: " + rootCause(e), e);
+      return iteration -> {
+        throw failure;
+      };
+    }
+    return iteration -> {
+      final Object[] row = orders.next();
+      final long done = insert(insert, List.<Object[]>of(row)) + readBack(read, row);
+      connection.commit();
+      return done;
+    };
+  }
+
+  /** Turns auto-commit off on the connection until {@link #clear}. */
+  private void transactional(Connection connection) throws SQLException {
+    connection.setAutoCommit(false);
+    inTransactions.add(connection);
+  }
+
+  /** Reads the row back by CUSTOMER_ID and ORDER_ID: 1, or a failure if it is not there. */
+  private static long readBack(PreparedStatement statement, Object[] row) throws SQLException {
+    statement.setLong(1, (Long) row[1]);
+    statement.setLong(2, (Long) row[0]);
+    try (ResultSet rows = statement.executeQuery()) {
+      if (!rows.next()) {
+        throw new SQLException("the transaction does not see order " + row[0]
+            + " it has just inserted");
+      }
+      return 1;
+    }
+  }
+
+  /**
    * w15 on D and X: {@link #LOAD_ROWS} new orders loaded in bulk, the way {@code shardset load}
    * writes them once its CSV is parsed. X routes each row and writes through the loader's
    * {@link ShardedInserter} ({@code COPY} on PostgreSQL, multi-row INSERTs on H2, batches of
@@ -222,9 +296,26 @@ public final class WriteWorkloads {
     }
   }
 
-  /** Empties the write table on every shard, after a workload, so the next starts empty. */
+  /**
+   * Empties the write table on every shard, after a workload, so the next starts empty; a
+   * connection the workload used in transactions first returns to auto-commit mode (which
+   * commits what is open).
+   */
   public void clear() throws SQLException {
+    SQLException failure = null;
+    for (Connection connection : inTransactions) {
+      try {
+        connection.rollback();
+        connection.setAutoCommit(true);
+      } catch (SQLException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    inTransactions.clear();
     WriteTable.clear(systems.shards());
+    if (failure != null) {
+      throw failure;
+    }
   }
 
   /**

@@ -252,6 +252,30 @@ class TransactionSemanticsTest {
   }
 
   @ParameterizedTest @EnumSource(names = {"H2", "POSTGRES", "MARIADB"})
+  void savepointStatementsDoWhatTheCallsDo(Backend backend) throws SQLException {
+    open(backend);
+    final long two = elsewhere(1, 2);
+    try (Connection c = connect(); Statement s = c.createStatement()) {
+      c.setAutoCommit(false);
+      s.executeUpdate("INSERT INTO ITEMS VALUES (1, 1, 'NEW', 1.00)");
+      assertEquals(0, s.executeUpdate("SAVEPOINT a"));
+      s.executeUpdate("INSERT INTO ITEMS VALUES (" + two + ", 1, 'NEW', 2.00)");
+      assertThrows(SQLException.class,
+          () -> s.executeUpdate("INSERT INTO ITEMS VALUES (1, 1, 'NEW', 1.00)"));
+      assertEquals(0, s.executeUpdate("rollback to savepoint A"));
+      assertEquals(List.of("1"), rows(c, "SELECT COUNT(*) FROM ITEMS"));
+      assertEquals(0, s.executeUpdate("SAVEPOINT b"));
+      assertEquals(0, s.executeUpdate("RELEASE SAVEPOINT b"));
+      final SQLException gone = assertThrows(SQLException.class,
+          () -> s.executeUpdate("ROLLBACK TO b"));
+      assertEquals("3B001", gone.getSQLState());
+      assertEquals("savepoint \"B\" does not exist in this transaction", gone.getMessage());
+      c.commit();
+    }
+    assertEquals(List.of(row(1, 1, "NEW", "1")), onShards());
+  }
+
+  @ParameterizedTest @EnumSource(names = {"H2", "POSTGRES", "MARIADB"})
   void rollingBackToTheFirstSavepointUndoesEveryShard(Backend backend) throws SQLException {
     open(backend);
     try (Connection c = connect(); Statement s = c.createStatement()) {
