@@ -68,6 +68,9 @@ public final class ShardSession implements AutoCloseable {
   /** Whether the running batch is one transaction of its own (it began in autocommit). */
   private boolean batchOwnsTransaction;
   private @Nullable PendingBatch batch;
+  /** The transaction of the last write that failed, until its statement's failure is told
+   * ({@link #statementFailed}), which may be explained by it (a deadlock). */
+  private @Nullable ShardTransaction failedWrite;
   /** The generated keys the running statement asks for, or null. */
   private @Nullable KeyRequest keyRequest;
   /** The keys the running statement's INSERTs gave. */
@@ -157,6 +160,7 @@ public final class ShardSession implements AutoCloseable {
    * @throws SQLException ({@value #ABORTED_SQL_STATE}) while the transaction is aborted
    */
   public synchronized void beforeStatement() throws SQLException {
+    failedWrite = null;
     checkNotAborted();
   }
 
@@ -169,7 +173,10 @@ public final class ShardSession implements AutoCloseable {
    *     {@value ShardTransaction#DEADLOCK_SQL_STATE} that says so
    */
   public synchronized SQLException statementFailed(SQLException failure) {
-    final ShardTransaction failed = transaction;
+    // The write that failed may have ended its transaction already (an autocommit write's
+    // own, or the session's, aborted without a savepoint): it still knows why.
+    final ShardTransaction failed = transaction != null ? transaction : failedWrite;
+    failedWrite = null;
     final SQLException seen = deadlockOf(failed, failure);
     if (!autoCommit) {
       if (ABORTED_SQL_STATE.equals(failure.getSQLState()) && aborted != null) {
@@ -273,6 +280,9 @@ public final class ShardSession implements AutoCloseable {
   /** A write ended: its reads no longer lock, and an autocommit write's own transaction is
    * no longer the one reads join. */
   synchronized void writeEnded(SessionWrite write, boolean completed) {
+    if (!completed) {
+      failedWrite = write.transaction();
+    }
     if (write.locksRows() && rowWrite == write) {
       lockedTable = null;
       rowWrite = null;

@@ -2,6 +2,8 @@ package io.shardset.testing;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -63,6 +65,26 @@ public final class MariaDbServer {
   public static void drop(List<String> databases) throws SQLException {
     try (Connection c = admin(); Statement s = c.createStatement()) {
       for (String name : databases) {
+        // As PostgreSQL's DROP DATABASE ... WITH (FORCE): the sessions still on the database
+        // (the tests' pools, which outlive their fixtures) would count against
+        // max_connections until the test JVM ends.
+        final List<Long> sessions = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement(
+            "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = ?")) {
+          p.setString(1, name);
+          try (ResultSet rows = p.executeQuery()) {
+            while (rows.next()) {
+              sessions.add(rows.getLong(1));
+            }
+          }
+        }
+        for (long session : sessions) {
+          try {
+            s.execute("KILL CONNECTION " + session);
+          } catch (SQLException e) {
+            // Ended meanwhile.
+          }
+        }
         s.execute("DROP DATABASE IF EXISTS " + name);
       }
     }

@@ -82,7 +82,8 @@ public final class ClientErrors {
       "^Column '.*' has no default value and does not allow NULLs.*", Pattern.DOTALL);
   /** Calcite's cast of a number into a type too small for it. */
   private static final Pattern OUT_OF_RANGE_REASON =
-      Pattern.compile("^Value .* out of range.*", Pattern.DOTALL);
+      Pattern.compile("^(Value .* (out of range|cannot be represented as a DECIMAL)"
+          + "|integer overflow|long overflow).*", Pattern.DOTALL);
 
   private ClientErrors() {
   }

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * Executable MERGE into a sharded table: its input's rows go to {@link ShardMerges}, as a
@@ -90,6 +91,15 @@ public final class EnumerableShardMerge extends TableModify implements Enumerabl
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    // What ShardSet computes fails where the shard's own statement would: every field of the
+    // input is a value to write, or a row of the table as it is.
+    final RelNode input = AssignedValues.checked(getInput(),
+        IntStream.range(0, getInput().getRowType().getFieldCount()).boxed().toList());
+    if (input != getInput()) {
+      // Calcite's implementor checks that a child is its parent's input.
+      return ((EnumerableShardMerge) copy(getTraitSet(), List.of(input)))
+          .implement(implementor, pref);
+    }
     return WriteCode.implement(this, (EnumerableRel) getInput(), implementor,
         ShardMerges.MERGE, target(), MergeTarget.class,
         shardTable.sessions());

@@ -14,11 +14,13 @@ import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Executable twin of {@link ShardTableModify}: its input's rows, as arrays, go to
@@ -85,10 +87,26 @@ public final class EnumerableShardTableModify extends TableModify implements Enu
     return names.stream().map(fields::indexOf).toList();
   }
 
+  /** The input's fields a column is set to: every field of an INSERT, the SET values of an
+   * UPDATE. */
+  private List<Integer> assignedFields() {
+    return switch (getOperation()) {
+    case INSERT -> IntStream.range(0, getInput().getRowType().getFieldCount()).boxed()
+        .toList();
+    case UPDATE -> getSourceExpressionList() == null ? List.of()
+        : getSourceExpressionList().stream().filter(RexInputRef.class::isInstance)
+            .map(ref -> ((RexInputRef) ref).getIndex()).toList();
+    default -> List.of();
+    };
+  }
+
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    // What ShardSet computes fails where the shard's own statement would.
+    RelNode input = AssignedValues.checked(getInput(), assignedFields());
     // INSERT ... VALUES: its rows are data, not code, however many they are.
-    final RelNode input = getOperation() == Operation.INSERT ? StashedValues.in(getInput())
-        : getInput();
+    if (getOperation() == Operation.INSERT) {
+      input = StashedValues.in(input);
+    }
     if (input != getInput()) {
       // Calcite's implementor checks that a child is its parent's input.
       return ((EnumerableShardTableModify) copy(getTraitSet(), List.of(input)))

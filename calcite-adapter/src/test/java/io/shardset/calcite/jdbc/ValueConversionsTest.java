@@ -41,7 +41,7 @@ class ValueConversionsTest {
 
   private void open(Backend backend) throws SQLException {
     fixture = ShardFixture.create(backend, 3,
-        "CREATE TABLE T (ID BIGINT PRIMARY KEY, V INTEGER, W SMALLINT)");
+        "CREATE TABLE T (ID BIGINT PRIMARY KEY, V INTEGER, W SMALLINT, S VARCHAR(10))");
     model = fixture.model("\"chunks\": 30, \"tables\": [\n"
         + "  {\"name\": \"T\", \"method\": \"consistent-hash\", \"shardKey\": [\"ID\"]}]");
   }
@@ -116,6 +116,55 @@ class ValueConversionsTest {
       assertEquals(fixture.oracleRows("SELECT ID, V FROM T ORDER BY ID"),
           ShardFixture.rows(c, "SELECT ID, V FROM T ORDER BY ID"));
     }
+  }
+
+  /**
+   * A string longer than its column fails with 22001 as the database's own statement fails,
+   * whether a literal, a parameter or a value computed row by row (Calcite would cut each to
+   * the column's length); trailing spaces beyond the length are dropped, as PostgreSQL drops
+   * them.
+   */
+  @ParameterizedTest @EnumSource(names = {"H2", "POSTGRES", "MARIADB"})
+  void stringsLongerThanTheirColumnFailAsTheDatabaseFails(Backend backend)
+      throws SQLException {
+    open(backend);
+    final List<String> statements = List.of(
+        "INSERT INTO T (ID, S) VALUES (1, 'abcdefghij')",
+        "INSERT INTO T (ID, S) VALUES (2, 'abcdefghijk')",
+        "INSERT INTO T (ID, S) VALUES (3, 'abc'), (4, 'abcdefghijkl')",
+        "UPDATE T SET S = 'abcdefghijkl' WHERE ID = 1",
+        "UPDATE T SET S = S || 'x' WHERE ID = 1",
+        "UPDATE T SET S = S || 'x', V = V + 1 WHERE ID = 1",
+        "UPDATE T SET S = 'ab', V = 2147483647 WHERE ID = 1",
+        "UPDATE T SET S = S || 'x', V = V + 1 WHERE ID = 1");
+    final List<String> shardSet = new ArrayList<>();
+    final List<String> oracle = new ArrayList<>();
+    try (Connection c = Connector.SHARDSET.open(model); Statement s = c.createStatement();
+         Statement o = fixture.oracle().createStatement()) {
+      for (String sql : statements) {
+        shardSet.add(sql + ": " + stateClass(outcome(s, sql)));
+        oracle.add(sql + ": " + stateClass(outcome(o, sql)));
+      }
+      for (String value : List.of("abcdefghij", "abcdefghijk", "abc       ")) {
+        for (Connection connection : List.of(c, fixture.oracle())) {
+          try (PreparedStatement p = connection.prepareStatement(
+              "UPDATE T SET S = ? WHERE ID = 1")) {
+            p.setString(1, value);
+            (connection == c ? shardSet : oracle).add("? = '" + value + "': "
+                + stateClass(outcome(p)));
+          }
+        }
+      }
+      assertEquals(oracle, shardSet);
+      assertEquals(fixture.oracleRows("SELECT ID, V, TRIM(S) FROM T ORDER BY ID"),
+          ShardFixture.rows(c, "SELECT ID, V, TRIM(S) FROM T ORDER BY ID"));
+    }
+  }
+
+  /** An outcome with only the class of its state: the databases' states differ within one. */
+  private static String stateClass(String outcome) {
+    return outcome.startsWith("state ") ? outcome.substring(0, "state ".length() + 2)
+        : outcome;
   }
 
   @ParameterizedTest @EnumSource(names = {"H2", "POSTGRES"})
