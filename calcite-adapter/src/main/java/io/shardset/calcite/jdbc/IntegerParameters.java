@@ -27,20 +27,22 @@ final class IntegerParameters {
   }
 
   /**
-   * The values, those of integer parameters rounded; the list itself if none changes.
+   * The values, those of integer parameters rounded; the list itself if none changes (and,
+   * without an integer parameter, at once: a batch calls this for each of its rows).
    *
    * @param parameters the statement's parameters, whose JDBC types say which are integers
    * @throws SQLException (22003) for a value its parameter's type cannot hold
    */
-  static List<TypedValue> rounded(List<TypedValue> values, @Nullable ParameterMetaData parameters)
-      throws SQLException {
+  static List<TypedValue> rounded(List<TypedValue> values,
+      @Nullable ParameterMetaData parameters) throws SQLException {
     if (parameters == null) {
       return values;
     }
     List<TypedValue> rounded = values;
-    for (int i = 0; i < values.size() && i < parameters.getParameterCount(); i++) {
-      final TypedValue value = values.get(i);
+    final int count = Math.min(values.size(), parameters.getParameterCount());
+    for (int i = 0; i < count; i++) {
       final int type = parameters.getParameterType(i + 1);
+      final TypedValue value = values.get(i);
       if (value == null || !isInteger(type)) {
         continue;
       }
@@ -61,27 +63,33 @@ final class IntegerParameters {
   /** Refuses a number the integer type cannot hold once rounded. */
   private static void checkRange(int parameter, int type, @Nullable Object value)
       throws SQLException {
-    final BigDecimal number;
-    if (value instanceof BigDecimal d) {
-      number = d;
-    } else if (value instanceof Long || value instanceof Integer || value instanceof Short
-        || value instanceof Byte) {
-      number = BigDecimal.valueOf(((Number) value).longValue());
-    } else if ((value instanceof Double || value instanceof Float)
-        && Double.isFinite(((Number) value).doubleValue())) {
-      number = BigDecimal.valueOf(((Number) value).doubleValue());
-    } else {
-      return;
-    }
-    final BigDecimal whole = number.setScale(0, RoundingMode.HALF_UP);
     final long max = switch (type) {
     case Types.TINYINT -> Byte.MAX_VALUE;
     case Types.SMALLINT -> Short.MAX_VALUE;
     case Types.INTEGER -> Integer.MAX_VALUE;
     default -> Long.MAX_VALUE;
     };
-    if (whole.compareTo(BigDecimal.valueOf(max)) > 0
-        || whole.compareTo(BigDecimal.valueOf(-max - 1)) < 0) {
+    final boolean fits;
+    final BigDecimal number;
+    if (value instanceof Long || value instanceof Integer || value instanceof Short
+        || value instanceof Byte) {
+      final long whole = ((Number) value).longValue();
+      fits = whole <= max && whole >= -max - 1;
+      number = fits ? null : BigDecimal.valueOf(whole);
+    } else {
+      if (value instanceof BigDecimal d) {
+        number = d;
+      } else if ((value instanceof Double || value instanceof Float)
+          && Double.isFinite(((Number) value).doubleValue())) {
+        number = BigDecimal.valueOf(((Number) value).doubleValue());
+      } else {
+        return;
+      }
+      final BigDecimal whole = number.setScale(0, RoundingMode.HALF_UP);
+      fits = whole.compareTo(BigDecimal.valueOf(max)) <= 0
+          && whole.compareTo(BigDecimal.valueOf(-max - 1)) >= 0;
+    }
+    if (!fits) {
       throw new SQLException("parameter " + parameter + ": value " + number.toPlainString()
           + " is out of range for " + JDBCType.valueOf(type).getName(), "22003");
     }

@@ -507,6 +507,8 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
   private List<TypedValue> sendable(StatementHandle h, List<TypedValue> values) {
     final List<TypedValue> times = JavaTimeParameters.sendable(values, zone());
     try {
+      // The statement's parameters: the handle's signature may be the shared plan's, whose
+      // parameters include the literals the plan cache made parameters.
       return IntegerParameters.rounded(times,
           connection.statementMap.get(h.id) instanceof PreparedStatement prepared
               ? prepared.getParameterMetaData() : null);
