@@ -53,7 +53,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * standard SQL, no database's own syntax);
  * {@code hibernate.boot.allow_jdbc_metadata_access=false}, so that the dialect is not looked
  * up from the driver; {@code hibernate.hbm2ddl.auto=none} (ShardSet runs no DDL). Keys are
- * assigned by the application: ShardSet has no generated keys.
+ * assigned by the application: the generic dialect declares no identity columns.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HibernateTransactionsTest {
