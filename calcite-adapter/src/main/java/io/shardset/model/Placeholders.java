@@ -14,6 +14,9 @@ import java.util.regex.Pattern;
 final class Placeholders {
   private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(?:env:([^}]*)|modelDir)}");
 
+  /** How each placeholder begins. */
+  private static final String[] OPENINGS = {"${env:", "${modelDir"};
+
   private final UnaryOperator<String> env;
   private final String modelDir;
 
@@ -35,14 +38,35 @@ final class Placeholders {
    */
   String resolve(String value) {
     Matcher matcher = PLACEHOLDER.matcher(value);
-    if (!matcher.find()) {
+    int end = 0;
+    while (matcher.find()) {
+      checkClosed(value.substring(end, matcher.start()));
+      end = matcher.end();
+    }
+    checkClosed(value.substring(end));
+    if (end == 0) {
       return value;
     }
+    matcher.reset();
     StringBuilder b = new StringBuilder();
-    do {
+    while (matcher.find()) {
       matcher.appendReplacement(b, Matcher.quoteReplacement(replacement(matcher.group(1))));
-    } while (matcher.find());
+    }
     return matcher.appendTail(b).toString();
+  }
+
+  /**
+   * Refuses text outside placeholders that begins one without its closing brace, which would
+   * otherwise reach a driver as part of a URL or password. The message shows the placeholder's
+   * opening only: the rest may be a secret.
+   */
+  private static void checkClosed(String text) {
+    for (String opening : OPENINGS) {
+      if (text.contains(opening)) {
+        throw new IllegalArgumentException("placeholder " + opening + "... is not closed: "
+            + "write ${env:NAME} or ${modelDir}");
+      }
+    }
   }
 
   private String replacement(String variable) {

@@ -228,6 +228,19 @@ class ModelValidationTest {
     assertEquals("jdbcPassword", e.field());
   }
 
+  @Test void unterminatedPlaceholder() {
+    assertFails("""
+            {"shards": [{"name": "s0", "jdbcUrl": "jdbc:h2:${env:HOME/x"}]}""",
+        "Invalid ShardSet model: schema 'SALES', shard 's0', field 'jdbcUrl':"
+            + " placeholder ${env:... is not closed: write ${env:NAME} or ${modelDir}");
+    // After a placeholder that is closed, and without showing what follows: it may be secret.
+    assertFails("""
+            {"shards": [{"name": "s0", "jdbcUrl": "jdbc:h2:mem:s0",
+                         "jdbcPassword": "${env:HOME}${env:TOP_SECRET"}]}""",
+        "Invalid ShardSet model: schema 'SALES', shard 's0', field 'jdbcPassword':"
+            + " placeholder ${env:... is not closed: write ${env:NAME} or ${modelDir}");
+  }
+
   @Test void modelDirWithoutBaseDirectory() {
     assertFails("""
             {"shards": [{"name": "s0", "jdbcUrl": "jdbc:h2:${modelDir}/s0"}]}""",

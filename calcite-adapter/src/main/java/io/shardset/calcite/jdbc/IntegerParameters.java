@@ -13,16 +13,23 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * Parameter values for parameters of an integer type, as the databases take them: a fraction
+ * Parameter values for parameters of an integer type that are assigned to a column
+ * ({@link AssignedParameters}), as the databases take them: a fraction
  * rounded half away from zero as {@link RoundingCasts} rounds a literal
  * ({@code setBigDecimal(4.7)} for an INTEGER column stores 5, as PostgreSQL, MariaDB and H2
  * store it, where Calcite's conversion would truncate it to 4), and a value the type cannot
  * hold refused with 22003, where Calcite's conversion would wrap it around
- * ({@code setLong(2147483648)} for an INTEGER would store -2147483648).
+ * ({@code setLong(2147483648)} for an INTEGER would store -2147483648). A parameter that is
+ * compared keeps its value: {@code K = ?} with 42.5 matches no row, as in the databases.
  */
 final class IntegerParameters {
+  /** Stands for "every parameter is assigned" when the statement's text does not say. */
+  private static final Set<Integer> ALL = Set.of(-1);
+
   private IntegerParameters() {
   }
 
@@ -31,14 +38,18 @@ final class IntegerParameters {
    * without an integer parameter, at once: a batch calls this for each of its rows).
    *
    * @param parameters the statement's parameters, whose JDBC types say which are integers
+   * @param assigned the indexes of the parameters assigned to columns, asked for only when a
+   *     value is a fraction or out of range; null when not known, taken as all
    * @throws SQLException (22003) for a value its parameter's type cannot hold
    */
   static List<TypedValue> rounded(List<TypedValue> values,
-      @Nullable ParameterMetaData parameters) throws SQLException {
+      @Nullable ParameterMetaData parameters, Supplier<@Nullable Set<Integer>> assigned)
+      throws SQLException {
     if (parameters == null) {
       return values;
     }
     List<TypedValue> rounded = values;
+    @Nullable Set<Integer> assignments = null;
     final int count = Math.min(values.size(), parameters.getParameterCount());
     for (int i = 0; i < count; i++) {
       final int type = parameters.getParameterType(i + 1);
@@ -46,8 +57,24 @@ final class IntegerParameters {
       if (value == null || !isInteger(type)) {
         continue;
       }
-      checkRange(i + 1, type, value.value);
+      final boolean fits = fits(type, value.value);
       final BigDecimal fraction = fraction(value.value);
+      if (fits && fraction == null) {
+        continue;
+      }
+      if (assignments == null) {
+        final Set<Integer> known = assigned.get();
+        assignments = known == null ? ALL : known;
+      }
+      if (assignments != ALL && !assignments.contains(i)) {
+        continue; // compared: the shards compare the value as it is
+      }
+      if (!fits) {
+        final BigDecimal number = number(value.value);
+        throw new SQLException("parameter " + (i + 1) + ": value "
+            + (number == null ? value.value : number.toPlainString()) + " is out of range for "
+            + JDBCType.valueOf(type).getName(), "22003");
+      }
       if (fraction == null) {
         continue;
       }
@@ -60,39 +87,42 @@ final class IntegerParameters {
     return rounded;
   }
 
-  /** Refuses a number the integer type cannot hold once rounded. */
-  private static void checkRange(int parameter, int type, @Nullable Object value)
-      throws SQLException {
+  /** Whether the integer type holds the number once rounded. */
+  private static boolean fits(int type, @Nullable Object value) {
     final long max = switch (type) {
     case Types.TINYINT -> Byte.MAX_VALUE;
     case Types.SMALLINT -> Short.MAX_VALUE;
     case Types.INTEGER -> Integer.MAX_VALUE;
     default -> Long.MAX_VALUE;
     };
-    final boolean fits;
-    final BigDecimal number;
     if (value instanceof Long || value instanceof Integer || value instanceof Short
         || value instanceof Byte) {
       final long whole = ((Number) value).longValue();
-      fits = whole <= max && whole >= -max - 1;
-      number = fits ? null : BigDecimal.valueOf(whole);
-    } else {
-      if (value instanceof BigDecimal d) {
-        number = d;
-      } else if ((value instanceof Double || value instanceof Float)
-          && Double.isFinite(((Number) value).doubleValue())) {
-        number = BigDecimal.valueOf(((Number) value).doubleValue());
-      } else {
-        return;
-      }
-      final BigDecimal whole = number.setScale(0, RoundingMode.HALF_UP);
-      fits = whole.compareTo(BigDecimal.valueOf(max)) <= 0
-          && whole.compareTo(BigDecimal.valueOf(-max - 1)) >= 0;
+      return whole <= max && whole >= -max - 1;
     }
-    if (!fits) {
-      throw new SQLException("parameter " + parameter + ": value " + number.toPlainString()
-          + " is out of range for " + JDBCType.valueOf(type).getName(), "22003");
+    final BigDecimal number = number(value);
+    if (number == null) {
+      return true;
     }
+    final BigDecimal whole = number.setScale(0, RoundingMode.HALF_UP);
+    return whole.compareTo(BigDecimal.valueOf(max)) <= 0
+        && whole.compareTo(BigDecimal.valueOf(-max - 1)) >= 0;
+  }
+
+  /** The value as a BigDecimal when it is a decimal or a finite floating-point number. */
+  private static @Nullable BigDecimal number(@Nullable Object value) {
+    if (value instanceof BigDecimal d) {
+      return d;
+    }
+    if (value instanceof Long || value instanceof Integer || value instanceof Short
+        || value instanceof Byte) {
+      return BigDecimal.valueOf(((Number) value).longValue());
+    }
+    if ((value instanceof Double || value instanceof Float)
+        && Double.isFinite(((Number) value).doubleValue())) {
+      return BigDecimal.valueOf(((Number) value).doubleValue());
+    }
+    return null;
   }
 
   private static boolean isInteger(int type) {

@@ -511,7 +511,12 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
       // parameters include the literals the plan cache made parameters.
       return IntegerParameters.rounded(times,
           connection.statementMap.get(h.id) instanceof PreparedStatement prepared
-              ? prepared.getParameterMetaData() : null);
+              ? prepared.getParameterMetaData() : null,
+          () -> {
+            final String sql = preparedSql(h);
+            return sql == null ? null
+                : AssignedParameters.of(sql, ((CalciteConnection) connection).config());
+          });
     } catch (SQLException e) {
       throw withSqlState(ClientErrors.keep(e));
     }

@@ -52,9 +52,8 @@ public final class ParameterBinder {
     case TINYINT:
     case SMALLINT:
     case INTEGER:
-      return decimal(value).intValueExact();
     case BIGINT:
-      return decimal(value).longValueExact();
+      return integer(type, value);
     case DECIMAL:
       return decimal(value);
     case REAL:
@@ -75,6 +74,34 @@ public final class ParameterBinder {
     default:
       return value;
     }
+  }
+
+  /**
+   * An integer parameter's value: the whole number its type holds, as the driver binds that
+   * type; else (a fraction, or beyond the type) the number itself, which the shard compares
+   * by its value as it compares a literal ({@code K = 42.5} matches no row, {@code K < 99.5}
+   * is {@code K <= 99}) and rounds or refuses where it is assigned.
+   */
+  private static Object integer(SqlTypeName type, Object value) {
+    if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+      return ((Number) value).intValue();
+    }
+    if (value instanceof Long whole) {
+      return type == SqlTypeName.BIGINT || whole != whole.intValue() ? whole
+          : (Object) whole.intValue();
+    }
+    final BigDecimal number = decimal(value);
+    final BigDecimal stripped = number.stripTrailingZeros();
+    if (stripped.scale() > 0 || stripped.precision() - stripped.scale() > 19) {
+      return number;
+    }
+    final long whole;
+    try {
+      whole = stripped.longValueExact();
+    } catch (ArithmeticException e) {
+      return number;
+    }
+    return type == SqlTypeName.BIGINT || whole != (int) whole ? whole : (Object) (int) whole;
   }
 
   private static BigDecimal decimal(Object value) {
