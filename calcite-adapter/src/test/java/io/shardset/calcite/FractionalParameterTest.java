@@ -16,6 +16,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
 
@@ -117,7 +118,7 @@ class FractionalParameterTest {
     int compared = 0;
     for (String table : List.of("HT", "RG")) {
       for (String shape : SHAPES) {
-        final String sql = String.format(template, table, shape);
+        final String sql = String.format(Locale.ROOT, template, table, shape);
         final int parameters = (int) shape.chars().filter(c -> c == '?').count();
         try (PreparedStatement sharded = shardset.prepareStatement(sql);
              PreparedStatement reference = fixture.oracle().prepareStatement(sql)) {
