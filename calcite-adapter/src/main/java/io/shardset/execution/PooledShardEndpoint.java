@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -46,6 +47,10 @@ final class PooledShardEndpoint implements ShardEndpoint {
   private final Secrets secrets;
   private final HikariDataSource dataSource;
   private final ShardMetrics metrics;
+  /** Down from a failed connection until a probe connects again. */
+  private final ShardHealth health;
+  /** Schedules the probes of a shard that is down. */
+  private final ScheduledExecutorService housekeeping;
   /** Learnt from the driver of the first connection; see {@link #streamsInTransactionOnly()}. */
   private volatile @Nullable Boolean streamsInTransactionOnly;
   private final long lockTimeoutMillis;
@@ -64,7 +69,8 @@ final class PooledShardEndpoint implements ShardEndpoint {
   private boolean closed;
 
   private PooledShardEndpoint(ShardConnectionSettings settings, Secrets secrets,
-      HikariDataSource dataSource, HikariConfig monitorConfig, ShardMetrics metrics) {
+      HikariDataSource dataSource, HikariConfig monitorConfig, ShardMetrics metrics,
+      ScheduledExecutorService housekeeping) {
     this.name = settings.shardName();
     this.statementTimeoutMillis = settings.statementTimeoutMillis();
     this.lockTimeoutMillis = settings.lockTimeoutMillis();
@@ -75,7 +81,10 @@ final class PooledShardEndpoint implements ShardEndpoint {
     this.dataSource = dataSource;
     this.metrics = metrics;
     this.monitorConfig = monitorConfig;
+    this.housekeeping = housekeeping;
+    this.health = new ShardHealth();
     metrics.watch(name, permits);
+    metrics.watch(name, health);
   }
 
   /** Creates the pool; no connection is opened until the first {@link #connect()}. */
@@ -89,7 +98,7 @@ final class PooledShardEndpoint implements ShardEndpoint {
       monitorConfig.setPoolName(config.getPoolName() + "-monitor");
       monitorConfig.setMaximumPoolSize(1);
       return new PooledShardEndpoint(settings, secrets, new HikariDataSource(config),
-          monitorConfig, metrics);
+          monitorConfig, metrics, housekeeping);
     } catch (RuntimeException e) {
       // Hikari loads the driver eagerly; a wrong class or URL fails here, at connect time.
       throw new IllegalArgumentException("cannot create the connection pool of shard '"
@@ -170,12 +179,15 @@ final class PooledShardEndpoint implements ShardEndpoint {
    * returns it wrapped so that closing it gives the place in the queue back.
    *
    * @throws ShardBusyException if every connection stayed in use for the acquire timeout
+   * @throws SQLTransientConnectionException (08001) at once while the shard is down
+   *     ({@link ShardHealth}), and when a connection cannot be made, which makes it down
    */
   @Override public Connection connect() throws SQLException {
     return connect(() -> false);
   }
 
   @Override public Connection connect(BooleanSupplier stop) throws SQLException {
+    health.checkUp();
     acquirePermit(stop);
     boolean handedOut = false;
     try {
@@ -204,6 +216,7 @@ final class PooledShardEndpoint implements ShardEndpoint {
   private Connection pooledConnection() throws SQLException {
     try {
       Connection connection = dataSource.getConnection();
+      health.connected();
       try {
         if (streamsInTransactionOnly == null) {
           streamsInTransactionOnly = streamsInTransactionOnly(connection);
@@ -217,15 +230,69 @@ final class PooledShardEndpoint implements ShardEndpoint {
       }
       return connection;
     } catch (SQLTransientConnectionException e) {
+      // With a permit held, the pool timed out making a connection: the shard is down.
       // The pool's timeout message only counts connections; the reason is in its cause.
       Throwable reason = e.getCause();
-      if (reason == null || reason.getMessage() == null) {
-        throw e;
-      }
-      throw new SQLTransientConnectionException(
-          e.getMessage() + "; last connection failure: " + reason.getMessage(),
-          e.getSQLState(), e.getErrorCode(), e);
+      final SQLTransientConnectionException failure = reason == null
+          || reason.getMessage() == null ? e : new SQLTransientConnectionException(
+              e.getMessage() + "; last connection failure: " + reason.getMessage(),
+              e.getSQLState(), e.getErrorCode(), e);
+      down(failure);
+      throw failure;
     }
+  }
+
+  /** Takes the shard as down, probing it in the background from now on. */
+  private void down(SQLException failure) {
+    final long delay = health.connectFailed(redact(String.valueOf(failure.getMessage())));
+    if (delay >= 0) {
+      LOG.warn("shard '{}' is down: {}", name, redact(String.valueOf(failure.getMessage())));
+      probeAfter(delay);
+    }
+  }
+
+  /**
+   * Tries to connect after {@code delayMillis}, on a thread of its own (an attempt may take
+   * the connect timeout, which the housekeeping thread must not spend): the shard is up again
+   * once it connects, else the next probe comes after a longer delay.
+   */
+  private void probeAfter(long delayMillis) {
+    try {
+      housekeeping.schedule(() -> {
+        if (isClosed()) {
+          return;
+        }
+        final Thread probe = new Thread(this::probe, "shardset-probe-" + name);
+        probe.setDaemon(true);
+        probe.start();
+      }, delayMillis, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // The process is shutting down: nothing will ask the shard again.
+      LOG.debug("shard '{}': no probe scheduled, the housekeeping thread has stopped", name);
+    }
+  }
+
+  private void probe() {
+    health.probing();
+    try (Connection connection = dataSource.getConnection()) {
+      health.connected();
+      LOG.info("shard '{}' is up again", name);
+    } catch (SQLException | RuntimeException e) {
+      final long next = health.probeFailed(redact(String.valueOf(e.getMessage())));
+      if (next >= 0 && !isClosed()) {
+        probeAfter(next);
+      }
+    }
+  }
+
+  /** Whether the shard is taken as down now: its last attempt to connect failed. */
+  boolean isDown() {
+    return health.isDown();
+  }
+
+  /** The background attempts to connect to the shard begun so far. */
+  long probes() {
+    return health.probes();
   }
 
   /**
@@ -258,6 +325,7 @@ final class PooledShardEndpoint implements ShardEndpoint {
    * waits for the statements that fill the shard's pool (a deadlock may hold all of them).
    */
   @Override public Connection connectForMonitoring() throws SQLException {
+    health.checkUp();
     final HikariDataSource pool;
     synchronized (monitorLock) {
       if (closed) {
@@ -317,6 +385,9 @@ final class PooledShardEndpoint implements ShardEndpoint {
    * network partition under load) still reads as answering until they fail.
    */
   @Override public boolean answers(int timeoutSeconds) {
+    if (health.isDown()) {
+      return false; // the probes tell when it is up again, without another wait here
+    }
     if (permits.acquire(0, () -> false) != FairPermits.Outcome.GRANTED) {
       return activeConnections() > 0;
     }
@@ -347,6 +418,7 @@ final class PooledShardEndpoint implements ShardEndpoint {
 
   void close() {
     metrics.forget(name, permits);
+    metrics.forget(name, health);
     final HikariDataSource monitoring;
     synchronized (monitorLock) {
       closed = true;

@@ -41,7 +41,8 @@ import java.util.concurrent.TimeUnit;
  *       {@code none}, {@code one}, {@code some}, {@code all};
  *   <li>{@value #WAITING}: the statements waiting in the queues of a shard's pools, next to
  *       HikariCP's own pool meters ({@code hikaricp.connections.active}, {@code .idle},
- *       {@code .pending}, tagged {@code pool=shardset-<shard>}).
+ *       {@code .pending}, tagged {@code pool=shardset-<shard>});
+ *   <li>{@value #DOWN}: 1 while the shard is taken as down ({@link ShardHealth}), else 0.
  * </ul>
  *
  * <p>Meters are made on first use and then kept: a routed point query records without
@@ -57,6 +58,8 @@ public final class ShardMetrics {
   public static final String REACH = "shardset.statements";
   /** The gauge of statements waiting for a shard's connection. */
   public static final String WAITING = "shardset.pool.waiting";
+  /** Gauge: 1 while the shard is taken as down (no connection could be made), else 0. */
+  public static final String DOWN = "shardset.shard.down";
   /** The JMX domain of the meters' MBeans. */
   public static final String JMX_DOMAIN = "shardset";
 
@@ -104,6 +107,8 @@ public final class ShardMetrics {
   private final ConcurrentMap<Reach, Counter> reaches = new ConcurrentHashMap<>();
   /** The pool queues of each shard, which its waiting gauge adds up. */
   private final ConcurrentMap<String, List<FairPermits>> queues = new ConcurrentHashMap<>();
+  /** The pools' health of each shard, which its down gauge reads. */
+  private final ConcurrentMap<String, List<ShardHealth>> healths = new ConcurrentHashMap<>();
   private @Nullable JmxMeterRegistry jmx;
 
   /** Creates the meters of a runtime, on an empty composite registry: meters are registered
@@ -196,6 +201,25 @@ public final class ShardMetrics {
           .tag("shard", name).strongReference(true).register(registry);
       return list;
     }).add(queue);
+  }
+
+  /** Adds a pool's health to its shard's down gauge, which stays while the process runs. */
+  void watch(String shard, ShardHealth health) {
+    healths.computeIfAbsent(shard, name -> {
+      final List<ShardHealth> list = new CopyOnWriteArrayList<>();
+      Gauge.builder(DOWN, list, l -> l.stream().anyMatch(ShardHealth::isDown) ? 1 : 0)
+          .description("1 while no connection to the shard can be made, else 0")
+          .tag("shard", name).strongReference(true).register(registry);
+      return list;
+    }).add(health);
+  }
+
+  /** Takes a closed pool's health off its shard's gauge. */
+  void forget(String shard, ShardHealth health) {
+    final List<ShardHealth> list = healths.get(shard);
+    if (list != null) {
+      list.remove(health);
+    }
   }
 
   /** Takes a closed pool's queue off its shard's gauge. */

@@ -84,6 +84,19 @@ public final class ShardPools implements AutoCloseable {
     return pooled(endpoint).activeConnections();
   }
 
+  /**
+   * Whether the shard of an endpoint returned by {@link #endpoint} is taken as down: its last
+   * attempt to connect failed ({@link ShardHealth}).
+   */
+  public static boolean isDown(ShardEndpoint endpoint) {
+    return pooled(endpoint).isDown();
+  }
+
+  /** The background attempts to connect to a down shard begun by an endpoint's pool. */
+  public static long probes(ShardEndpoint endpoint) {
+    return pooled(endpoint).probes();
+  }
+
   /** Whether the pool of an endpoint returned by {@link #endpoint} is closed. */
   public static boolean isClosed(ShardEndpoint endpoint) {
     return pooled(endpoint).isClosed();

@@ -1,5 +1,6 @@
 package io.shardset.calcite;
 
+import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.ShardMetrics;
 import io.shardset.execution.ShardPools;
 import io.shardset.testing.BackgroundQuery;
@@ -268,7 +269,7 @@ class PostgresFailureTest {
           "down shard: query failed after %d ms (connectTimeout 1000 ms)%n",
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
       assertTrue(messages(e).contains("shard 's2' failed: "), messages(e));
-      // The pool's connections are gone now: the next query waits for a new one.
+      // The pool's connections are gone now: the next query waits for a new one, in vain.
       final long again = System.nanoTime();
       final SQLException refused = assertThrows(SQLException.class,
           () -> count(s, "SELECT COUNT(*) FROM ITEMS"));
@@ -278,6 +279,14 @@ class PostgresFailureTest {
           + " available, request timed out after"), messages(refused));
       assertTrue(messages(refused).contains("last connection failure: FATAL: database \""
           + databases.get(2) + "\" is not currently accepting connections"), messages(refused));
+      // Now the shard is down: the next query fails at once, with what the attempt met.
+      final SQLException down = assertThrows(SQLException.class,
+          () -> count(s, "SELECT COUNT(*) FROM ITEMS"));
+      assertTrue(messages(down).contains("shard 's2' failed: it is down: the last attempt to"
+          + " connect, "), messages(down));
+      assertTrue(messages(down).contains("is not currently accepting connections"),
+          messages(down));
+      assertEquals("08001", down.getSQLState());
       // A query pruned away from the shard keeps working.
       assertEquals(1, count(s, "SELECT COUNT(*) FROM ITEMS WHERE ID < 100"));
       // A new connection reuses the layout read before the shard went down.
@@ -286,6 +295,9 @@ class PostgresFailureTest {
         assertEquals(1, count(t, "SELECT COUNT(*) FROM ITEMS WHERE ID = 301"));
       }
       allowConnections(databases.get(2), true);
+      // A probe in the background finds it up again; no statement waits for that.
+      final ShardEndpoint s2 = ShardFixture.schema(c).table("ITEMS").site(2).endpoint();
+      awaitValue(0, () -> ShardPools.isDown(s2) ? 1 : 0);
       assertEquals(4, count(s, "SELECT COUNT(*) FROM ITEMS"));
       assertEquals(0, checkedOutConnections(c));
     }
@@ -435,7 +447,7 @@ class PostgresFailureTest {
     awaitValue(0, value);
   }
 
-  /** Polls the server's state until it shows the value, for at most 20 s. */
+  /** Polls the state until it shows the value, for at most 20 s. */
   private static void awaitValue(int expected, IntSupplier value) {
     final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     int last;

@@ -8,12 +8,15 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP proxy on the loopback address in front of a local server, which can be switched to
  * drop everything silently (a network partition): it keeps every socket open, accepts new
- * ones, and discards what either side sends until it forwards again. It serves at most
- * {@value #MAX_CONNECTIONS} connections and ends with {@link #close()}.
+ * ones, and discards what either side sends until it forwards again; or to refuse new
+ * connections (each accepted and closed at once, as a server that is not there). It counts
+ * the connections it accepted, so that a test can tell whether anything tried to connect. It
+ * forwards at most {@value #MAX_CONNECTIONS} connections and ends with {@link #close()}.
  */
 public final class DroppingProxy implements AutoCloseable {
   private static final int MAX_CONNECTIONS = 64;
@@ -22,6 +25,8 @@ public final class DroppingProxy implements AutoCloseable {
   private final int targetPort;
   private final List<Socket> sockets = new ArrayList<>();
   private volatile boolean dropping;
+  private volatile boolean refusing;
+  private final AtomicInteger attempts = new AtomicInteger();
   private volatile boolean closed;
 
   private DroppingProxy(ServerSocket server, int targetPort) {
@@ -47,11 +52,35 @@ public final class DroppingProxy implements AutoCloseable {
     dropping = drop;
   }
 
+  /**
+   * Refuses new connections (true) and closes the open ones, as a server that went away, or
+   * accepts them again (false).
+   */
+  public void refuse(boolean refuse) {
+    refusing = refuse;
+    if (refuse) {
+      synchronized (sockets) {
+        sockets.forEach(DroppingProxy::closeQuietly);
+        sockets.clear();
+      }
+    }
+  }
+
+  /** The connections accepted so far, refused ones included. */
+  public int attempts() {
+    return attempts.get();
+  }
+
   private void accept() {
     int accepted = 0;
     while (!closed && accepted < MAX_CONNECTIONS) {
       try {
         final Socket client = server.accept();
+        attempts.incrementAndGet();
+        if (refusing) {
+          closeQuietly(client);
+          continue;
+        }
         final Socket target = new Socket(InetAddress.getLoopbackAddress(), targetPort);
         synchronized (sockets) {
           sockets.add(client);
