@@ -108,6 +108,20 @@ public final class PostgresItems {
     }
   }
 
+  /** Sessions of the shard databases idle in a transaction for {@code seconds} or more. */
+  public int sessionsIdleInTransactionFor(int seconds) {
+    try (Connection c = PostgresServer.admin(); Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM pg_stat_activity"
+             + " WHERE state LIKE 'idle in transaction%'"
+             + " AND state_change < now() - interval '" + seconds + " seconds'"
+             + " AND datname IN ('" + String.join("', '", databases) + "')")) {
+      rs.next();
+      return rs.getInt(1);
+    } catch (SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   /** Polls until the value shows, for at most 60 s. */
   public static void awaitValue(int expected, IntSupplier value) {
     final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

@@ -1,5 +1,6 @@
 package io.shardset.cli;
 
+import io.shardset.cli.server.ResultSpooling;
 import io.shardset.cli.server.RoleScatter;
 import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
@@ -93,6 +94,34 @@ public final class ServerCommand implements Callable<Integer> {
           + " roles, the first one a user has applying. Needs --users.")
   private List<RoleScatter> roleScatter = new ArrayList<>();
 
+  @Option(names = "--result-memory", defaultValue = "4", paramLabel = "MIB",
+      description = "Rows of one result read ahead of its client kept in memory, so that the"
+          + " shards are read at their speed, not the client's, and release their connections"
+          + " (default: ${DEFAULT-VALUE} MiB per statement); more go to a temporary file.")
+  private long resultMemoryMib;
+
+  @Option(names = "--result-memory-total", defaultValue = "256", paramLabel = "MIB",
+      description = "Rows of all results read ahead kept in memory (default: ${DEFAULT-VALUE}"
+          + " MiB); more go to temporary files.")
+  private long resultMemoryTotalMib;
+
+  @Option(names = "--result-spool-limit", defaultValue = "1024", paramLabel = "MIB",
+      description = "Read at most this much of one result ahead of its client; the rest is"
+          + " read from the shards as the client fetches it, holding their connections"
+          + " (default: ${DEFAULT-VALUE} MiB; 0 streams every result at the client's pace).")
+  private long resultSpoolLimitMib;
+
+  @Option(names = "--result-spool-dir", paramLabel = "DIR",
+      description = "Where results read ahead go beyond memory (default: the system's"
+          + " temporary folder).")
+  private Path resultSpoolDir;
+
+  @Option(names = "--fetch-timeout", defaultValue = "30", paramLabel = "SECONDS",
+      description = "Close a statement whose result still holds shard connections (streamed"
+          + " past --result-spool-limit) when its client has fetched nothing for this long,"
+          + " releasing them (default: ${DEFAULT-VALUE}).")
+  private long fetchTimeoutSeconds;
+
   @Option(names = "--slow-query-ms", defaultValue = "0", paramLabel = "MILLISECONDS",
       description = "Log every statement that takes this long or longer, once, with its"
           + " shards' times, rows and SQL, literals masked, on the logger io.shardset.slow"
@@ -135,7 +164,10 @@ public final class ServerCommand implements Callable<Integer> {
         .withReadOnly(readOnly).withFunctions(functions)
         .withStatementTimeout(Duration.ofSeconds(statementTimeoutSeconds));
     return (users == null ? plain : plain.withUsers(users, roles)).withRoleScatter(roleScatter)
-        .withSlowQueryMillis(slowQueryMillis).withOperatorRoles(operatorRoles);
+        .withSlowQueryMillis(slowQueryMillis).withOperatorRoles(operatorRoles)
+        .withSpooling(new ResultSpooling(resultMemoryMib << 20, resultMemoryTotalMib << 20,
+            resultSpoolLimitMib << 20, resultSpoolDir != null ? resultSpoolDir
+                : ResultSpooling.DEFAULT.directory(), Duration.ofSeconds(fetchTimeoutSeconds)));
   }
 
   /** Reads a role's scatter limit. */

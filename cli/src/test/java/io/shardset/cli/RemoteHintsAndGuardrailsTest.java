@@ -1,5 +1,6 @@
 package io.shardset.cli;
 
+import io.shardset.cli.server.ResultSpooling;
 import io.shardset.cli.server.RoleScatter;
 import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
@@ -61,6 +62,8 @@ class RemoteHintsAndGuardrailsTest {
         + "nora: d,users\n");
     server = ShardSetServer.start(ServerSettings.loopback(shards.modelFile(), 0,
             Driver.Serialization.PROTOBUF).withUsers(realm, List.of("users"))
+        // Results streamed at their clients' pace: a statement runs on until its rows are read.
+        .withSpooling(ResultSpooling.DEFAULT.streamed())
         .withRoleScatter(List.of(RoleScatter.parse("analyst=allow"),
             RoleScatter.parse("app=deny:2")))
         .withOperatorRoles(List.of("analyst")));

@@ -1,6 +1,7 @@
 package io.shardset.cli;
 
 import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
+import io.shardset.cli.server.ResultSpooling;
 import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
 import io.shardset.testing.BackgroundQuery;
@@ -210,19 +211,46 @@ class RemoteTimeoutTest {
     }
   }
 
-  /** The time the client takes over the rows counts: the fetch after it fails. */
+  /**
+   * A result streamed at its client's pace ({@code --result-spool-limit 0}): the time the client
+   * takes over the rows counts, and the fetch after the timeout fails.
+   */
   @Test void theServersStatementTimeoutStopsAStatementWhoseRowsAreReadSlowly()
       throws Exception {
-    server = ShardSetServer.start(settings().withStatementTimeout(Duration.ofSeconds(1)));
+    server = ShardSetServer.start(settings().withStatementTimeout(Duration.ofSeconds(1))
+        .withSpooling(ResultSpooling.DEFAULT.streamed()));
     try (Connection c = DriverManager.getConnection(server.jdbcUrl());
          Statement s = c.createStatement()) {
       assertSlowReadTimesOut(s, "query timeout of 1 s elapsed");
     }
   }
 
+  /**
+   * A result read ahead of its client (the default) ended on the shards before the client read
+   * on: a slow client does not make it time out.
+   */
+  @Test void aResultReadAheadIsNotStoppedByItsSlowClient() throws Exception {
+    server = ShardSetServer.start(settings().withStatementTimeout(Duration.ofSeconds(1)));
+    try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+         Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT * FROM ITEMS ORDER BY V")) {
+      final long started = System.nanoTime();
+      assertTrue(rs.next());
+      final long end = started + TimeUnit.MILLISECONDS.toNanos(1_100);
+      for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+        LockSupport.parkNanos(left);
+      }
+      long rows = 1;
+      while (rs.next()) {
+        rows++;
+      }
+      assertEquals(4L * items.rowsPerShard(), rows);
+    }
+  }
+
   @Test void aShardSetRemoteClientsQueryTimeoutStopsAStatementWhoseRowsAreReadSlowly()
       throws Exception {
-    server = ShardSetServer.start(settings());
+    server = ShardSetServer.start(settings().withSpooling(ResultSpooling.DEFAULT.streamed()));
     try (Connection c = DriverManager.getConnection(shardSetRemoteUrl());
          Statement s = c.createStatement()) {
       s.setQueryTimeout(1);

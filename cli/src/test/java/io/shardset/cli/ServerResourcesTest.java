@@ -2,6 +2,7 @@ package io.shardset.cli;
 
 import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.ShardTable;
+import io.shardset.cli.server.ResultSpooling;
 import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
 import io.shardset.execution.ShardEndpoint;
@@ -96,15 +97,90 @@ class ServerResourcesTest {
     }
   }
 
-  @Test void closingARemoteConnectionWithOpenResultSetsReleasesTheShards() throws Exception {
+  /**
+   * A client that reads slowly, or stops, holds no shard connection: the server read the
+   * result ahead of it (most of it into a file, past 4 MiB) before it sent the first rows,
+   * and the rows the client then fetches are the result's, every one once.
+   */
+  @Test void aResultReadAheadHoldsNoShardConnection() throws Exception {
     server = ShardSetServer.start(settings(ServerSettings.DEFAULT_IDLE_TIMEOUT));
+    try (Connection remote = DriverManager.getConnection(server.jdbcUrl());
+         Statement s = remote.createStatement();
+         ResultSet rs = s.executeQuery("SELECT ID, V, PAD FROM ITEMS")) {
+      assertTrue(rs.next());
+      // Counted at once, not awaited: the shards had answered before the first frame came.
+      assertEquals(0, checkedOut());
+      assertEquals(0, items.busySessions());
+      assertEquals(0, ShardSetRuntime.get().openScans().openScans());
+      assertEveryItemOnce(rs);
+    }
+  }
+
+  /** Past the spool's limit, the rest of a result is read from the shards as it is fetched. */
+  @Test void aResultBeyondTheSpoolLimitIsStreamedOnwards() throws Exception {
+    server = ShardSetServer.start(settings(ServerSettings.DEFAULT_IDLE_TIMEOUT)
+        .withSpooling(new ResultSpooling(16 << 10, 1 << 20, 64 << 10, folder,
+            Duration.ofSeconds(30))));
+    try (Connection remote = DriverManager.getConnection(server.jdbcUrl());
+         Statement s = remote.createStatement();
+         ResultSet rs = s.executeQuery("SELECT ID, V, PAD FROM ITEMS")) {
+      assertTrue(rs.next());
+      assertTrue(checkedOut() > 0);
+      assertEveryItemOnce(rs);
+    }
+    awaitReleased();
+    try (java.util.stream.Stream<Path> left = Files.list(folder)) {
+      assertEquals(List.of(), left.filter(f -> f.getFileName().toString()
+          .startsWith("shardset-result-")).toList(), "spool files left");
+    }
+  }
+
+  /** Reads the rest of a result of every item, on its first row: each item is there once. */
+  private static void assertEveryItemOnce(ResultSet rs) throws SQLException {
+    long rows = 1;
+    long ids = rs.getLong(1);
+    while (rs.next()) {
+      rows++;
+      ids += rs.getLong(1);
+    }
+    assertEquals(4L * ROWS_PER_SHARD, rows);
+    assertEquals(expectedIdSum(), ids);
+  }
+
+  /** The sum of every ITEMS id, as the shards hold them. */
+  private static long expectedIdSum() {
+    long sum = 0;
+    for (int shard = 0; shard < 4; shard++) {
+      final long first = shard * 1_000_000L + 1;
+      sum += ROWS_PER_SHARD * first + (long) ROWS_PER_SHARD * (ROWS_PER_SHARD - 1) / 2;
+    }
+    return sum;
+  }
+
+  @Test void closingARemoteConnectionWithOpenResultSetsReleasesTheShards() throws Exception {
+    server = ShardSetServer.start(streaming(ServerSettings.DEFAULT_IDLE_TIMEOUT));
     final Connection remote = readTenRowsOfAll();
     remote.close();
     awaitReleased();
   }
 
+  /**
+   * A client that vanished while its result was streamed from the shards holds them for the
+   * fetch timeout, not for the idle timeout's five minutes.
+   */
+  @Test void aVanishedClientOfAStreamedResultIsClosedAfterTheFetchTimeout() throws Exception {
+    server = ShardSetServer.start(settings(ServerSettings.DEFAULT_IDLE_TIMEOUT).withSpooling(
+        ResultSpooling.DEFAULT.streamed().withFetchTimeout(Duration.ofSeconds(2))));
+    readTenRowsOfAll();
+    final long start = System.nanoTime();
+    awaitReleased();
+    System.out.printf(Locale.ROOT, "vanished client of a streamed result: shard connections"
+        + " released %d ms later (fetch timeout 2000 ms, idle timeout 300 s)%n",
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+  }
+
   @Test void aVanishedClientIsClosedAfterTheIdleTimeout() throws Exception {
-    server = ShardSetServer.start(settings(Duration.ofSeconds(2)));
+    server = ShardSetServer.start(streaming(Duration.ofSeconds(2)));
     readTenRowsOfAll();
     // The client goes away without a word; the server notices by itself.
     final long start = System.nanoTime();
@@ -115,39 +191,57 @@ class ServerResourcesTest {
 
   /**
    * 64 remote clients run queries of every size for 60 s against pools of 8 connections per
-   * shard, an eighth of them reading slowly: every query returns its rows, or fails saying a
-   * shard was busy, and nothing is left checked out.
+   * shard, a quarter of them reading slowly (16 slow readers would hold 16 connections of
+   * each shard's 8 if their results were read at their pace): every query returns its rows
+   * (none is refused as busy: results are read ahead of their clients), no shard session
+   * stays idle in a transaction for 5 s, and nothing is left checked out.
    */
   @LongTest
-  @Test void manyClientsShareFewShardConnections() throws Exception {
+  @Test void sixtyFourClientsShareFewShardConnections() throws Exception {
+    manyClients(64);
+  }
+
+  /** As {@link #sixtyFourClientsShareFewShardConnections}, with 256 clients. */
+  @LongTest
+  @Test void twoHundredFiftySixClientsShareFewShardConnections() throws Exception {
+    manyClients(256);
+  }
+
+  private void manyClients(int clients) throws Exception {
     server = ShardSetServer.start(settings(ServerSettings.DEFAULT_IDLE_TIMEOUT));
     // The clients share this JVM's Avatica HTTP pool, 25 connections to a server by default:
-    // their requests would queue behind each other there, as 64 client processes' do not.
+    // their requests would queue behind each other there, as separate processes' do not.
     try (Connection probe = DriverManager.getConnection(server.jdbcUrl())) {
       final PoolingHttpClientConnectionManager http =
           CommonsHttpClientPoolCache.getPool(probe.unwrap(AvaticaConnection.class).config());
-      http.setDefaultMaxPerRoute(128);
-      http.setMaxTotal(256);
+      http.setDefaultMaxPerRoute(2 * clients);
+      http.setMaxTotal(4 * clients);
     }
-    final int clients = 64;
     final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     final ExecutorService executor = Executors.newFixedThreadPool(clients);
-    final List<Future<int[]>> results = new ArrayList<>();
+    final List<Future<List<Long>>> results = new ArrayList<>();
     for (int i = 0; i < clients; i++) {
       final int client = i;
       results.add(executor.submit(() -> runClient(client, end)));
     }
     executor.shutdown();
-    int queries = 0;
-    int busy = 0;
-    for (Future<int[]> result : results) {
-      final int[] counts = result.get(5, TimeUnit.MINUTES);
-      queries += counts[0];
-      busy += counts[1];
+    // Watches the shards meanwhile: a session idle in a transaction for 5 s or more would be
+    // a result held open at its client's pace (a slow client takes up to 10 s).
+    int longestIdle = 0;
+    while (!executor.awaitTermination(500, TimeUnit.MILLISECONDS)) {
+      longestIdle = Math.max(longestIdle, items.sessionsIdleInTransactionFor(5));
     }
-    System.out.printf(Locale.ROOT, "64 clients for 60 s: %d queries answered, %d refused as busy%n",
-        queries, busy);
-    assertTrue(queries > clients, "only " + queries + " queries answered");
+    final List<Long> micros = new ArrayList<>();
+    for (Future<List<Long>> result : results) {
+      micros.addAll(result.get());
+    }
+    micros.sort(null);
+    System.out.printf(Locale.ROOT, "%d clients for 60 s: %d queries answered, p50 %d ms,"
+        + " p99 %d ms, max %d ms%n", clients, micros.size(),
+        micros.get(micros.size() / 2) / 1000, micros.get(micros.size() * 99 / 100) / 1000,
+        micros.get(micros.size() - 1) / 1000);
+    assertEquals(0, longestIdle, "shard sessions idle in a transaction for 5 s or more");
+    assertTrue(micros.size() > clients, "only " + micros.size() + " queries answered");
     awaitReleased();
   }
 
@@ -162,38 +256,36 @@ class ServerResourcesTest {
   private static final List<Integer> ROWS = List.of(1, 500, 7, 50,
       4 * (ROWS_PER_SHARD / 7), ROWS_PER_SHARD);
 
-  /** Runs queries until the end; returns the queries answered and refused as busy. */
-  private int[] runClient(int client, long end) throws SQLException {
+  /**
+   * Runs queries until the end; returns each one's time in microseconds, from executing it to
+   * its last row. Every query must succeed.
+   */
+  private List<Long> runClient(int client, long end) throws SQLException {
     final Random random = new Random(client);
-    final boolean slow = client % 8 == 0;
-    int answered = 0;
-    int busy = 0;
+    final boolean slow = client % 4 == 0;
+    final List<Long> micros = new ArrayList<>();
     try (Connection remote = DriverManager.getConnection(server.jdbcUrl())) {
       while (System.nanoTime() < end) {
         final int query = random.nextInt(QUERIES.size());
+        final long start = System.nanoTime();
         try (Statement s = remote.createStatement()) {
-          // Frames of 1000 rows rather than Avatica's 100, as tools that read much ask for.
-          s.setFetchSize(1000);
+          // Fast clients ask for frames of 1000 rows, as tools that read much do; slow ones
+          // take Avatica's 100 and work 50 ms on each frame, as a person paging or a client
+          // on a slow network does: 10 s for the largest result.
+          s.setFetchSize(slow ? 100 : 1000);
           final ResultSet rs = s.executeQuery(QUERIES.get(query));
           int rows = 0;
           while (rs.next()) {
-            if (++rows % 200 == 0 && slow) {
-              // A slow reader: a client that works on its rows.
-              LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            if (++rows % 100 == 0 && slow) {
+              LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
             }
           }
           assertEquals(ROWS.get(query), rows, QUERIES.get(query));
-          answered++;
-        } catch (SQLException | RuntimeException e) {
-          // Avatica reports a failure while fetching as an unchecked exception.
-          if (!messages(e).contains("' is busy: all 8 connections in use for 30000 ms")) {
-            throw e;
-          }
-          busy++;
         }
+        micros.add(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start));
       }
     }
-    return new int[] {answered, busy};
+    return micros;
   }
 
   private static String messages(Throwable e) {
@@ -218,6 +310,11 @@ class ServerResourcesTest {
   private ServerSettings settings(Duration idleTimeout) {
     return ServerSettings.loopback(modelFile, 0, Driver.Serialization.PROTOBUF)
         .withIdleTimeout(idleTimeout);
+  }
+
+  /** Settings where every result is read from the shards as its client fetches it. */
+  private ServerSettings streaming(Duration idleTimeout) {
+    return settings(idleTimeout).withSpooling(ResultSpooling.DEFAULT.streamed());
   }
 
   /** Waits until no pooled connection is out, no shard session busy, no scan open. */

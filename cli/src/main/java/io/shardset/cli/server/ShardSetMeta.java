@@ -8,16 +8,21 @@ import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.NoSuchConnectionException;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.QueryState;
+import org.apache.calcite.avatica.jdbc.AccessibleJdbcResultSet;
 import org.apache.calcite.avatica.jdbc.AccessibleStatementInfo;
 import org.apache.calcite.avatica.jdbc.JdbcMeta;
 import org.apache.calcite.avatica.jdbc.StatementInfo;
 import org.apache.calcite.avatica.proto.Requests;
 import org.apache.calcite.avatica.remote.TypedValue;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -28,6 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Avatica's JDBC-backed {@code Meta} for a ShardSet model that opens every remote connection
@@ -46,6 +52,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShardSetMeta.class);
+  /** Rows read from a result at a time when it is read ahead of its client. */
+  private static final int READ_AHEAD_ROWS = 1_000;
 
   private final Properties server;
   private final Caller.Current callers;
@@ -63,9 +71,22 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
   /** The query timeout of every statement, in seconds; 0 for none. */
   private final int statementTimeoutSeconds;
 
+  /** How results are read ahead of their clients. */
+  private final ResultSpooling spooling;
+  /** What every statement's rows read ahead keep in memory, in bytes. */
+  private final AtomicLong spoolMemory = new AtomicLong();
+  /** The rows read ahead of each statement's client, by statement id. */
+  private final Map<Integer, Spooled> spools = new ConcurrentHashMap<>();
+  /**
+   * The statements whose results are still read from the shards as their clients fetch, by
+   * id, with when their client last asked for rows ({@link System#nanoTime()}).
+   */
+  private final Map<InUse, Long> streaming = new ConcurrentHashMap<>();
+
   ShardSetMeta(String url, Properties server, Duration idleTimeout, Duration statementTimeout,
-      Caller.Current callers) throws SQLException {
+      ResultSpooling spooling, Caller.Current callers) throws SQLException {
     super(url, withExpiry(server, idleTimeout));
+    this.spooling = spooling;
     this.server = copy(server);
     this.statementTimeoutSeconds = (int) statementTimeout.getSeconds();
     this.callers = callers;
@@ -103,15 +124,44 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
    */
   private void cleanUp() {
     try {
+      closeUnfetched();
       for (InUse statement : running.keySet()) {
         getConnectionCache().getIfPresent(statement.connectionId());
         getStatementCache().getIfPresent(statement.id());
       }
       getStatementCache().cleanUp();
       getConnectionCache().cleanUp();
+      // Not an access: a spool does not keep its statement from expiring.
+      for (Integer id : spools.keySet()) {
+        if (!getStatementCache().asMap().containsKey(id)) {
+          dropSpool(id);
+        }
+      }
       owners.keySet().retainAll(getConnectionCache().asMap().keySet());
     } catch (RuntimeException e) {
       LOG.warn("closing idle remote connections failed", e);
+    }
+  }
+
+  /**
+   * Closes the statements whose results still hold shard connections and whose clients have
+   * not asked for rows for the fetch timeout: a client that vanished mid-result releases its
+   * shards within seconds, not the idle timeout's minutes.
+   */
+  private void closeUnfetched() {
+    final long now = System.nanoTime();
+    final long limit = spooling.fetchTimeout().toNanos();
+    for (Map.Entry<InUse, Long> entry : streaming.entrySet()) {
+      final InUse statement = entry.getKey();
+      if (now - entry.getValue() < limit || running.containsKey(statement)) {
+        continue;
+      }
+      if (streaming.remove(statement, entry.getValue())) {
+        LOG.info("statement {} of connection {} closed: its client fetched no rows for {} ms,"
+            + " and its result held shard connections", statement.id(),
+            statement.connectionId(), spooling.fetchTimeout().toMillis());
+        getStatementCache().invalidate(statement.id());
+      }
     }
   }
 
@@ -167,7 +217,9 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     begin(h);
     try {
       limit(h);
-      return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+      dropSpool(h.id);
+      return readAhead(h,
+          super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback));
     } finally {
       end(h);
     }
@@ -179,7 +231,8 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     begin(h);
     try {
       limit(h);
-      return super.execute(h, parameterValues, maxRowsInFirstFrame);
+      dropSpool(h.id);
+      return readAhead(h, super.execute(h, parameterValues, maxRowsInFirstFrame));
     } finally {
       end(h);
     }
@@ -191,7 +244,15 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     checkOwner(h);
     begin(h);
     try {
-      return super.fetch(h, offset, fetchMaxRowCount);
+      final Frame spooled = fromSpool(h, offset, fetchMaxRowCount);
+      final Frame frame = spooled != null ? spooled : super.fetch(h, offset, fetchMaxRowCount);
+      final InUse statement = new InUse(h.connectionId, h.id);
+      if (frame.done) {
+        streaming.remove(statement);
+      } else {
+        streaming.computeIfPresent(statement, (s, last) -> System.nanoTime());
+      }
+      return frame;
     } catch (RuntimeException e) {
       // Classified here, not only by RemoteErrorService: Avatica's LocalService answers a
       // fetch that fails with a NullPointerException as if the statement were gone.
@@ -238,7 +299,107 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
       LOG.debug("connection {} may not close statement {}", h.connectionId, h.id);
       return;
     }
-    super.closeStatement(h);
+    try {
+      super.closeStatement(h);
+    } finally {
+      dropSpool(h.id);
+      streaming.remove(new InUse(h.connectionId, h.id));
+    }
+  }
+
+  /**
+   * Reads the rest of each result past its first frame into a spool, so that the shard
+   * statements behind it end, and their connections go back to the pools, before the client
+   * has its first rows: a client that reads slowly, or vanishes, holds none. A result that
+   * fits its first frame is closed already; one larger than the spool's limit keeps its
+   * remaining rows on the shards, read as the client fetches them.
+   */
+  private ExecuteResult readAhead(StatementHandle h, ExecuteResult result) {
+    final InUse statement = new InUse(h.connectionId, h.id);
+    streaming.remove(statement);
+    for (MetaResultSet set : result.resultSets) {
+      if (set.firstFrame == null || set.firstFrame.done) {
+        continue;
+      }
+      if (!spooling.enabled()) {
+        streaming.put(statement, System.nanoTime());
+        continue;
+      }
+      final StatementInfo info = getStatementCache().getIfPresent(h.id);
+      final ResultSet results = info == null ? null : info.getResultSet();
+      if (results == null) {
+        continue;
+      }
+      final long first = count(set.firstFrame.rows);
+      final ResultSpool spool = new ResultSpool(spooling, spoolMemory);
+      try {
+        long offset = first;
+        while (spool.hasRoom()) {
+          final Frame frame = AccessibleJdbcResultSet.frame(this, info, results, offset,
+              READ_AHEAD_ROWS);
+          offset += spool.add(frame.rows);
+          if (frame.done) {
+            spool.complete();
+            break;
+          }
+        }
+      } catch (SQLException | IOException | RuntimeException e) {
+        spool.close();
+        throw RemoteErrors.withSqlState(e instanceof RuntimeException r ? r
+            : new RuntimeException(e));
+      }
+      LOG.debug("statement {}: {} rows read ahead of the client ({} bytes{}{})", h.id,
+          spool.rows(), spool.bytes(), spool.spilled() ? ", partly in a file" : "",
+          spool.isComplete() ? "" : "; the rest stays on the shards");
+      spools.put(h.id, new Spooled(spool, first));
+      if (!spool.isComplete()) {
+        streaming.put(statement, System.nanoTime());
+      }
+    }
+    return result;
+  }
+
+  /** The rows of a fetch from the statement's spool; null when they are not there. */
+  private @Nullable Frame fromSpool(StatementHandle h, long offset, int max) {
+    final Spooled spooled = spools.get(h.id);
+    if (spooled == null) {
+      return null;
+    }
+    final long index = offset - spooled.firstRow();
+    final ResultSpool spool = spooled.spool();
+    if (index < 0 || index >= spool.rows() && !spool.isComplete()) {
+      return null; // past the rows read ahead: on to the shards
+    }
+    try {
+      final List<Object> rows = spool.read(index, max < 0 ? Integer.MAX_VALUE : max);
+      final boolean done = spool.isComplete() && index + rows.size() >= spool.rows();
+      if (done) {
+        dropSpool(h.id);
+      }
+      return new Frame(offset, done, rows);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the rows of statement " + h.id
+          + " read ahead of its client", e);
+    }
+  }
+
+  private static long count(Iterable<Object> rows) {
+    long count = 0;
+    for (Object ignored : rows) {
+      count++;
+    }
+    return count;
+  }
+
+  private void dropSpool(int statementId) {
+    final Spooled spooled = spools.remove(statementId);
+    if (spooled != null) {
+      spooled.spool().close();
+    }
+  }
+
+  /** A statement's spool, which holds its rows from {@code firstRow} on. */
+  private record Spooled(ResultSpool spool, long firstRow) {
   }
 
   @Override public boolean syncResults(StatementHandle h, QueryState state, long offset)
@@ -333,8 +494,11 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
   private record InUse(String connectionId, int id) {
   }
 
-  /** Stops closing idle connections; the server is stopping. */
+  /** Stops closing idle connections, and drops every spool; the server is stopping. */
   @Override public void close() {
     cleaner.shutdownNow();
+    for (Integer id : spools.keySet()) {
+      dropSpool(id);
+    }
   }
 }

@@ -103,7 +103,7 @@ public final class ShardSetServer implements AutoCloseable {
       opened.add(0, health);
       final Caller.Current callers = new Caller.Current();
       final ShardSetMeta meta = new ShardSetMeta(URL, info, settings.idleTimeout(),
-          settings.statementTimeout(), callers);
+          settings.statementTimeout(), settings.spooling(), callers);
       opened.add(0, meta);
       // Avatica's own handler (given no configuration, as with authentication Jetty's
       // security handler in front of it does the checking), told who sends each request.

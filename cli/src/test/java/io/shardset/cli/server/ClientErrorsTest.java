@@ -133,8 +133,11 @@ class ClientErrorsTest {
     final Path realm = folder.resolve("realm.properties");
     Files.writeString(realm, "alice: secret,users,write\nnora: norole,users\n");
     for (Driver.Serialization serialization : Driver.Serialization.values()) {
+      // Results streamed at the clients' pace, so that a failure after the first frame is a
+      // fetch's (read ahead, it is the query's: aFailureReadAheadFailsTheQuery).
       SERVERS.put(serialization, ShardSetServer.start(ServerSettings.loopback(model, 0,
-          serialization).withUsers(realm, List.of("users"))));
+          serialization).withUsers(realm, List.of("users"))
+          .withSpooling(ResultSpooling.DEFAULT.streamed())));
     }
   }
 
@@ -238,6 +241,22 @@ class ClientErrorsTest {
       // The row before the failing one was read: the failure is the fetch's.
       assertTrue(read.size() > 200, "failed before its first rows: " + read);
       assertUncheckedOnAvatica(client, "22012", "/ by zero", e);
+    }
+  }
+
+  /**
+   * A result read ahead of its client (the server's default) fails where the shards fail: in
+   * the query, with the state and reason, before any row reaches the client.
+   */
+  @Test void aFailureReadAheadFailsTheQuery() throws Exception {
+    try (ShardSetServer server = ShardSetServer.start(ServerSettings.loopback(
+            folder.resolve("model.json"), 0, Driver.Serialization.PROTOBUF));
+         Connection c = DriverManager.getConnection(server.jdbcUrl());
+         Statement s = c.createStatement()) {
+      s.setFetchSize(10);
+      final SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(FAILING_ROW));
+      assertEquals("22012", e.getSQLState(), e.getMessage());
+      assertTrue(e.getMessage().contains("/ by zero"), e.getMessage());
     }
   }
 

@@ -1,0 +1,29 @@
+package org.apache.calcite.avatica.jdbc;
+
+import org.apache.calcite.avatica.Meta;
+
+import com.google.common.base.Optional;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * Reads frames of a result as an Avatica server sends them, with its own conversions of each
+ * column's values, which live in package-private code: a server that reads a result ahead of
+ * its client (to release the shard connections behind it) must produce the very rows
+ * {@code fetch} would. Lives in Avatica's package only to reach that code.
+ */
+public final class AccessibleJdbcResultSet {
+  private AccessibleJdbcResultSet() {
+  }
+
+  /**
+   * The next at most {@code rows} rows of the statement's result, from {@code offset}; the
+   * frame is done, and the result set closed, when the result has no more.
+   */
+  public static Meta.Frame frame(JdbcMeta meta, StatementInfo info, ResultSet resultSet,
+      long offset, int rows) throws SQLException {
+    return JdbcResultSet.frame(info, resultSet, offset, rows, meta.calendar,
+        Optional.absent());
+  }
+}
