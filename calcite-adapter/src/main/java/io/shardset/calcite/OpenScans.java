@@ -1,5 +1,6 @@
 package io.shardset.calcite;
 
+import io.shardset.execution.LastingScheduler;
 import io.shardset.execution.ScanServices;
 
 import org.apache.calcite.DataContext;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -56,12 +56,7 @@ public final class OpenScans implements AutoCloseable {
   /** Open scans by connection (by identity: the DataContext's query provider). */
   private final Map<Object, ConnectionScans> open = new ConcurrentHashMap<>();
 
-  private final ScheduledExecutorService sweeper =
-      Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "shardset-scan-sweeper");
-        thread.setDaemon(true);
-        return thread;
-      });
+  private final ScheduledExecutorService sweeper = new LastingScheduler("shardset-scan-sweeper");
 
   private final ScanServices services;
 

@@ -5,7 +5,6 @@ import org.slf4j.LoggerFactory;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -30,12 +29,7 @@ final class CancelWatch {
   }
 
   private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "shardset-cancel-watch");
-        thread.setDaemon(true);
-        return thread;
-      });
+  private final ScheduledExecutorService timer = new LastingScheduler("shardset-cancel-watch");
 
   /** Guarded by this. */
   private boolean started;

@@ -147,11 +147,7 @@ public final class ExecutionRuntime implements AutoCloseable {
   }
 
   private static ScheduledExecutorService createHousekeeping() {
-    ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
-      Thread thread = new Thread(runnable, "shardset-pool-housekeeper");
-      thread.setDaemon(true);
-      return thread;
-    });
+    ScheduledThreadPoolExecutor executor = new LastingScheduler("shardset-pool-housekeeper");
     // Closed pools cancel their housekeeping tasks; drop them instead of keeping them queued.
     executor.setRemoveOnCancelPolicy(true);
     return executor;

@@ -1,5 +1,6 @@
 package io.shardset.transaction;
 
+import io.shardset.execution.LastingScheduler;
 import io.shardset.execution.ShardEndpoint;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -165,11 +166,7 @@ public final class TransactionCoordinator implements AutoCloseable {
         return;
       }
       final ScheduledExecutorService checks =
-          Executors.newSingleThreadScheduledExecutor(task -> {
-            final Thread thread = new Thread(task, "shardset-deadlocks-" + settings.scope());
-            thread.setDaemon(true);
-            return thread;
-          });
+          new LastingScheduler("shardset-deadlocks-" + settings.scope());
       final long interval = settings.deadlockCheck().toMillis();
       checks.scheduleWithFixedDelay(this::checkDeadlocks, interval, interval,
           TimeUnit.MILLISECONDS);
@@ -369,11 +366,7 @@ public final class TransactionCoordinator implements AutoCloseable {
       }
       log = DecisionLog.open(database);
       if (recoverInBackground) {
-        recovery = Executors.newSingleThreadScheduledExecutor(task -> {
-          final Thread thread = new Thread(task, "shardset-recovery-" + settings.scope());
-          thread.setDaemon(true);
-          return thread;
-        });
+        recovery = new LastingScheduler("shardset-recovery-" + settings.scope());
         final long interval = settings.recoveryInterval().toMillis();
         recovery.scheduleWithFixedDelay(this::recoverQuietly, recoverNow ? 0 : interval,
             interval, TimeUnit.MILLISECONDS);
