@@ -13,9 +13,11 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Properties;
 import java.util.StringJoiner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A full scan streams: it runs in a JVM whose heap is a fraction of the result's size (the
@@ -62,6 +64,32 @@ class StreamingMemoryTest {
         assertEquals(PAYLOAD, rs.getString(2).length());
       }
       assertEquals(-1, expected);
+    }
+  }
+
+  /**
+   * A join the shards cannot run (its rows meet on another shard), of rows several times the
+   * heap: Calcite merges the two sides sorted by the join key, and the sorts spill to files
+   * past the connection's sort memory instead of holding both sides in the heap.
+   */
+  @Test void aJoinAboveTheShardsSortsWithinItsMemory() throws SQLException {
+    final Properties info = new Properties();
+    info.setProperty("model", "inline:" + model);
+    info.setProperty("sortMemory", "16MB");
+    try (Connection c = DriverManager.getConnection("jdbc:shardset:", info);
+         Statement s = c.createStatement()) {
+      final String sql = "SELECT COUNT(*), SUM(CHAR_LENGTH(A.PAYLOAD) + CHAR_LENGTH(B.PAYLOAD))"
+          + " FROM BIG A JOIN BIG B ON A.ID = B.ID + 1";
+      try (ResultSet plan = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+        assertTrue(plan.next());
+        assertTrue(plan.getString(1).contains("EnumerableMergeJoin"), plan.getString(1));
+      }
+      try (ResultSet rs = s.executeQuery(sql)) {
+        assertTrue(rs.next());
+        final long rows = (long) SHARDS * ROWS_PER_SHARD - 1;
+        assertEquals(rows, rs.getLong(1));
+        assertEquals(rows * 2 * PAYLOAD, rs.getLong(2));
+      }
     }
   }
 

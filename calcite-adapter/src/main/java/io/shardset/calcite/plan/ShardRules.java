@@ -97,12 +97,16 @@ public final class ShardRules {
   public static final ShardModifyPushRule MODIFY_PUSH = ShardModifyPushRule.DEFAULT_CONFIG
       .toRule(ShardModifyPushRule.class);
 
+  /** Sorts above the shards within the statement's sort memory, spilling beyond it. */
+  public static final SpillingSortRule SPILLING_SORT = SpillingSortRule.DEFAULT_CONFIG.toRule(
+      SpillingSortRule.class);
+
   /** All the rules a shard scan registers, with Calcite's transitive-predicate rule:
    * {@code c.ID = o.ID AND c.ID = 42} then also prunes {@code o}'s shards to those of 42. */
   public static final List<RelOptRule> RULES = List.of(TABLE_SCAN, FILTER, PROJECT,
       AGGREGATE, JOIN, SORT, TO_ENUMERABLE, CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES,
       VARIANCE_IN_DOUBLE, REDUCE_FUNCTIONS, ROW_LIMIT, IN_LIST, MODIFY_TABLE,
-      OTHER_TABLE_MODIFY, FILTER_FACTORS);
+      OTHER_TABLE_MODIFY, FILTER_FACTORS, SPILLING_SORT);
 
   /**
    * Adds the rules to a planner, in place of three of Calcite's: its reduction of aggregate

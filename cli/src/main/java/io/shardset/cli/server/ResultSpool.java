@@ -1,5 +1,7 @@
 package io.shardset.cli.server;
 
+import io.shardset.execution.RowSizes;
+
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.io.BufferedInputStream;
@@ -8,7 +10,6 @@ import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -65,7 +66,7 @@ final class ResultSpool implements AutoCloseable {
     int added = 0;
     for (Object row : frameRows) {
       added++;
-      final long size = size(row);
+      final long size = RowSizes.of(row);
       bytes += size;
       rows++;
       if (out == null && memoryBytes + size <= settings.statementMemory()
@@ -205,39 +206,5 @@ final class ResultSpool implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot delete the spooled rows in " + file, e);
     }
-  }
-
-  /** A row's size in memory, roughly: what a budget needs, not an exact count. */
-  static long size(Object row) {
-    long size = 16;
-    if (row instanceof Object[] values) {
-      for (Object value : values) {
-        size += 8 + valueSize(value);
-      }
-    } else if (row instanceof List<?> values) {
-      for (Object value : values) {
-        size += 8 + valueSize(value);
-      }
-    }
-    return size;
-  }
-
-  private static long valueSize(@Nullable Object value) {
-    if (value == null) {
-      return 0;
-    }
-    if (value instanceof String text) {
-      return 40 + 2L * text.length();
-    }
-    if (value instanceof byte[] data) {
-      return 16 + data.length;
-    }
-    if (value instanceof BigDecimal) {
-      return 64;
-    }
-    if (value instanceof List<?> || value instanceof Object[]) {
-      return size(value);
-    }
-    return 24;
   }
 }

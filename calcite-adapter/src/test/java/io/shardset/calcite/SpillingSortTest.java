@@ -1,0 +1,58 @@
+package io.shardset.calcite;
+
+import io.shardset.calcite.jdbc.ShardSetDriver;
+import io.shardset.testing.Connector;
+import io.shardset.testing.ShardFixture;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Sorts above the shards (a merge join's inputs, an ORDER BY over a join the shards cannot
+ * run) sort within the connection's {@code sortMemory} and spill beyond it: with 16 KB they
+ * spill to many files and still give the unsharded answer, in order; a budget that is not a
+ * size is refused naming the property, which shows the sort is ShardSet's.
+ */
+class SpillingSortTest extends SalesDataTestBase {
+  @Override Connection open(String model) throws SQLException {
+    final Properties info = Connector.info(model);
+    info.setProperty("sortMemory", "16KB");
+    return DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX, info);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT A.ORDER_ID, B.ORDER_ID FROM ORDERS A JOIN ORDERS B ON A.AMOUNT = B.AMOUNT"
+          + " AND A.ORDER_ID < B.ORDER_ID ORDER BY A.ORDER_ID, B.ORDER_ID",
+      "SELECT A.CUSTOMER_ID, B.CUSTOMER_ID, B.NAME FROM CUSTOMERS A JOIN CUSTOMERS B"
+          + " ON A.REGION = B.REGION AND A.CUSTOMER_ID < B.CUSTOMER_ID WHERE A.CUSTOMER_ID < 60"
+          + " ORDER BY B.CUSTOMER_ID DESC, A.CUSTOMER_ID",
+      "SELECT C.REGION, O.STATUS, COUNT(*) AS N FROM ORDERS O JOIN CUSTOMERS C"
+          + " ON O.CUSTOMER_ID = C.CUSTOMER_ID + 1 GROUP BY C.REGION, O.STATUS"
+          + " ORDER BY N DESC, C.REGION NULLS FIRST, O.STATUS NULLS LAST"})
+  void sortsAboveTheShardsSpillAndGiveTheUnshardedOrder(String sql) {
+    sql(sql).returnsSomeRows().returnsUnshardedInOrder();
+  }
+
+  @Test void aBudgetThatIsNoSizeIsRefusedNamingTheProperty() throws SQLException {
+    final Properties info = Connector.info(SalesData.model(fixture));
+    info.setProperty("sortMemory", "a lot");
+    try (Connection c = DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX,
+        info)) {
+      final SQLException e = assertThrows(SQLException.class, () -> ShardFixture.rows(c,
+          "SELECT A.ORDER_ID FROM ORDERS A JOIN ORDERS B ON A.AMOUNT = B.AMOUNT"
+              + " ORDER BY A.ORDER_ID"));
+      assertTrue(e.getMessage().contains("connection property sortMemory must be a positive"
+          + " size such as 256MB, 512KB or 1GB, not 'a lot'"), e.getMessage());
+    }
+  }
+}
