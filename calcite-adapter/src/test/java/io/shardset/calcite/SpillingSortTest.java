@@ -18,9 +18,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Sorts above the shards (a merge join's inputs, an ORDER BY over a join the shards cannot
- * run) sort within the connection's {@code sortMemory} and spill beyond it: with 16 KB they
- * spill to many files and still give the unsharded answer, in order; a budget that is not a
- * size is refused naming the property, which shows the sort is ShardSet's.
+ * run) and aggregations of the shards' rows (the final step of a split aggregation, the groups
+ * under a COUNT(DISTINCT), a grouping by an expression ShardSet computes) run within the
+ * connection's {@code sortMemory} and spill beyond it: with 16 KB they spill to many files and
+ * still give the unsharded answer; a budget that is not a size is refused naming the
+ * property, which shows the sort is ShardSet's.
  */
 class SpillingSortTest extends SalesDataTestBase {
   @Override Connection open(String model) throws SQLException {
@@ -41,6 +43,29 @@ class SpillingSortTest extends SalesDataTestBase {
           + " ORDER BY N DESC, C.REGION NULLS FIRST, O.STATUS NULLS LAST"})
   void sortsAboveTheShardsSpillAndGiveTheUnshardedOrder(String sql) {
     sql(sql).returnsSomeRows().returnsUnshardedInOrder();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT AMOUNT, COUNT(*), MIN(ORDER_ID) FROM ORDERS GROUP BY AMOUNT",
+      "SELECT STATUS, COUNT(*), SUM(AMOUNT), MAX(ORDER_ID) FROM ORDERS GROUP BY STATUS",
+      "SELECT COUNT(DISTINCT AMOUNT), COUNT(DISTINCT STATUS) FROM ORDERS",
+      "SELECT MOD(ORDER_ID, 97) AS M, COUNT(*), MAX(STATUS) FROM ORDERS GROUP BY MOD(ORDER_ID, 97)",
+      "SELECT REGION, COUNT(DISTINCT SIGNUP) FROM CUSTOMERS GROUP BY REGION"})
+  void aggregationsOfTheShardsRowsSpillAndGiveTheUnshardedAnswer(String sql) {
+    sql(sql).returnsSomeRows().returnsUnsharded();
+  }
+
+  @Test void anAggregationIsShardSetsToo() throws SQLException {
+    final Properties info = Connector.info(SalesData.model(fixture));
+    info.setProperty("sortMemory", "0");
+    try (Connection c = DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX,
+        info)) {
+      final SQLException e = assertThrows(SQLException.class, () -> ShardFixture.rows(c,
+          "SELECT AMOUNT, COUNT(*) FROM ORDERS GROUP BY AMOUNT"));
+      assertTrue(e.getMessage().contains("connection property sortMemory must be a positive"
+          + " size such as 256MB, 512KB or 1GB, not '0'"), e.getMessage());
+    }
   }
 
   @Test void aBudgetThatIsNoSizeIsRefusedNamingTheProperty() throws SQLException {

@@ -73,11 +73,7 @@ class StreamingMemoryTest {
    * past the connection's sort memory instead of holding both sides in the heap.
    */
   @Test void aJoinAboveTheShardsSortsWithinItsMemory() throws SQLException {
-    final Properties info = new Properties();
-    info.setProperty("model", "inline:" + model);
-    info.setProperty("sortMemory", "16MB");
-    try (Connection c = DriverManager.getConnection("jdbc:shardset:", info);
-         Statement s = c.createStatement()) {
+    try (Connection c = sortMemory("16MB"); Statement s = c.createStatement()) {
       final String sql = "SELECT COUNT(*), SUM(CHAR_LENGTH(A.PAYLOAD) + CHAR_LENGTH(B.PAYLOAD))"
           + " FROM BIG A JOIN BIG B ON A.ID = B.ID + 1";
       try (ResultSet plan = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
@@ -91,6 +87,40 @@ class StreamingMemoryTest {
         assertEquals(rows * 2 * PAYLOAD, rs.getLong(2));
       }
     }
+  }
+
+  /**
+   * Groupings of the shards' rows into hundreds of thousands of groups of wide values, and a
+   * COUNT(DISTINCT) of half a million wide values: the final aggregation above the shards
+   * sorts their rows by the group within the sort memory and holds one group at a time.
+   */
+  @Test void aggregationsOfManyGroupsRunWithinTheSortMemory() throws SQLException {
+    try (Connection c = sortMemory("16MB"); Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT MOD(ID, 400000) AS G, COUNT(*),"
+          + " MAX(PAYLOAD || CAST(ID AS VARCHAR(20))) FROM BIG GROUP BY MOD(ID, 400000)")) {
+        long groups = 0;
+        long rows = 0;
+        while (rs.next()) {
+          groups++;
+          rows += rs.getLong(2);
+          assertTrue(rs.getString(3).startsWith("x".repeat(PAYLOAD)));
+        }
+        assertEquals(400_000, groups);
+        assertEquals((long) SHARDS * ROWS_PER_SHARD, rows);
+      }
+      try (ResultSet rs = s.executeQuery("SELECT COUNT(DISTINCT PAYLOAD || CAST(ID AS"
+          + " VARCHAR(20))) FROM BIG")) {
+        assertTrue(rs.next());
+        assertEquals((long) SHARDS * ROWS_PER_SHARD, rs.getLong(1));
+      }
+    }
+  }
+
+  private static Connection sortMemory(String size) throws SQLException {
+    final Properties info = new Properties();
+    info.setProperty("model", "inline:" + model);
+    info.setProperty("sortMemory", size);
+    return DriverManager.getConnection("jdbc:shardset:", info);
   }
 
   /** Creates the shards (H2 files in {@code dir}) and returns the model over them. */
