@@ -57,27 +57,25 @@ class SpillingSortTest extends SalesDataTestBase {
   }
 
   @Test void anAggregationIsShardSetsToo() throws SQLException {
+    assertRefused("0", "SELECT AMOUNT, COUNT(*) FROM ORDERS GROUP BY AMOUNT");
+  }
+
+
+  @Test void aBudgetThatIsNoSizeIsRefusedNamingTheProperty() throws SQLException {
+    assertRefused("a lot", "SELECT A.ORDER_ID FROM ORDERS A JOIN ORDERS B ON A.AMOUNT = B.AMOUNT"
+        + " ORDER BY A.ORDER_ID");
+  }
+
+  /** Runs {@code sql} with the sort memory {@code size}: it fails naming the property. */
+  private void assertRefused(String size, String sql) throws SQLException {
     final Properties info = Connector.info(SalesData.model(fixture));
-    info.setProperty("sortMemory", "0");
+    info.setProperty("sortMemory", size);
     try (Connection c = DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX,
         info)) {
-      final SQLException e = assertThrows(SQLException.class, () -> ShardFixture.rows(c,
-          "SELECT AMOUNT, COUNT(*) FROM ORDERS GROUP BY AMOUNT"));
+      final SQLException e = assertThrows(SQLException.class, () -> ShardFixture.rows(c, sql));
       assertTrue(e.getMessage().contains("connection property sortMemory must be a positive"
-          + " size such as 256MB, 512KB or 1GB, not '0'"), e.getMessage());
+          + " size such as 256MB, 512KB or 1GB, not '" + size + "'"), e.getMessage());
     }
   }
 
-  @Test void aBudgetThatIsNoSizeIsRefusedNamingTheProperty() throws SQLException {
-    final Properties info = Connector.info(SalesData.model(fixture));
-    info.setProperty("sortMemory", "a lot");
-    try (Connection c = DriverManager.getConnection(ShardSetDriver.CONNECT_STRING_PREFIX,
-        info)) {
-      final SQLException e = assertThrows(SQLException.class, () -> ShardFixture.rows(c,
-          "SELECT A.ORDER_ID FROM ORDERS A JOIN ORDERS B ON A.AMOUNT = B.AMOUNT"
-              + " ORDER BY A.ORDER_ID"));
-      assertTrue(e.getMessage().contains("connection property sortMemory must be a positive"
-          + " size such as 256MB, 512KB or 1GB, not 'a lot'"), e.getMessage());
-    }
-  }
 }
