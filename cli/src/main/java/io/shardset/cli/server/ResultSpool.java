@@ -15,7 +15,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The rows of one statement's result that the server read ahead of its client, in the order
@@ -25,13 +28,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * column values of the types its protocol sends), so a fetch answered from here is the frame
  * the result set would have given.
  *
- * <p>One statement's fetches come one after another, but the server's cleaner may close a
- * spool while a fetch reads it: every method holds the spool's lock.
+ * <p>A reader thread adds the rows while the client fetches those already here: a fetch waits
+ * for the rows it asks for, the end of the result, the spool's limit (past which the result
+ * streams from the shards) or the reader's failure, which the fetch then reports. The server's
+ * cleaner may close a spool meanwhile. Every method holds the spool's lock.
  */
 final class ResultSpool implements AutoCloseable {
   /** Rows written to the file between two resets of the stream's back-references. */
   private static final int RESET_EVERY = 1_000;
 
+  private final ReentrantLock lock = new ReentrantLock();
+  /** Signalled when rows arrive, the reader ends or the spool closes. */
+  private final Condition changed = lock.newCondition();
   private final ResultSpooling settings;
   /** What the rows of every spool of the server keep in memory, in bytes. */
   private final AtomicLong serverMemory;
@@ -48,6 +56,9 @@ final class ResultSpool implements AutoCloseable {
   private @Nullable ObjectInputStream in;
   private long nextFileRow;
   private boolean complete;
+  /** Set when the reader stopped at the limit: the rest streams from the shards. */
+  private boolean stopped;
+  private @Nullable Throwable failure;
   private boolean closed;
 
   ResultSpool(ResultSpooling settings, AtomicLong serverMemory) {
@@ -56,75 +67,175 @@ final class ResultSpool implements AutoCloseable {
   }
 
   /** Whether the spool may take more rows: its statement's limit is not reached. */
-  synchronized boolean hasRoom() {
-    return bytes < settings.statementLimit();
+  boolean hasRoom() {
+    lock.lock();
+    try {
+      return bytes < settings.statementLimit();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Adds rows read from the result, after those added before; returns how many. */
-  synchronized int add(Iterable<Object> frameRows) throws IOException {
-    checkOpen();
-    int added = 0;
-    for (Object row : frameRows) {
-      added++;
-      final long size = RowSizes.of(row);
-      bytes += size;
-      rows++;
-      if (out == null && memoryBytes + size <= settings.statementMemory()
-          && reserve(size)) {
-        memory.add(row);
-        memoryBytes += size;
-        continue;
+  int add(Iterable<Object> frameRows) throws IOException {
+    lock.lock();
+    try {
+      checkOpen();
+      int added = 0;
+      for (Object row : frameRows) {
+        added++;
+        final long size = RowSizes.of(row);
+        bytes += size;
+        rows++;
+        if (out == null && memoryBytes + size <= settings.statementMemory()
+            && reserve(size)) {
+          memory.add(row);
+          memoryBytes += size;
+          continue;
+        }
+        write(row);
       }
-      write(row);
+      if (out != null) {
+        out.flush();
+      }
+      changed.signalAll();
+      return added;
+    } finally {
+      lock.unlock();
     }
-    return added;
   }
 
   /** Says the result has no more rows than those added. */
-  synchronized void complete() throws IOException {
-    complete = true;
-    if (out != null) {
-      out.flush();
+  void complete() {
+    lock.lock();
+    try {
+      complete = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Says the reader stopped at the spool's limit: the rest is read as the client fetches. */
+  void stop() {
+    lock.lock();
+    try {
+      stopped = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Says the reader failed: fetches past the rows here report {@code cause}. */
+  void fail(Throwable cause) {
+    lock.lock();
+    try {
+      failure = cause;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Waits until row {@code index} is here, or the reader completed, stopped or failed, or the
+   * spool closed.
+   */
+  void await(long index) throws InterruptedException {
+    lock.lock();
+    try {
+      while (index >= rows && !complete && !stopped && failure == null && !closed) {
+        // Bounded, and checked again: the reader always ends with one of these.
+        changed.await(1, TimeUnit.SECONDS);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Whether the reader stopped at the limit, the rest streaming from the shards. */
+  boolean isStopped() {
+    lock.lock();
+    try {
+      return stopped;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The reader's failure, if it failed. */
+  @Nullable Throwable failure() {
+    lock.lock();
+    try {
+      return failure;
+    } finally {
+      lock.unlock();
     }
   }
 
   /** Whether every row of the result is here. */
-  synchronized boolean isComplete() {
-    return complete;
+  boolean isComplete() {
+    lock.lock();
+    try {
+      return complete;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** The number of rows here. */
-  synchronized long rows() {
-    return rows;
+  long rows() {
+    lock.lock();
+    try {
+      return rows;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** The bytes the rows take, as estimated. */
-  synchronized long bytes() {
-    return bytes;
+  long bytes() {
+    lock.lock();
+    try {
+      return bytes;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Whether some rows went to a file. */
-  synchronized boolean spilled() {
-    return file != null;
+  boolean spilled() {
+    lock.lock();
+    try {
+      return file != null;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
    * At most {@code max} rows from row {@code offset} (counted from the result's first row read
    * here); fewer at the end.
    */
-  synchronized List<Object> read(long offset, int max) throws IOException {
-    checkOpen();
-    final List<Object> result = new ArrayList<>();
-    long at = offset;
-    while (result.size() < max && at < rows) {
-      if (at < memory.size()) {
-        result.add(memory.get((int) at));
-      } else {
-        result.add(fileRow(at - memory.size()));
+  List<Object> read(long offset, int max) throws IOException {
+    lock.lock();
+    try {
+      checkOpen();
+      final List<Object> result = new ArrayList<>();
+      long at = offset;
+      while (result.size() < max && at < rows) {
+        if (at < memory.size()) {
+          result.add(memory.get((int) at));
+        } else {
+          result.add(fileRow(at - memory.size()));
+        }
+        at++;
       }
-      at++;
+      return result;
+    } finally {
+      lock.unlock();
     }
-    return result;
   }
 
   private void write(Object row) throws IOException {
@@ -141,9 +252,6 @@ final class ResultSpool implements AutoCloseable {
 
   /** The file's row {@code index}, read on from where the last read stopped. */
   private Object fileRow(long index) throws IOException {
-    if (out != null) {
-      out.flush();
-    }
     if (in == null || index < nextFileRow) {
       closeInput();
       in = new ObjectInputStream(new BufferedInputStream(
@@ -174,6 +282,16 @@ final class ResultSpool implements AutoCloseable {
     }
   }
 
+  /** Whether the spool was closed (its statement closed, ran again or expired). */
+  boolean isClosed() {
+    lock.lock();
+    try {
+      return closed;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   private void checkOpen() throws IOException {
     if (closed) {
       throw new IOException("the statement's result was closed");
@@ -188,23 +306,29 @@ final class ResultSpool implements AutoCloseable {
   }
 
   /** Frees the memory and deletes the file. */
-  @Override public synchronized void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    serverMemory.addAndGet(-memoryBytes);
-    memory.clear();
+  @Override public void close() {
+    lock.lock();
     try {
-      closeInput();
-      if (out != null) {
-        out.close();
+      if (closed) {
+        return;
       }
-      if (file != null) {
-        Files.deleteIfExists(file);
+      closed = true;
+      changed.signalAll();
+      serverMemory.addAndGet(-memoryBytes);
+      memory.clear();
+      try {
+        closeInput();
+        if (out != null) {
+          out.close();
+        }
+        if (file != null) {
+          Files.deleteIfExists(file);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot delete the spooled rows in " + file, e);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete the spooled rows in " + file, e);
+    } finally {
+      lock.unlock();
     }
   }
 }

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -77,6 +78,12 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
   private final AtomicLong spoolMemory = new AtomicLong();
   /** The rows read ahead of each statement's client, by statement id. */
   private final Map<Integer, Spooled> spools = new ConcurrentHashMap<>();
+  /** The threads that read results ahead, one per result being read, ending when idle. */
+  private final ExecutorService readers = Executors.newCachedThreadPool(runnable -> {
+    final Thread thread = new Thread(runnable, "shardset-read-ahead");
+    thread.setDaemon(true);
+    return thread;
+  });
   /**
    * The statements whose results are still read from the shards as their clients fetch, by
    * id, with when their client last asked for rows ({@link System#nanoTime()}).
@@ -308,11 +315,12 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
   }
 
   /**
-   * Reads the rest of each result past its first frame into a spool, so that the shard
-   * statements behind it end, and their connections go back to the pools, before the client
-   * has its first rows: a client that reads slowly, or vanishes, holds none. A result that
-   * fits its first frame is closed already; one larger than the spool's limit keeps its
-   * remaining rows on the shards, read as the client fetches them.
+   * Reads the rest of each result past its first frame into a spool, on a thread of its own,
+   * so that the shard statements behind it end, and their connections go back to the pools,
+   * at the shards' pace while the client reads its first rows: a client that reads slowly, or
+   * vanishes, holds them only as long as the shards take. A result that fits its first frame
+   * is closed already; one larger than the spool's limit keeps its remaining rows on the
+   * shards, read as the client fetches them.
    */
   private ExecuteResult readAhead(StatementHandle h, ExecuteResult result) {
     final InUse statement = new InUse(h.connectionId, h.id);
@@ -332,31 +340,48 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
       }
       final long first = count(set.firstFrame.rows);
       final ResultSpool spool = new ResultSpool(spooling, spoolMemory);
-      try {
-        long offset = first;
-        while (spool.hasRoom()) {
-          final Frame frame = AccessibleJdbcResultSet.frame(this, info, results, offset,
-              READ_AHEAD_ROWS);
-          offset += spool.add(frame.rows);
-          if (frame.done) {
-            spool.complete();
-            break;
-          }
-        }
-      } catch (SQLException | IOException | RuntimeException e) {
-        spool.close();
-        throw RemoteErrors.withSqlState(e instanceof RuntimeException r ? r
-            : new RuntimeException(e));
-      }
-      LOG.debug("statement {}: {} rows read ahead of the client ({} bytes{}{})", h.id,
-          spool.rows(), spool.bytes(), spool.spilled() ? ", partly in a file" : "",
-          spool.isComplete() ? "" : "; the rest stays on the shards");
       spools.put(h.id, new Spooled(spool, first));
-      if (!spool.isComplete()) {
-        streaming.put(statement, System.nanoTime());
-      }
+      readers.execute(() -> readInto(spool, statement, results, first));
     }
     return result;
+  }
+
+  /**
+   * The reader: the result's rows from {@code first} on into the spool, until the result ends,
+   * the spool reaches its limit (the statement then streams, and the fetch timeout watches
+   * it), the spool closes, or the result fails (reported by the fetch that reaches it). It
+   * reads the result set it was given, never the statement's next one.
+   */
+  private void readInto(ResultSpool spool, InUse statement, ResultSet results, long first) {
+    // In use while it reads: the idle cleaner leaves the statement alone.
+    running.merge(statement, 1, Integer::sum);
+    try {
+      long offset = first;
+      while (spool.hasRoom() && !spool.isClosed()) {
+        final Frame frame = AccessibleJdbcResultSet.frame(this, null, results, offset,
+            READ_AHEAD_ROWS);
+        offset += spool.add(frame.rows);
+        if (frame.done) {
+          spool.complete();
+          LOG.debug("statement {}: {} rows read ahead of the client ({} bytes{})",
+              statement.id(), spool.rows(), spool.bytes(),
+              spool.spilled() ? ", partly in a file" : "");
+          return;
+        }
+      }
+      if (!spool.isClosed()) {
+        streaming.put(statement, System.nanoTime());
+        spool.stop();
+        LOG.debug("statement {}: {} rows read ahead of the client; the rest stays on the"
+            + " shards", statement.id(), spool.rows());
+      }
+    } catch (SQLException | IOException | RuntimeException | Error e) {
+      if (!spool.isClosed()) {
+        spool.fail(e);
+      }
+    } finally {
+      running.computeIfPresent(statement, (s, calls) -> calls == 1 ? null : calls - 1);
+    }
   }
 
   /** The rows of a fetch from the statement's spool; null when they are not there. */
@@ -367,10 +392,22 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     }
     final long index = offset - spooled.firstRow();
     final ResultSpool spool = spooled.spool();
-    if (index < 0 || index >= spool.rows() && !spool.isComplete()) {
-      return null; // past the rows read ahead: on to the shards
+    if (index < 0) {
+      return null;
     }
     try {
+      spool.await(index);
+      if (index >= spool.rows()) {
+        final Throwable failure = spool.failure();
+        if (failure != null) {
+          dropSpool(h.id);
+          throw RemoteErrors.withSqlState(failure instanceof RuntimeException r ? r
+              : new RuntimeException(failure.getMessage(), failure));
+        }
+        if (!spool.isComplete()) {
+          return null; // past the rows read ahead: on to the shards
+        }
+      }
       final List<Object> rows = spool.read(index, max < 0 ? Integer.MAX_VALUE : max);
       final boolean done = spool.isComplete() && index + rows.size() >= spool.rows();
       if (done) {
@@ -380,6 +417,10 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the rows of statement " + h.id
           + " read ahead of its client", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the rows of statement "
+          + h.id, e);
     }
   }
 
@@ -497,6 +538,7 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
   /** Stops closing idle connections, and drops every spool; the server is stopping. */
   @Override public void close() {
     cleaner.shutdownNow();
+    readers.shutdownNow();
     for (Integer id : spools.keySet()) {
       dropSpool(id);
     }

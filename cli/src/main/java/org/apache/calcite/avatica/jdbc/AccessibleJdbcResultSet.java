@@ -4,6 +4,8 @@ import org.apache.calcite.avatica.Meta;
 
 import com.google.common.base.Optional;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
@@ -18,10 +20,12 @@ public final class AccessibleJdbcResultSet {
   }
 
   /**
-   * The next at most {@code rows} rows of the statement's result, from {@code offset}; the
-   * frame is done, and the result set closed, when the result has no more.
+   * The next at most {@code rows} rows of a result, from {@code offset}; the frame is done, and
+   * the result set closed, when the result has no more. Without {@code info} the result set is
+   * read itself, so that a reader on another thread never reads the statement's next result.
    */
-  public static Meta.Frame frame(JdbcMeta meta, StatementInfo info, ResultSet resultSet,
+  public static Meta.Frame frame(JdbcMeta meta, @Nullable StatementInfo info,
+      ResultSet resultSet,
       long offset, int rows) throws SQLException {
     return JdbcResultSet.frame(info, resultSet, offset, rows, meta.calendar,
         Optional.absent());
