@@ -116,6 +116,11 @@ public final class ServerCommand implements Callable<Integer> {
           + " temporary folder).")
   private Path resultSpoolDir;
 
+  @Option(names = "--sort-memory", paramLabel = "SIZE",
+      description = "What a session's sort or grouping above the shards holds in memory before"
+          + " it spills to temporary files, such as 256MB or 1GB (default: 64MB).")
+  private String sortMemory;
+
   @Option(names = "--fetch-timeout", defaultValue = "30", paramLabel = "SECONDS",
       description = "Close a statement whose result still holds shard connections (streamed"
           + " past --result-spool-limit) when its client has fetched nothing for this long,"
@@ -163,11 +168,13 @@ public final class ServerCommand implements Callable<Integer> {
         .withBind(bind).withIdleTimeout(Duration.ofSeconds(idleTimeoutSeconds))
         .withReadOnly(readOnly).withFunctions(functions)
         .withStatementTimeout(Duration.ofSeconds(statementTimeoutSeconds));
-    return (users == null ? plain : plain.withUsers(users, roles)).withRoleScatter(roleScatter)
+    final ServerSettings settings = (users == null ? plain : plain.withUsers(users, roles))
+        .withRoleScatter(roleScatter)
         .withSlowQueryMillis(slowQueryMillis).withOperatorRoles(operatorRoles)
         .withSpooling(new ResultSpooling(resultMemoryMib << 20, resultMemoryTotalMib << 20,
             resultSpoolLimitMib << 20, resultSpoolDir != null ? resultSpoolDir
                 : ResultSpooling.DEFAULT.directory(), Duration.ofSeconds(fetchTimeoutSeconds)));
+    return sortMemory == null ? settings : settings.withSortMemory(sortMemory);
   }
 
   /** Reads a role's scatter limit. */

@@ -50,8 +50,12 @@ public final class SortMemory {
     return DEFAULT_MIB << 20;
   }
 
-  /** A size: digits, then KB, MB or GB (MB when none), in bytes. */
-  static long parse(String size) {
+  /**
+   * A size: digits, then KB, MB or GB (MB when none), in bytes.
+   *
+   * @throws IllegalArgumentException naming the property, for anything else
+   */
+  public static long parse(String size) {
     final Matcher m = SIZE.matcher(size.trim());
     if (m.matches()) {
       final long value = Long.parseLong(m.group(1));

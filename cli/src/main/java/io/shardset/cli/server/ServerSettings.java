@@ -1,6 +1,7 @@
 package io.shardset.cli.server;
 
 import io.shardset.calcite.jdbc.ShardSetDriver;
+import io.shardset.calcite.plan.SortMemory;
 
 import org.apache.calcite.avatica.remote.Driver;
 import org.apache.calcite.sql.fun.SqlLibrary;
@@ -44,12 +45,15 @@ import java.util.stream.Collectors;
  *     {@code SHARDSET.STATEMENTS} and may cancel them; the others see their own
  * @param spooling how results are read ahead of their clients, so that a slow or vanished
  *     client holds no shard connection (see {@link ResultSpooling})
+ * @param sortMemory what a remote session's sort or grouping above the shards holds before it
+ *     spills to disk, as the {@code sortMemory} connection property takes it ({@code 256MB});
+ *     null for ShardSet's default
  */
 public record ServerSettings(Path model, String bind, int port,
     Driver.Serialization serialization, @Nullable Path users, List<String> roles,
     Duration idleTimeout, boolean readOnly, String functions,
     Duration statementTimeout, List<RoleScatter> roleScatter, long slowQueryMillis,
-    List<String> operatorRoles, ResultSpooling spooling) {
+    List<String> operatorRoles, ResultSpooling spooling, @Nullable String sortMemory) {
   /** The port Avatica servers listen on by default. */
   public static final int DEFAULT_PORT = 8765;
   /** {@link #idleTimeout} unless set otherwise. */
@@ -67,6 +71,9 @@ public record ServerSettings(Path model, String bind, int port,
     roleScatter = List.copyOf(roleScatter);
     operatorRoles = List.copyOf(operatorRoles);
     Objects.requireNonNull(spooling, "spooling");
+    if (sortMemory != null) {
+      SortMemory.parse(sortMemory); // refused at start, not in every session
+    }
     if (slowQueryMillis < 0) {
       throw new IllegalArgumentException("slow-query threshold must be 0 (none) or more: "
           + slowQueryMillis);
@@ -113,74 +120,85 @@ public record ServerSettings(Path model, String bind, int port,
       Driver.Serialization serialization) {
     return new ServerSettings(model, "127.0.0.1", port, serialization, null, List.of(),
         DEFAULT_IDLE_TIMEOUT, false, DEFAULT_FUNCTIONS, Duration.ZERO, List.of(), 0, List.of(),
-        ResultSpooling.DEFAULT);
+        ResultSpooling.DEFAULT, null);
   }
 
   /** The same settings with authentication by the users of a realm file. */
   public ServerSettings withUsers(Path realm, List<String> userRoles) {
     return new ServerSettings(model, bind, port, serialization, realm, userRoles, idleTimeout,
         readOnly, functions, statementTimeout, roleScatter,
-        slowQueryMillis, operatorRoles, spooling);
+        slowQueryMillis, operatorRoles, spooling, sortMemory);
   }
 
   /** The same settings on another address. */
   public ServerSettings withBind(String address) {
     return new ServerSettings(model, address, port, serialization, users, roles, idleTimeout,
         readOnly, functions, statementTimeout, roleScatter,
-        slowQueryMillis, operatorRoles, spooling);
+        slowQueryMillis, operatorRoles, spooling, sortMemory);
   }
 
   /** The same settings with another idle timeout. */
   public ServerSettings withIdleTimeout(Duration timeout) {
     return new ServerSettings(model, bind, port, serialization, users, roles, timeout,
         readOnly, functions, statementTimeout, roleScatter,
-        slowQueryMillis, operatorRoles, spooling);
+        slowQueryMillis, operatorRoles, spooling, sortMemory);
   }
 
   /** The same settings where nobody writes ({@code true}) or {@link WriteAccess} decides. */
   public ServerSettings withReadOnly(boolean nobodyWrites) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
         nobodyWrites, functions, statementTimeout, roleScatter,
-        slowQueryMillis, operatorRoles, spooling);
+        slowQueryMillis, operatorRoles, spooling, sortMemory);
   }
 
   /** The same settings with other function libraries for remote sessions. */
   public ServerSettings withFunctions(String libraries) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
         readOnly, libraries, statementTimeout, roleScatter,
-        slowQueryMillis, operatorRoles, spooling);
+        slowQueryMillis, operatorRoles, spooling, sortMemory);
   }
 
   /** The same settings with scatter limits by role. */
   public ServerSettings withRoleScatter(List<RoleScatter> limits) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
-        readOnly, functions, statementTimeout, limits, slowQueryMillis, operatorRoles, spooling);
+        readOnly, functions, statementTimeout, limits, slowQueryMillis, operatorRoles,
+        spooling, sortMemory);
   }
 
   /** The same settings where every statement may run {@code timeout}, zero for no limit. */
   public ServerSettings withStatementTimeout(Duration timeout) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
-        readOnly, functions, timeout, roleScatter, slowQueryMillis, operatorRoles, spooling);
+        readOnly, functions, timeout, roleScatter, slowQueryMillis, operatorRoles,
+        spooling, sortMemory);
   }
 
   /** The same settings where statements that take {@code millis} or more are logged, 0 for
    * none. */
   public ServerSettings withSlowQueryMillis(long millis) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
-        readOnly, functions, statementTimeout, roleScatter, millis, operatorRoles, spooling);
+        readOnly, functions, statementTimeout, roleScatter, millis, operatorRoles,
+        spooling, sortMemory);
   }
 
   /** The same settings with other result spooling. */
   public ServerSettings withSpooling(ResultSpooling other) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
         readOnly, functions, statementTimeout, roleScatter, slowQueryMillis, operatorRoles,
-        other);
+        other, sortMemory);
+  }
+
+  /** The same settings where remote sessions sort within {@code size} ({@code 256MB}). */
+  public ServerSettings withSortMemory(String size) {
+    return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
+        readOnly, functions, statementTimeout, roleScatter, slowQueryMillis, operatorRoles,
+        spooling, size);
   }
 
   /** The same settings where the users with one of {@code roles} see every user's running
    * statements and may cancel them. */
   public ServerSettings withOperatorRoles(List<String> roles) {
     return new ServerSettings(model, bind, port, serialization, users, this.roles, idleTimeout,
-        readOnly, functions, statementTimeout, roleScatter, slowQueryMillis, roles, spooling);
+        readOnly, functions, statementTimeout, roleScatter, slowQueryMillis, roles,
+        spooling, sortMemory);
   }
 }

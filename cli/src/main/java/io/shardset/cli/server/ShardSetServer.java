@@ -2,6 +2,7 @@ package io.shardset.cli.server;
 
 import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.guard.ActivitySettings;
+import io.shardset.calcite.plan.SortMemory;
 import io.shardset.execution.ShardMetrics;
 
 import org.apache.calcite.avatica.remote.LocalService;
@@ -83,6 +84,10 @@ public final class ShardSetServer implements AutoCloseable {
     info.setProperty("model", settings.model().toAbsolutePath().toString());
     // A server property, which no client overrides (see ClientProperties).
     info.setProperty("fun", settings.functions());
+    if (settings.sortMemory() != null) {
+      // A server property too: what a session's work above the shards may hold in memory.
+      info.setProperty(SortMemory.PROPERTY, settings.sortMemory());
+    }
     if (settings.slowQueryMillis() > 0) {
       info.setProperty(ActivitySettings.SLOW_MILLIS, Long.toString(settings.slowQueryMillis()));
     }
