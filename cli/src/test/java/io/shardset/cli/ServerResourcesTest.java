@@ -115,6 +115,31 @@ class ServerResourcesTest {
     }
   }
 
+  /**
+   * Inside a transaction a result is read ahead on the transaction's connections while other
+   * statements of the transaction use them: a write between two fetches changes its row, the
+   * result gives every row once, and the transaction reads its write.
+   */
+  @Test void aTransactionsResultAndItsWritesShareItsConnections() throws Exception {
+    server = ShardSetServer.start(settings(ServerSettings.DEFAULT_IDLE_TIMEOUT));
+    try (Connection remote = DriverManager.getConnection(server.jdbcUrl());
+         Statement s = remote.createStatement();
+         Statement w = remote.createStatement()) {
+      remote.setAutoCommit(false);
+      try (ResultSet rs = s.executeQuery("SELECT ID, V, PAD FROM ITEMS")) {
+        assertTrue(rs.next());
+        assertEquals(1, w.executeUpdate("UPDATE ITEMS SET V = V + 100 WHERE ID = 3000017"));
+        assertEveryItemOnce(rs);
+      }
+      try (ResultSet rs = w.executeQuery("SELECT V FROM ITEMS WHERE ID = 3000017")) {
+        assertTrue(rs.next());
+        assertEquals(17 % 7 + 100, rs.getInt(1));
+      }
+      remote.rollback();
+    }
+    awaitReleased();
+  }
+
   /** Past the spool's limit, the rest of a result is read from the shards as it is fetched. */
   @Test void aResultBeyondTheSpoolLimitIsStreamedOnwards() throws Exception {
     server = ShardSetServer.start(settings(ServerSettings.DEFAULT_IDLE_TIMEOUT)
