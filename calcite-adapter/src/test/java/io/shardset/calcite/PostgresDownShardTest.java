@@ -25,8 +25,8 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
+
+import static io.shardset.testing.PostgresItems.awaitValue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -152,22 +152,12 @@ class PostgresDownShardTest {
               + (ShardPools.probes(s1) - probes) + " by probes");
 
       bringBack.run();
-      await(() -> !ShardPools.isDown(s1));
+      // The probes' back-off is at most 10 s.
+      awaitValue(0, () -> ShardPools.isDown(s1) ? 1 : 0);
       assertEquals(200, count(s, "SELECT COUNT(*) FROM ITEMS"));
       assertEquals(0.0, ShardMetricsTest.recording()
           .get(ShardMetrics.DOWN).tag("shard", "s1").gauge().value());
       assertFalse(ShardPools.isDown(s1));
-    }
-  }
-
-  /** Polls until the condition holds, for at most 30 s (the probes' back-off is at most 10). */
-  private static void await(BooleanSupplier condition) {
-    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("the shard is still down");
-      }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
     }
   }
 

@@ -96,25 +96,20 @@ public final class PostgresItems {
 
   /** Sessions of the shard databases in a transaction or running a statement. */
   public int busySessions() {
-    try (Connection c = PostgresServer.admin(); Statement s = c.createStatement();
-         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM pg_stat_activity"
-             + " WHERE state IN ('active', 'idle in transaction',"
-             + " 'idle in transaction (aborted)')"
-             + " AND datname IN ('" + String.join("', '", databases) + "')")) {
-      rs.next();
-      return rs.getInt(1);
-    } catch (SQLException e) {
-      throw new AssertionError(e);
-    }
+    return sessions("state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')");
   }
 
   /** Sessions of the shard databases idle in a transaction for {@code seconds} or more. */
   public int sessionsIdleInTransactionFor(int seconds) {
+    return sessions("state LIKE 'idle in transaction%'"
+        + " AND state_change < now() - interval '" + seconds + " seconds'");
+  }
+
+  /** The sessions of the shard databases that meet {@code condition} on pg_stat_activity. */
+  private int sessions(String condition) {
     try (Connection c = PostgresServer.admin(); Statement s = c.createStatement();
-         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM pg_stat_activity"
-             + " WHERE state LIKE 'idle in transaction%'"
-             + " AND state_change < now() - interval '" + seconds + " seconds'"
-             + " AND datname IN ('" + String.join("', '", databases) + "')")) {
+         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM pg_stat_activity WHERE "
+             + condition + " AND datname IN ('" + String.join("', '", databases) + "')")) {
       rs.next();
       return rs.getInt(1);
     } catch (SQLException e) {

@@ -95,8 +95,7 @@ final class IntegerParameters {
     case Types.INTEGER -> Integer.MAX_VALUE;
     default -> Long.MAX_VALUE;
     };
-    if (value instanceof Long || value instanceof Integer || value instanceof Short
-        || value instanceof Byte) {
+    if (isWholeNumber(value)) {
       final long whole = ((Number) value).longValue();
       return whole <= max && whole >= -max - 1;
     }
@@ -114,8 +113,7 @@ final class IntegerParameters {
     if (value instanceof BigDecimal d) {
       return d;
     }
-    if (value instanceof Long || value instanceof Integer || value instanceof Short
-        || value instanceof Byte) {
+    if (isWholeNumber(value)) {
       return BigDecimal.valueOf(((Number) value).longValue());
     }
     if ((value instanceof Double || value instanceof Float)
@@ -130,17 +128,19 @@ final class IntegerParameters {
         || type == Types.BIGINT;
   }
 
-  /** The value as a BigDecimal when it is a number with a fraction; else null. */
+  /** Whether the value is a Java integer (a Long, Integer, Short or Byte). */
+  private static boolean isWholeNumber(@Nullable Object value) {
+    return value instanceof Long || value instanceof Integer || value instanceof Short
+        || value instanceof Byte;
+  }
+
+  /** The value as a BigDecimal when it is a number with a fraction; else null (and no
+   * BigDecimal made for a Java integer: a batch asks for each of its rows). */
   private static @Nullable BigDecimal fraction(@Nullable Object value) {
-    final BigDecimal decimal;
-    if (value instanceof BigDecimal d) {
-      decimal = d;
-    } else if ((value instanceof Double || value instanceof Float)
-        && Double.isFinite(((Number) value).doubleValue())) {
-      decimal = BigDecimal.valueOf(((Number) value).doubleValue());
-    } else {
+    if (isWholeNumber(value)) {
       return null;
     }
-    return decimal.stripTrailingZeros().scale() > 0 ? decimal : null;
+    final BigDecimal number = number(value);
+    return number != null && number.stripTrailingZeros().scale() > 0 ? number : null;
   }
 }

@@ -229,15 +229,8 @@ class ClientErrorsTest {
   @ParameterizedTest @EnumSource(Client.class)
   void aFetchFailsWithTheStateAndReason(Client client) throws SQLException {
     try (Connection connection = connect(client); Statement s = connection.createStatement()) {
-      s.setFetchSize(10);
       final List<Long> read = new ArrayList<>();
-      final Exception e = assertThrows(Exception.class, () -> {
-        try (ResultSet rs = s.executeQuery(FAILING_ROW)) {
-          while (rs.next()) {
-            read.add(rs.getLong(1));
-          }
-        }
-      });
+      final Exception e = readFailingRows(s, read);
       // The row before the failing one was read: the failure is the fetch's.
       assertTrue(read.size() > 200, "failed before its first rows: " + read);
       assertUncheckedOnAvatica(client, "22012", "/ by zero", e);
@@ -254,18 +247,26 @@ class ClientErrorsTest {
             folder.resolve("model.json"), 0, Driver.Serialization.PROTOBUF));
          Connection c = DriverManager.getConnection(server.jdbcUrl());
          Statement s = c.createStatement()) {
-      s.setFetchSize(10);
       final List<Long> read = new ArrayList<>();
-      final Exception e = assertThrows(Exception.class, () -> {
-        try (ResultSet rs = s.executeQuery(FAILING_ROW)) {
-          while (rs.next()) {
-            read.add(rs.getLong(1));
-          }
-        }
-      });
+      final Exception e = readFailingRows(s, read);
       assertTrue(read.size() > 0, "failed before its first frame");
       assertUncheckedOnAvatica(Client.PROTOBUF, "22012", "/ by zero", e);
     }
+  }
+
+  /**
+   * Reads {@link #FAILING_ROW} in fetches of 10 rows into {@code read} until it fails; returns
+   * the failure.
+   */
+  private static Exception readFailingRows(Statement s, List<Long> read) throws SQLException {
+    s.setFetchSize(10);
+    return assertThrows(Exception.class, () -> {
+      try (ResultSet rs = s.executeQuery(FAILING_ROW)) {
+        while (rs.next()) {
+          read.add(rs.getLong(1));
+        }
+      }
+    });
   }
 
   /** A user without the role {@code write} lacks a privilege (42501); a user who made the
