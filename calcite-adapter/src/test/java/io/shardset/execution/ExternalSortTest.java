@@ -80,7 +80,7 @@ class ExternalSortTest {
 
   private long files() throws IOException {
     try (Stream<Path> list = Files.list(folder)) {
-      return list.filter(f -> f.getFileName().toString().startsWith("shardset-sort-")).count();
+      return list.filter(f -> f.getFileName().toString().startsWith("shardset-")).count();
     }
   }
 }

@@ -1,0 +1,171 @@
+package io.shardset.execution;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.NotSerializableException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/**
+ * Rows kept in a temporary file by an operation that ran out of its memory budget (a sort's
+ * run, a partition of a join): written once, then read back in their order as often as asked.
+ * Rows are serialized with Java serialization: the values Calcite's enumerable code carries
+ * (numbers, strings, byte strings, dates as numbers, arrays and lists of them) all are; a row
+ * may be null. {@link #close} deletes the file.
+ */
+public final class RowFile implements Closeable {
+  /**
+   * The most rows, and the most bytes of them ({@link RowSizes}), written between two resets
+   * of the stream's back-references, which keep every value written since the last reset
+   * reachable: a join writes to 64 files at once.
+   */
+  private static final int RESET_ROWS = 1_000;
+  private static final long RESET_BYTES = 64 << 10;
+
+  private final Path path;
+  private final String operation;
+  private final List<ObjectInputStream> readers = new ArrayList<>();
+  private @Nullable ObjectOutputStream out;
+  private long rows;
+  /** The rows and their bytes written since the last reset. */
+  private int rowsSinceReset;
+  private long bytesSinceReset;
+
+  private RowFile(Path path, String operation) throws IOException {
+    this.path = path;
+    this.operation = operation;
+    this.out = new ObjectOutputStream(new BufferedOutputStream(Files.newOutputStream(path)));
+  }
+
+  /**
+   * A new, empty file in {@code directory}.
+   *
+   * @param operation what spills, for errors: "cannot {operation}: ..."
+   */
+  public static RowFile create(Path directory, String operation) {
+    try {
+      Files.createDirectories(directory);
+      final Path path = Files.createTempFile(directory, "shardset-", ".rows");
+      try {
+        return new RowFile(path, operation);
+      } catch (IOException e) {
+        Files.deleteIfExists(path);
+        throw e;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot " + operation + ": writing to " + directory
+          + " failed", e);
+    }
+  }
+
+  /** Appends a row. */
+  public void add(@Nullable Object row) {
+    final ObjectOutputStream writer = out;
+    if (writer == null) {
+      throw new IllegalStateException("rows are added before they are read");
+    }
+    try {
+      writer.writeUnshared(row);
+      rows++;
+      bytesSinceReset += RowSizes.of(row);
+      if (++rowsSinceReset >= RESET_ROWS || bytesSinceReset >= RESET_BYTES) {
+        writer.reset();
+        rowsSinceReset = 0;
+        bytesSinceReset = 0;
+      }
+    } catch (NotSerializableException e) {
+      throw new IllegalStateException("cannot " + operation + ": a value of class "
+          + e.getMessage() + " cannot be written to a file", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot " + operation + ": writing to " + path
+          + " failed", e);
+    }
+  }
+
+  /** The rows written. */
+  public long rows() {
+    return rows;
+  }
+
+  /** The rows in the order they were written; writing ends at the first read. */
+  public <T> Iterator<T> read() {
+    finishWriting();
+    final ObjectInputStream in;
+    try {
+      in = new ObjectInputStream(new BufferedInputStream(Files.newInputStream(path)));
+      readers.add(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot " + operation + ": reading " + path
+          + " failed", e);
+    }
+    final long count = rows;
+    return new Iterator<T>() {
+      private long read;
+
+      @Override public boolean hasNext() {
+        return read < count;
+      }
+
+      @SuppressWarnings("unchecked")
+      @Override public T next() {
+        if (read >= count) {
+          throw new NoSuchElementException();
+        }
+        read++;
+        try {
+          return (T) in.readUnshared();
+        } catch (IOException | ClassNotFoundException e) {
+          throw new IllegalStateException("cannot " + operation + ": reading " + path
+              + " failed", e);
+        }
+      }
+    };
+  }
+
+  private void finishWriting() {
+    final ObjectOutputStream writer = out;
+    if (writer != null) {
+      try {
+        writer.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot " + operation + ": writing to " + path
+            + " failed", e);
+      } finally {
+        out = null;
+      }
+    }
+  }
+
+  /** Closes the readers and deletes the file. */
+  @Override public void close() {
+    try {
+      finishWriting();
+    } catch (UncheckedIOException e) {
+      // The file goes all the same.
+    }
+    for (ObjectInputStream in : readers) {
+      try {
+        in.close();
+      } catch (IOException e) {
+        // Its file is deleted all the same.
+      }
+    }
+    readers.clear();
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete the rows in " + path, e);
+    }
+  }
+}
