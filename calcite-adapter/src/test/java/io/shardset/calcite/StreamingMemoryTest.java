@@ -69,16 +69,16 @@ class StreamingMemoryTest {
 
   /**
    * A join the shards cannot run (its rows meet on another shard), of rows several times the
-   * heap: Calcite merges the two sides sorted by the join key, and the sorts spill to files
-   * past the connection's sort memory instead of holding both sides in the heap.
+   * heap: the hash join holds its build side up to the connection's sort memory and joins the
+   * rest in partitions written to files, instead of holding a side in the heap.
    */
-  @Test void aJoinAboveTheShardsSortsWithinItsMemory() throws SQLException {
+  @Test void aJoinAboveTheShardsRunsWithinItsMemory() throws SQLException {
     try (Connection c = sortMemory("16MB"); Statement s = c.createStatement()) {
       final String sql = "SELECT COUNT(*), SUM(CHAR_LENGTH(A.PAYLOAD) + CHAR_LENGTH(B.PAYLOAD))"
           + " FROM BIG A JOIN BIG B ON A.ID = B.ID + 1";
       try (ResultSet plan = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
         assertTrue(plan.next());
-        assertTrue(plan.getString(1).contains("EnumerableMergeJoin"), plan.getString(1));
+        assertTrue(plan.getString(1).contains("EnumerableHashJoin"), plan.getString(1));
       }
       try (ResultSet rs = s.executeQuery(sql)) {
         assertTrue(rs.next());

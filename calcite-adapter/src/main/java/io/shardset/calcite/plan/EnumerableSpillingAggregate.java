@@ -21,21 +21,18 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import java.util.List;
 
 /**
- * Calcite's {@link EnumerableAggregate} of the rows the shards return (the final step of an
- * aggregation the shards began, the groups of a COUNT(DISTINCT)), except that it runs as a
- * sort of its input by the group keys within the statement's sort memory
+ * Calcite's {@link EnumerableAggregate} above the shards (the final step of an aggregation the
+ * shards began, the groups of a COUNT(DISTINCT), a grouping of join rows), except that it runs
+ * as a sort of its input by the group keys within the statement's sort memory
  * ({@link EnumerableSpillingSort}, spilling beyond it) followed by Calcite's
  * {@link EnumerableSortedAggregate}, which holds one group at a time: a grouping of millions of
  * distinct values never holds them all in the heap. When the shards began the aggregation
  * they return at most one row per group each, and the sort costs about what the hash table it
- * replaces would; over the rows themselves (an expression the shards cannot compute) the sort
- * is the price of a bounded memory. Its cost is a
- * hair below Calcite's aggregate, so that the planner takes it wherever that would aggregate.
+ * replaces would; over rows themselves (an expression the shards cannot compute, a join) the
+ * sort is the price of a bounded memory. Its cost is a hair below Calcite's aggregate
+ * ({@link SpillingCost}), so that the planner takes it wherever that would aggregate.
  */
 public final class EnumerableSpillingAggregate extends EnumerableAggregate {
-  /** What the cost is multiplied by, to win every tie with {@link EnumerableAggregate}. */
-  private static final double TIE_BREAK = 0.999;
-
   EnumerableSpillingAggregate(RelOptCluster cluster, RelTraitSet traitSet, RelNode input,
       ImmutableBitSet groupSet, @Nullable List<ImmutableBitSet> groupSets,
       List<AggregateCall> aggCalls) throws InvalidRelException {
@@ -60,8 +57,7 @@ public final class EnumerableSpillingAggregate extends EnumerableAggregate {
 
   @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner,
       RelMetadataQuery mq) {
-    final RelOptCost cost = super.computeSelfCost(planner, mq);
-    return cost == null ? null : cost.multiplyBy(TIE_BREAK);
+    return SpillingCost.below(super.computeSelfCost(planner, mq));
   }
 
   /** Implements itself as a sorted aggregate of its input sorted by the group keys. */

@@ -27,9 +27,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * that would sort.
  */
 public final class EnumerableSpillingSort extends EnumerableSort {
-  /** What the cost is multiplied by, to win every tie with {@link EnumerableSort}. */
-  private static final double TIE_BREAK = 0.999;
-
   private EnumerableSpillingSort(RelOptCluster cluster, RelTraitSet traitSet, RelNode input,
       RelCollation collation) {
     super(cluster, traitSet, input, collation, null, null);
@@ -53,8 +50,7 @@ public final class EnumerableSpillingSort extends EnumerableSort {
 
   @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner,
       RelMetadataQuery mq) {
-    final RelOptCost cost = super.computeSelfCost(planner, mq);
-    return cost == null ? null : cost.multiplyBy(TIE_BREAK);
+    return SpillingCost.below(super.computeSelfCost(planner, mq));
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {

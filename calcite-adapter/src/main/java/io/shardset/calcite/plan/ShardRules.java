@@ -101,13 +101,13 @@ public final class ShardRules {
   public static final SpillingSortRule SPILLING_SORT = SpillingSortRule.DEFAULT_CONFIG.toRule(
       SpillingSortRule.class);
 
-  /** Aggregates the rows of shard scans within the statement's sort memory. */
+  /** Aggregates above the shards within the statement's sort memory, spilling beyond it. */
   public static final SpillingAggregateRule SPILLING_AGGREGATE =
       SpillingAggregateRule.DEFAULT_CONFIG.toRule(SpillingAggregateRule.class);
 
-  /** Aggregates what ShardSet computes of shard scans' rows within the sort memory. */
-  public static final SpillingAggregateRule SPILLING_AGGREGATE_OVER_PROJECT =
-      SpillingAggregateRule.OVER_PROJECT_CONFIG.toRule(SpillingAggregateRule.class);
+  /** Joins above the shards within the statement's sort memory, spilling beyond it. */
+  public static final SpillingHashJoinRule SPILLING_HASH_JOIN =
+      SpillingHashJoinRule.DEFAULT_CONFIG.toRule(SpillingHashJoinRule.class);
 
   /** All the rules a shard scan registers, with Calcite's transitive-predicate rule:
    * {@code c.ID = o.ID AND c.ID = 42} then also prunes {@code o}'s shards to those of 42. */
@@ -115,7 +115,7 @@ public final class ShardRules {
       AGGREGATE, JOIN, SORT, TO_ENUMERABLE, CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES,
       VARIANCE_IN_DOUBLE, REDUCE_FUNCTIONS, ROW_LIMIT, IN_LIST, MODIFY_TABLE,
       OTHER_TABLE_MODIFY, FILTER_FACTORS, SPILLING_SORT, SPILLING_AGGREGATE,
-      SPILLING_AGGREGATE_OVER_PROJECT);
+      SPILLING_HASH_JOIN);
 
   /**
    * Adds the rules to a planner, in place of three of Calcite's: its reduction of aggregate
