@@ -117,8 +117,9 @@ public final class ServerCommand implements Callable<Integer> {
   private Path resultSpoolDir;
 
   @Option(names = "--sort-memory", paramLabel = "SIZE",
-      description = "What a session's sort or grouping above the shards holds in memory before"
-          + " it spills to temporary files, such as 256MB or 1GB (default: 64MB).")
+      description = "What each sort, grouping or hash join of a session above the shards holds"
+          + " in memory before it spills to temporary files, such as 256MB or 1GB (default:"
+          + " 64MB, or an eighth of the heap when that is less).")
   private String sortMemory;
 
   @Option(names = "--fetch-timeout", defaultValue = "30", paramLabel = "SECONDS",

@@ -45,8 +45,9 @@ import java.util.stream.Collectors;
  *     {@code SHARDSET.STATEMENTS} and may cancel them; the others see their own
  * @param spooling how results are read ahead of their clients, so that a slow or vanished
  *     client holds no shard connection (see {@link ResultSpooling})
- * @param sortMemory what a remote session's sort or grouping above the shards holds before it
- *     spills to disk, as the {@code sortMemory} connection property takes it ({@code 256MB});
+ * @param sortMemory what a remote session's sort, grouping or hash join above the shards
+ *     holds before it spills to disk, as the {@code sortMemory} connection property takes it
+ *     ({@code 256MB});
  *     null for ShardSet's default
  */
 public record ServerSettings(Path model, String bind, int port,
