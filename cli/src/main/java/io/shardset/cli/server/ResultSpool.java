@@ -34,8 +34,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * cleaner may close a spool meanwhile. Every method holds the spool's lock.
  */
 final class ResultSpool implements AutoCloseable {
-  /** Rows written to the file between two resets of the stream's back-references. */
-  private static final int RESET_EVERY = 1_000;
+  /** The most rows, and bytes of them, written to the file between two resets of the
+   * stream's back-references, which keep every value written since the last reset reachable:
+   * hundreds of statements may spool at once. */
+  private static final int RESET_ROWS = 1_000;
+  private static final long RESET_BYTES = 64 << 10;
 
   private final ReentrantLock lock = new ReentrantLock();
   /** Signalled when rows arrive, the reader ends or the spool closes. */
@@ -51,7 +54,8 @@ final class ResultSpool implements AutoCloseable {
   /** The rest, in a file, while it has any. */
   private @Nullable Path file;
   private @Nullable ObjectOutputStream out;
-  private long fileRows;
+  private int rowsSinceReset;
+  private long bytesSinceReset;
   /** The file read back, and the index (among the file's rows) of its next row. */
   private @Nullable ObjectInputStream in;
   private long nextFileRow;
@@ -93,7 +97,7 @@ final class ResultSpool implements AutoCloseable {
           memoryBytes += size;
           continue;
         }
-        write(row);
+        write(row, size);
       }
       if (out != null) {
         out.flush();
@@ -238,15 +242,18 @@ final class ResultSpool implements AutoCloseable {
     }
   }
 
-  private void write(Object row) throws IOException {
+  private void write(Object row, long size) throws IOException {
     if (out == null) {
       Files.createDirectories(settings.directory());
       file = Files.createTempFile(settings.directory(), "shardset-result-", ".rows");
       out = new ObjectOutputStream(new BufferedOutputStream(Files.newOutputStream(file)));
     }
     out.writeUnshared(row);
-    if (++fileRows % RESET_EVERY == 0) {
+    bytesSinceReset += size;
+    if (++rowsSinceReset >= RESET_ROWS || bytesSinceReset >= RESET_BYTES) {
       out.reset();
+      rowsSinceReset = 0;
+      bytesSinceReset = 0;
     }
   }
 
