@@ -7,6 +7,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A ShardSet server's error as a {@code jdbc:shardset:remote:} client gets it: an
@@ -20,6 +22,10 @@ import java.sql.SQLTimeoutException;
 final class RemoteFailures {
   /** What Avatica's client writes in front of the message of every error the server sent. */
   private static final String REMOTE = "Remote driver error: ";
+  /** The SQLState of a connection that could not be made. */
+  static final String UNREACHABLE = "08001";
+  /** The server's address in a URL. */
+  private static final Pattern SERVER_URL = Pattern.compile("(?i)(?:^|[:;])url=([^;]*)");
 
   private RemoteFailures() {
   }
@@ -41,6 +47,24 @@ final class RemoteFailures {
     return ClientErrors.CANCELED.equals(remote.getSqlState())
         ? new SQLTimeoutException(reason, remote.getSqlState(), remote.getErrorCode(), server)
         : new SQLException(reason, remote.getSqlState(), remote.getErrorCode(), server);
+  }
+
+  /**
+   * The failure of a connection that could not reach the server: 08001, naming the server's
+   * address (not the URL, which may hold a password) and the transport's reason.
+   */
+  static SQLException unreachable(String url, RuntimeException failure) {
+    final Matcher address = SERVER_URL.matcher(url);
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    final String reason = root.getMessage() == null ? root.getClass().getSimpleName()
+        : root.getMessage();
+    return new SQLException("cannot connect to the ShardSet server at "
+        + (address.find() ? address.group(1) : "the URL's address") + ": "
+        + (reason.contains("HTTP/401") ? "the user name or password was refused (HTTP 401)"
+        : reason), UNREACHABLE, failure);
   }
 
   /**

@@ -8,6 +8,12 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.config.NullCollation;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Properties;
+
 /**
  * JDBC driver for {@code jdbc:shardset:remote:} URLs: Avatica's remote driver, to a ShardSet
  * server, whose {@link java.sql.DatabaseMetaData} says what a ShardSet server does. Avatica's
@@ -40,6 +46,22 @@ public class ShardSetRemoteDriver extends org.apache.calcite.avatica.remote.Driv
 
   @Override protected String getConnectStringPrefix() {
     return CONNECT_STRING_PREFIX;
+  }
+
+  /**
+   * Avatica's connect, whose failures to reach the server (refused, TLS not trusted, an HTTP
+   * error status) arrive as RuntimeExceptions, which tools do not expect of a driver: they
+   * become SQLExceptions with SQLState 08001 naming the server's address, and an error the
+   * server sent keeps its own state.
+   */
+  @Override public @Nullable Connection connect(String url, Properties info)
+      throws SQLException {
+    try {
+      return super.connect(url, info);
+    } catch (RuntimeException e) {
+      final SQLException sent = RemoteFailures.of(e);
+      throw sent != null ? sent : RemoteFailures.unreachable(url, e);
+    }
   }
 
   /** ShardSet's name and version: the client's, which is the server's when both are one
