@@ -61,11 +61,19 @@ public final class SessionWrite implements AutoCloseable {
    * @throws SQLException if the statement's own transaction could not commit
    */
   public void complete() throws SQLException {
+    complete(-1);
+  }
+
+  /**
+   * {@link #complete()}, with the rows the statement changed, which the audit trail shows
+   * ({@link ShardSession#takeWrittenShards}).
+   */
+  public void complete(long rows) throws SQLException {
     if (ended) {
       return;
     }
     ended = true;
-    session.writeEnded(this, true);
+    session.writeEnded(this, true, rows);
     if (owned) {
       transaction.commit();
     }

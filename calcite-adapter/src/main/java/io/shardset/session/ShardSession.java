@@ -55,6 +55,10 @@ public final class ShardSession implements AutoCloseable {
   private @Nullable ShardTransaction statementTransaction;
   /** The table whose rows a running row-by-row write reads, locking them. */
   private @Nullable String lockedTable;
+  /** The shards of the last write, for the audit trail ({@link #takeWrittenShards}). */
+  private List<String> writtenShards = List.of();
+  /** The rows of the last write, for the audit trail ({@link #takeWrittenRows}). */
+  private long writtenRows = -1;
   /** The running row-by-row write, whose reads say here when they could not lock. */
   private @Nullable SessionWrite rowWrite;
   /** What aborted the transaction; null while it is not aborted. */
@@ -277,9 +281,33 @@ public final class ShardSession implements AutoCloseable {
     return write;
   }
 
+  /**
+   * The shards the last write statement's transaction has written to (a transaction's, all it
+   * wrote to so far), for the audit trail; empty after it is taken.
+   */
+  public synchronized List<String> takeWrittenShards() {
+    final List<String> shards = writtenShards;
+    writtenShards = List.of();
+    return shards;
+  }
+
+  /** The rows the last write statement changed, -1 if unknown; -1 after it is taken. */
+  public synchronized long takeWrittenRows() {
+    final long rows = writtenRows;
+    writtenRows = -1;
+    return rows;
+  }
+
   /** A write ended: its reads no longer lock, and an autocommit write's own transaction is
    * no longer the one reads join. */
   synchronized void writeEnded(SessionWrite write, boolean completed) {
+    writeEnded(write, completed, -1);
+  }
+
+  /** {@link #writeEnded(SessionWrite, boolean)}, with the rows it changed, -1 if unknown. */
+  synchronized void writeEnded(SessionWrite write, boolean completed, long rows) {
+    writtenShards = write.transaction().shardsWritten();
+    writtenRows = rows;
     if (!completed) {
       failedWrite = write.transaction();
     }

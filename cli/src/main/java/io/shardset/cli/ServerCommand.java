@@ -55,11 +55,13 @@ public final class ServerCommand implements Callable<Integer> {
   private Driver.Serialization serialization;
 
   @Option(names = "--users", paramLabel = "FILE",
-      description = "Require HTTP BASIC authentication by the users of this Jetty realm"
-          + " properties file, one 'name: password,role...' line each. A user writes"
-          + " (INSERT, UPDATE, DELETE) only with the role '" + WriteAccess.WRITE_ROLE
-          + "' and without the role '" + WriteAccess.READ_ROLE + "'; every other user only"
-          + " queries. Without --users (loopback only) every client may write.")
+      description = "Require HTTP BASIC authentication (or a client certificate, with"
+          + " --tls-client-ca) by the users of this file, one 'name: password,role...' line"
+          + " each, the password hashed by 'shardset users add' (clear text works, with a"
+          + " warning). A user writes (INSERT, UPDATE, DELETE) only with the role '"
+          + WriteAccess.WRITE_ROLE + "' and without the role '" + WriteAccess.READ_ROLE
+          + "'; every other user only queries. Without --users (loopback only) every client"
+          + " may write.")
   private Path users;
 
   @Option(names = "--role", paramLabel = "ROLE", defaultValue = "users", split = ",",
@@ -140,6 +142,41 @@ public final class ServerCommand implements Callable<Integer> {
           + " their own. Needs --users.")
   private List<String> operatorRoles = new ArrayList<>();
 
+  @Option(names = "--tls-keystore", paramLabel = "FILE",
+      description = "Serve HTTPS with the key and certificate chain of this PKCS#12 file; its"
+          + " password comes from --tls-password-file or the environment variable "
+          + TlsOptions.PASSWORD_VARIABLE + ".")
+  private Path tlsKeystore;
+
+  @Option(names = "--tls-password-file", paramLabel = "FILE",
+      description = "The file whose first line is the --tls-keystore password.")
+  private Path tlsPasswordFile;
+
+  @Option(names = "--tls-certificate", paramLabel = "FILE",
+      description = "Serve HTTPS with this PEM certificate chain and the key of --tls-key.")
+  private Path tlsCertificate;
+
+  @Option(names = "--tls-key", paramLabel = "FILE",
+      description = "The unencrypted PKCS#8 PEM key of --tls-certificate.")
+  private Path tlsKey;
+
+  @Option(names = "--tls-client-ca", paramLabel = "FILE",
+      description = "Require every client to show a certificate signed by one of the"
+          + " authorities in this PEM file (mutual TLS); a certificate whose subject's CN"
+          + " names a user of --users signs that user in without a password.")
+  private Path tlsClientCa;
+
+  @Option(names = "--audit",
+      description = "Write the audit trail on the logger io.shardset.audit: sessions opened and"
+          + " closed, authentications refused, write statements (user, address, tables,"
+          + " shards, rows, outcome; literals masked).")
+  private boolean audit;
+
+  @Option(names = "--allow-plain-http",
+      description = "Serve a non-loopback --bind over plain HTTP, for a proxy in front that"
+          + " does TLS; passwords cross the network readable (a warning each start).")
+  private boolean allowPlainHttp;
+
   @CommandLine.Spec
   private CommandLine.Model.CommandSpec spec;
 
@@ -175,7 +212,10 @@ public final class ServerCommand implements Callable<Integer> {
         .withSpooling(new ResultSpooling(resultMemoryMib << 20, resultMemoryTotalMib << 20,
             resultSpoolLimitMib << 20, resultSpoolDir != null ? resultSpoolDir
                 : ResultSpooling.DEFAULT.directory(), Duration.ofSeconds(fetchTimeoutSeconds)));
-    return sortMemory == null ? settings : settings.withSortMemory(sortMemory);
+    final ServerSettings secured = settings.withSecurity(new TlsOptions(tlsKeystore,
+        tlsPasswordFile, tlsCertificate, tlsKey, tlsClientCa).security()
+        .withPlainHttpAllowed(allowPlainHttp).withAudit(audit));
+    return sortMemory == null ? secured : secured.withSortMemory(sortMemory);
   }
 
   /** Reads a role's scatter limit. */

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 @Command(name = "shardset", mixinStandardHelpOptions = true,
     description = "Tools for ShardSet models: one logical SQL schema over JDBC shards.",
     subcommands = {LoadCommand.class, ServerCommand.class, ReshardCommand.class,
-        CommandLine.HelpCommand.class})
+        UsersCommand.class, CommandLine.HelpCommand.class})
 public final class ShardSetCli implements Runnable {
   @CommandLine.Spec
   private CommandLine.Model.CommandSpec spec;

@@ -80,7 +80,8 @@ public final class SlowStatementLog {
     return count + " " + noun + (count == 1 ? "" : "s");
   }
 
-  private static String text(String sql, boolean literals) {
+  /** A statement's text on one line, literal values masked unless {@code literals}. */
+  static String text(String sql, boolean literals) {
     final String oneLine = WHITESPACE.matcher(sql).replaceAll(" ").trim();
     return literals ? oneLine : LiteralMask.mask(oneLine);
   }

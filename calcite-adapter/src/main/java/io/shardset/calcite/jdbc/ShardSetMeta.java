@@ -1,6 +1,7 @@
 package io.shardset.calcite.jdbc;
 
 import io.shardset.calcite.guard.ActivitySettings;
+import io.shardset.calcite.guard.AuditLog;
 import io.shardset.calcite.guard.SlowStatementLog;
 import io.shardset.calcite.relations.MetadataColumn;
 import io.shardset.calcite.relations.RelationRows;
@@ -37,6 +38,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -59,6 +62,9 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
   private final AvaticaConnection connection;
   private final ActivitySettings activity;
   private final String user;
+  /** The audit trail of the connection's writes, and the address of its client, if any. */
+  private final AuditLog audit;
+  private final @Nullable String address;
   private final StatementTracker tracker;
   /**
    * Executions whose rows are not yet made, by statement id: a query's rows are made after
@@ -77,6 +83,10 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
     this.activity = ActivitySettings.of(
         ((CalciteConnection) connection).getProperties());
     this.user = ((CalciteConnection) connection).getProperties().getProperty("user", "sa");
+    this.audit = AuditLog.of(Boolean.parseBoolean(((CalciteConnection) connection)
+        .getProperties().getProperty(AuditLog.PROPERTY, "false").trim()));
+    this.address = ((CalciteConnection) connection).getProperties()
+        .getProperty(AuditLog.ADDRESS);
     this.tracker = Objects.requireNonNull(tracker, "tracker");
     this.session = new ShardSession(user);
     connProps.setAutoCommit(true);
@@ -309,7 +319,13 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
     }
     if (result == null) {
       awaitingRows.remove(h.id, tracked);
-      ended(tracked, failure == null ? "error" : TrackedRows.outcome(failure));
+      final String outcome = failure == null ? "error" : TrackedRows.outcome(failure);
+      ended(tracked, outcome);
+      if (AuditLog.writes(tracked.sql())) {
+        session.takeWrittenRows();
+        audit.wrote(tracked, address, -1, AuditLog.withState(outcome, failure),
+            shardsOf(tracked));
+      }
       return;
     }
     for (MetaResultSet resultSet : result.resultSets) {
@@ -318,9 +334,17 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
           && resultSet.signature.statementType.canUpdate()) {
         awaitingRows.remove(h.id, tracked);
         ended(tracked, "ok");
+        audit.wrote(tracked, address, session.takeWrittenRows(), "ok", shardsOf(tracked));
         return;
       }
     }
+  }
+
+  /** The shards a write statement read from and wrote to, in order. */
+  private Set<String> shardsOf(TrackedStatement tracked) {
+    final Set<String> shards = new TreeSet<>(tracked.shards());
+    shards.addAll(session.takeWrittenShards());
+    return shards;
   }
 
   private void ended(TrackedStatement tracked, String how) {
@@ -487,7 +511,8 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
 
   @Override public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h,
       List<String> sqlCommands) throws NoSuchStatementException {
-    return asOne(h, () -> super.prepareAndExecuteBatch(h, sqlCommands));
+    return audited(sqlCommands.isEmpty() ? "" : sqlCommands.get(0),
+        () -> asOne(h, () -> super.prepareAndExecuteBatch(h, sqlCommands)));
   }
 
   @Override public ExecuteBatchResult executeBatch(StatementHandle h,
@@ -496,7 +521,31 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
     for (List<TypedValue> values : parameterValues) {
       sendable.add(sendable(h, values));
     }
-    return asOne(h, () -> super.executeBatch(h, sendable));
+    final String sql = preparedSql(h);
+    return audited(sql == null ? "" : sql,
+        () -> asOne(h, () -> super.executeBatch(h, sendable)));
+  }
+
+  /** A batch's execution, as a call. */
+  @FunctionalInterface
+  private interface BatchCall {
+    ExecuteBatchResult run() throws NoSuchStatementException;
+  }
+
+  /** Runs a batch, and writes it to the audit trail with how it ended. */
+  private ExecuteBatchResult audited(String sql, BatchCall batch)
+      throws NoSuchStatementException {
+    if (!audit.isOn()) {
+      return batch.run();
+    }
+    try {
+      final ExecuteBatchResult result = batch.run();
+      audit.wroteBatch(user, address, sql, result.updateCounts, "ok");
+      return result;
+    } catch (RuntimeException e) {
+      audit.wroteBatch(user, address, sql, new long[0], TrackedRows.outcome(e));
+      throw e;
+    }
   }
 
   /**

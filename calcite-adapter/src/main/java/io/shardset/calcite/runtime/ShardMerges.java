@@ -52,7 +52,7 @@ public final class ShardMerges {
       try {
         final long count = write(target, values,
             TableWrite.open(target.table(), statement.transaction(), timeout), rows);
-        statement.complete();
+        statement.complete(count);
         return count;
       } catch (SQLException e) {
         throw statement.explain(e);

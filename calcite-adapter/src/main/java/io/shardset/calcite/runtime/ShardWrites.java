@@ -75,7 +75,7 @@ public final class ShardWrites {
           final long count = PushedWrites.run(TableWrite.open(target.table(),
               statement.transaction(), ScanRunner.timeout(root)), pushed, root,
               statements.of(DataContext.Variable.CANCEL_FLAG.get(root)));
-          statement.complete();
+          statement.complete(count);
           return count;
         } catch (SQLException e) {
           throw statement.explain(e);
@@ -103,7 +103,7 @@ public final class ShardWrites {
         final TableWrite write = TableWrite.open(target.table(), statement.transaction(),
             timeout);
         final long count = RowChanges.change(target, write, rows, statement::readsLocked);
-        statement.complete();
+        statement.complete(count);
         return count;
       } catch (SQLException e) {
         throw statement.explain(e);
@@ -137,7 +137,7 @@ public final class ShardWrites {
             }
           }
         }
-        statement.complete();
+        statement.complete(count);
         return count;
       } catch (SQLException e) {
         throw statement.explain(e);

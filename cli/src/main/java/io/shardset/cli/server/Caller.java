@@ -12,6 +12,7 @@ import java.util.Objects;
  * Avatica calls on the same thread.
  *
  * @param user the authenticated user's name, or a placeholder without authentication
+ * @param address the client's address, as the request came from it
  * @param mayWrite whether the user may write
  * @param whyNot why the user may not write, for the refusal's message; null if they may
  * @param refusedByRole whether the user may not write for want of a role, rather than
@@ -21,14 +22,16 @@ import java.util.Objects;
  * @param seesAllStatements whether the user sees every user's running statements and may
  *     cancel them (an operator, or anyone without authentication), or only their own
  */
-record Caller(String user, boolean mayWrite, @Nullable String whyNot, boolean refusedByRole,
+record Caller(String user, String address, boolean mayWrite, @Nullable String whyNot,
+    boolean refusedByRole,
     @Nullable ScatterLimit scatter, boolean seesAllStatements) {
   /** Who a thread serves when no request set it: nobody, who may not write. */
-  static final Caller NOBODY = new Caller("(none)", false, "no remote user is known", false,
-      null, false);
+  static final Caller NOBODY = new Caller("(none)", "(none)", false,
+      "no remote user is known", false, null, false);
 
   Caller {
     Objects.requireNonNull(user, "user");
+    Objects.requireNonNull(address, "address");
   }
 
   /** The callers of the requests each thread serves now. */

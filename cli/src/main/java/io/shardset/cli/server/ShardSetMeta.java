@@ -1,6 +1,7 @@
 package io.shardset.cli.server;
 
 import io.shardset.calcite.guard.ActivitySettings;
+import io.shardset.calcite.guard.AuditLog;
 import io.shardset.calcite.guard.ConnectionScatter;
 import io.shardset.model.ScatterLimit;
 
@@ -67,7 +68,13 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
    * statement by its number alone (numbers count up from 1, across connections), and would
    * run, read or close another user's statement for anyone who names it.
    */
-  private final Map<String, String> owners = new ConcurrentHashMap<>();
+  private final Map<String, Owner> owners = new ConcurrentHashMap<>();
+  /** The audit trail of sessions. */
+  private final AuditLog audit;
+
+  /** Who opened a connection, and from where. */
+  private record Owner(String user, String address) {
+  }
 
   /** The query timeout of every statement, in seconds; 0 for none. */
   private final int statementTimeoutSeconds;
@@ -91,8 +98,9 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
   private final Map<InUse, Long> streaming = new ConcurrentHashMap<>();
 
   ShardSetMeta(String url, Properties server, Duration idleTimeout, Duration statementTimeout,
-      ResultSpooling spooling, Caller.Current callers) throws SQLException {
+      ResultSpooling spooling, Caller.Current callers, AuditLog audit) throws SQLException {
     super(url, withExpiry(server, idleTimeout));
+    this.audit = audit;
     this.spooling = spooling;
     this.server = copy(server);
     this.statementTimeoutSeconds = (int) statementTimeout.getSeconds();
@@ -144,7 +152,13 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
           dropSpool(id);
         }
       }
-      owners.keySet().retainAll(getConnectionCache().asMap().keySet());
+      for (Map.Entry<String, Owner> owner : owners.entrySet()) {
+        if (!getConnectionCache().asMap().containsKey(owner.getKey())
+            && owners.remove(owner.getKey(), owner.getValue())) {
+          audit.closed(owner.getKey(), owner.getValue().user(), owner.getValue().address(),
+              "idle timeout");
+        }
+      }
     } catch (RuntimeException e) {
       LOG.warn("closing idle remote connections failed", e);
     }
@@ -181,6 +195,8 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     // Who runs the connection's statements, as SHARDSET.STATEMENTS shows them, and whose
     // statements it sees and may cancel.
     properties.setProperty("user", caller.user());
+    // For the audit trail of the connection's writes, when the server writes one.
+    properties.setProperty(AuditLog.ADDRESS, caller.address());
     properties.setProperty(ActivitySettings.STATEMENTS,
         caller.seesAllStatements() ? "all" : "own");
     final ScatterLimit scatter = caller.scatter();
@@ -271,7 +287,9 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
 
   @Override public void openConnection(ConnectionHandle ch, Map<String, String> info) {
     super.openConnection(ch, info);
-    owners.put(ch.id, callers.get().user());
+    final Caller caller = callers.get();
+    owners.put(ch.id, new Owner(caller.user(), caller.address()));
+    audit.opened(ch.id, caller.user(), caller.address());
   }
 
   @Override public void closeConnection(ConnectionHandle ch) {
@@ -279,7 +297,10 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
     try {
       super.closeConnection(ch);
     } finally {
-      owners.remove(ch.id);
+      final Owner owner = owners.remove(ch.id);
+      if (owner != null) {
+        audit.closed(ch.id, owner.user(), owner.address(), "closed by the client");
+      }
     }
   }
 
@@ -469,8 +490,8 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
 
   /** Refuses a connection that another user opened, as if it did not exist. */
   private void checkOwner(String connectionId) {
-    final String owner = owners.get(connectionId);
-    if (owner != null && !owner.equals(callers.get().user())) {
+    final Owner owner = owners.get(connectionId);
+    if (owner != null && !owner.user().equals(callers.get().user())) {
       throw new NoSuchConnectionException(connectionId);
     }
   }

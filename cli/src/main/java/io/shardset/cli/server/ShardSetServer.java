@@ -2,7 +2,12 @@ package io.shardset.cli.server;
 
 import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.guard.ActivitySettings;
+import io.shardset.calcite.guard.AuditLog;
 import io.shardset.calcite.plan.SortMemory;
+import io.shardset.cli.security.CertificateOrPasswordAuthenticator;
+import io.shardset.cli.security.GuessingGuard;
+import io.shardset.cli.security.UsersFile;
+import io.shardset.cli.security.UsersLoginService;
 import io.shardset.execution.ShardMetrics;
 
 import org.apache.calcite.avatica.remote.LocalService;
@@ -10,16 +15,22 @@ import org.apache.calcite.avatica.server.HandlerFactory;
 import org.apache.calcite.avatica.server.HttpServer;
 import org.apache.calcite.avatica.server.ServerCustomizer;
 
+import org.eclipse.jetty.security.ConstraintSecurityHandler;
+import org.eclipse.jetty.security.HashLoginService;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,6 +43,9 @@ import java.util.Properties;
  * who may not write (see {@link WriteAccess}).
  */
 public final class ShardSetServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ShardSetServer.class);
+  /** The realm BASIC authentication names. */
+  private static final String REALM = "ShardSet";
   /** The model goes in the properties, which a client cannot override (see ShardSetMeta). */
   /** ShardSet's driver: Calcite's, with a plan cache (Avatica prepares on every call). */
   private static final String URL = "jdbc:shardset:";
@@ -66,6 +80,12 @@ public final class ShardSetServer implements AutoCloseable {
    * @throws SQLException if the model cannot be opened
    */
   public static ShardSetServer start(ServerSettings settings) throws SQLException {
+    return start(settings, duration -> Thread.sleep(duration.toMillis()));
+  }
+
+  /** {@link #start(ServerSettings)}, with what waits out the back-off of password guessing. */
+  public static ShardSetServer start(ServerSettings settings, GuessingGuard.Sleeper sleeper)
+      throws SQLException {
     Objects.requireNonNull(settings, "settings");
     final InetAddress address = address(settings.bind());
     if (settings.users() == null && !address.isLoopbackAddress()) {
@@ -73,12 +93,27 @@ public final class ShardSetServer implements AutoCloseable {
           + " without authentication: only a loopback address may go without --users"
           + " (a realm properties file of 'name: password,role' lines)");
     }
+    final TlsSettings tls = settings.security().tls();
+    if (tls == null && !address.isLoopbackAddress()) {
+      if (!settings.security().allowPlainHttp()) {
+        throw new IllegalArgumentException("refusing to serve on " + settings.bind()
+            + " over plain HTTP: passwords would cross the network readable; give"
+            + " --tls-keystore (or --tls-certificate and --tls-key), or --allow-plain-http"
+            + " behind a proxy that does TLS");
+      }
+      LOG.warn("serving on {} over plain HTTP (--allow-plain-http): passwords and rows cross"
+          + " the network readable by anyone on the path", settings.bind());
+    }
     if (!Files.isReadable(settings.model())) {
       throw new IllegalArgumentException("cannot read the model file " + settings.model());
     }
     if (settings.users() != null && !Files.isReadable(settings.users())) {
       throw new IllegalArgumentException("cannot read the users file " + settings.users());
     }
+    final AuditLog audit = AuditLog.of(settings.security().audit());
+    final UsersLoginService login = settings.users() == null ? null : loginService(
+        settings.users(), new GuessingGuard(settings.security().guessing(), sleeper,
+            Clock.systemUTC()), audit);
     final Properties info = new Properties();
     // In the properties, not the URL: URLs split on ';', which H2 URLs contain.
     info.setProperty("model", settings.model().toAbsolutePath().toString());
@@ -87,6 +122,10 @@ public final class ShardSetServer implements AutoCloseable {
     if (settings.sortMemory() != null) {
       // A server property too: what a session's work above the shards may hold in memory.
       info.setProperty(SortMemory.PROPERTY, settings.sortMemory());
+    }
+    if (audit.isOn()) {
+      // A server property too: the embedded connections write their writes to the trail.
+      info.setProperty(AuditLog.PROPERTY, "true");
     }
     if (settings.slowQueryMillis() > 0) {
       info.setProperty(ActivitySettings.SLOW_MILLIS, Long.toString(settings.slowQueryMillis()));
@@ -108,7 +147,7 @@ public final class ShardSetServer implements AutoCloseable {
       opened.add(0, health);
       final Caller.Current callers = new Caller.Current();
       final ShardSetMeta meta = new ShardSetMeta(URL, info, settings.idleTimeout(),
-          settings.statementTimeout(), settings.spooling(), callers);
+          settings.statementTimeout(), settings.spooling(), callers, audit);
       opened.add(0, meta);
       // Avatica's own handler (given no configuration, as with authentication Jetty's
       // security handler in front of it does the checking), told who sends each request.
@@ -120,8 +159,15 @@ public final class ShardSetServer implements AutoCloseable {
       final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
           .withHandler(handler)
           .withPort(settings.port())
-          .withServerCustomizers(List.of(bindTo(settings.bind()), HealthEndpoint::openToAll),
-              Server.class);
+          .withServerCustomizers(List.of(bindTo(settings.bind()), HealthEndpoint::openToAll,
+              server -> {
+                if (tls != null) {
+                  TlsConnector.apply(server, tls);
+                }
+                if (login != null) {
+                  useLogin(server, login);
+                }
+              }), Server.class);
       if (settings.users() != null) {
         builder.withBasicAuthentication(settings.users().toAbsolutePath().toString(),
             settings.roles().toArray(new String[0]));
@@ -142,6 +188,31 @@ public final class ShardSetServer implements AutoCloseable {
       closeAll(opened, e);
       throw e;
     }
+  }
+
+  /** The login service of a users file, whose warnings (passwords not hashed) it logs. */
+  private static UsersLoginService loginService(Path file, GuessingGuard guard,
+      AuditLog audit) {
+    final UsersFile users = UsersFile.read(file);
+    for (String warning : users.warnings()) {
+      LOG.warn(warning);
+    }
+    return new UsersLoginService(REALM, users, guard, audit);
+  }
+
+  /**
+   * Puts ShardSet's login service and authenticator in the place of the ones Avatica's BASIC
+   * authentication made, whose realm file holds clear-text passwords only.
+   */
+  private static void useLogin(Server server, UsersLoginService login) {
+    for (HashLoginService avatica : server.getBeans(HashLoginService.class)) {
+      server.removeBean(avatica);
+    }
+    server.addBean(login);
+    final ConstraintSecurityHandler security =
+        server.getChildHandlerByClass(ConstraintSecurityHandler.class);
+    security.setLoginService(login);
+    security.setAuthenticator(new CertificateOrPasswordAuthenticator(login));
   }
 
   /** Closes what a failed start opened, the last opened first. */
@@ -182,7 +253,8 @@ public final class ShardSetServer implements AutoCloseable {
     final String host = address.isAnyLocalAddress() ? "127.0.0.1"
         : address.getHostAddress().contains(":") ? "[" + address.getHostAddress() + "]"
         : address.getHostAddress();
-    return "jdbc:avatica:remote:url=http://" + host + ":" + port() + ";serialization="
+    return "jdbc:avatica:remote:url=" + (settings.security().tls() != null ? "https" : "http")
+        + "://" + host + ":" + port() + ";serialization="
         + settings.serialization().name().toLowerCase(Locale.ROOT)
         + (settings.users() != null ? ";authentication=BASIC" : "");
   }

@@ -59,7 +59,8 @@ final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler 
     }
     final String user = request.getRemoteUser() == null ? ANONYMOUS : request.getRemoteUser();
     final boolean mayWrite = access.mayWrite(request::isUserInRole);
-    callers.set(new Caller(user, mayWrite, mayWrite ? null : access.whyReadOnly(user),
+    callers.set(new Caller(user, request.getRemoteAddr(), mayWrite,
+        mayWrite ? null : access.whyReadOnly(user),
         !mayWrite && !access.serverReadOnly(),
         RoleScatter.of(roleScatter, request::isUserInRole),
         !access.authenticated() || operatorRoles.stream().anyMatch(request::isUserInRole)));

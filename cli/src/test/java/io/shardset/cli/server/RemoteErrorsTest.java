@@ -17,10 +17,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 /** The SQLState and message a remote client gets for the errors of its calls. */
 class RemoteErrorsTest {
-  private static final Caller WRITER = new Caller("alice", true, null, false, null, false);
-  private static final Caller READER = new Caller("nora", false,
+  private static final Caller WRITER = new Caller("alice", "127.0.0.1", true, null, false,
+      null, false);
+  private static final Caller READER = new Caller("nora", "127.0.0.1", false,
       "user nora has no role 'write' (or has the role 'read')", true, null, false);
-  private static final Caller ON_READ_ONLY_SERVER = new Caller("alice", false,
+  private static final Caller ON_READ_ONLY_SERVER = new Caller("alice", "127.0.0.1", false,
       "the server is read-only", false, null, false);
 
   /** How a write refused on a read-only connection reaches Avatica's server: the statement's
