@@ -115,11 +115,24 @@ class ServerTlsTest {
     }
   }
 
-  @Test void aServerOfPemFilesServesHttps() throws Exception {
+  /** Also the probe: nothing logged or answered holds a password or the key. */
+  @Test void aServerOfPemFilesServesHttpsAndLogsNoSecret() throws Exception {
     final Path[] pem = certificates.serverPem();
-    server = ShardSetServer.start(settings(TlsSettings.ofPem(pem[0], pem[1])));
-    try (Connection c = DriverManager.getConnection(server.jdbcUrl() + ALICE + trusting())) {
-      assertEquals(0, count(c));
+    final List<String> keyLines = Files.readAllLines(pem[0]);
+    try (CapturedLog log = new CapturedLog()) {
+      server = ShardSetServer.start(settings(TlsSettings.ofPem(pem[0], pem[1])));
+      try (Connection c = DriverManager.getConnection(server.jdbcUrl() + ALICE
+          + trusting())) {
+        assertEquals(0, count(c));
+      }
+      final SQLException wrong = assertThrows(SQLException.class, () -> DriverManager
+          .getConnection(shardset(server.jdbcUrl()) + ";avatica_user=alice"
+              + ";avatica_password=not-the-secret" + trusting()));
+      final String seen = log.text() + describe(wrong);
+      for (String secret : List.of("secret", TestCertificates.PASSWORD, keyLines.get(1),
+          keyLines.get(keyLines.size() - 2))) {
+        assertFalse(seen.contains(secret), secret);
+      }
     }
   }
 
