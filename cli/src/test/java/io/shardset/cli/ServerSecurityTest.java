@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -52,6 +53,8 @@ class ServerSecurityTest {
   private static final String CUSTOMERS_DDL = "CREATE TABLE CUSTOMERS (ID BIGINT PRIMARY KEY,"
       + " NAME VARCHAR(20) NOT NULL)";
   private static final String PASSWORD = "s3cret-Pw";
+  private static final Pattern SESSION = Pattern.compile("session [0-9a-f-]+");
+  private static final Pattern STATEMENT = Pattern.compile("statement [0-9]+");
 
   @TempDir Path folder;
   private H2Shards shards;
@@ -185,8 +188,8 @@ class ServerSecurityTest {
       assertThrows(SQLException.class, () -> as("alice", "wrong"));
       final List<String> audit = new ArrayList<>();
       for (String line : log.lines(" io.shardset.audit - ")) {
-        audit.add(line.substring(line.indexOf(" - ") + 3).replaceAll(
-            "session [0-9a-f-]+", "session S").replaceAll("statement [0-9]+", "statement N"));
+        audit.add(STATEMENT.matcher(SESSION.matcher(line.substring(line.indexOf(" - ") + 3))
+            .replaceAll("session S")).replaceAll("statement N"));
       }
       assertEquals(List.of(
           "session S opened: user 'alice' from 127.0.0.1",
