@@ -1,5 +1,6 @@
 package io.shardset.cli;
 
+import io.shardset.calcite.jdbc.ShardSetVersion;
 import io.shardset.util.SuppressForbidden;
 
 import picocli.CommandLine;
@@ -7,6 +8,7 @@ import picocli.CommandLine.Command;
 
 /** The {@code shardset} command; its work is done by its subcommands. */
 @Command(name = "shardset", mixinStandardHelpOptions = true,
+    versionProvider = ShardSetCli.Version.class,
     description = "Tools for ShardSet models: one logical SQL schema over JDBC shards.",
     subcommands = {LoadCommand.class, ServerCommand.class, ReshardCommand.class,
         UsersCommand.class, CommandLine.HelpCommand.class})
@@ -26,5 +28,15 @@ public final class ShardSetCli implements Runnable {
 
   @Override public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(), "Missing a subcommand");
+  }
+
+  /** What {@code shardset --version} prints: ShardSet's version and the versions it brings. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override public String[] getVersion() {
+      final String version = "ShardSet " + ShardSetVersion.VERSION + " (Calcite "
+          + ShardSetVersion.CALCITE_VERSION + ", Avatica " + ShardSetVersion.AVATICA_VERSION
+          + ", Java " + Runtime.version() + ")";
+      return new String[] {version};
+    }
   }
 }

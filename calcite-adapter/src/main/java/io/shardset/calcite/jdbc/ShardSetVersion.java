@@ -31,7 +31,27 @@ public final class ShardSetVersion {
   /** The project version, such as {@code 0.1.0-SNAPSHOT}. */
   public static final String VERSION = load();
 
+  /** The versions of Calcite and Avatica this version is built with and brings. */
+  public static final String CALCITE_VERSION = built("calcite");
+  public static final String AVATICA_VERSION = built("avatica");
+
   private ShardSetVersion() {
+  }
+
+  private static String built(String library) {
+    return properties().getProperty(library, "unknown");
+  }
+
+  private static Properties properties() {
+    final Properties properties = new Properties();
+    try (InputStream in = ShardSetVersion.class.getResourceAsStream(RESOURCE)) {
+      if (in != null) {
+        properties.load(in);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + RESOURCE, e);
+    }
+    return properties;
   }
 
   private static String load() {
