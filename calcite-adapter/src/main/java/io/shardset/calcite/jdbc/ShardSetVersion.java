@@ -28,18 +28,17 @@ public final class ShardSetVersion {
 
   private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)");
 
+  /** What Maven wrote into {@value #RESOURCE}, read once. */
+  private static final Properties BUILT = properties();
+
   /** The project version, such as {@code 0.1.0-SNAPSHOT}. */
   public static final String VERSION = load();
 
   /** The versions of Calcite and Avatica this version is built with and brings. */
-  public static final String CALCITE_VERSION = built("calcite");
-  public static final String AVATICA_VERSION = built("avatica");
+  public static final String CALCITE_VERSION = BUILT.getProperty("calcite", "unknown");
+  public static final String AVATICA_VERSION = BUILT.getProperty("avatica", "unknown");
 
   private ShardSetVersion() {
-  }
-
-  private static String built(String library) {
-    return properties().getProperty(library, "unknown");
   }
 
   private static Properties properties() {
@@ -55,15 +54,7 @@ public final class ShardSetVersion {
   }
 
   private static String load() {
-    final Properties properties = new Properties();
-    try (InputStream in = ShardSetVersion.class.getResourceAsStream(RESOURCE)) {
-      if (in != null) {
-        properties.load(in);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + RESOURCE, e);
-    }
-    final String version = properties.getProperty("version", "");
+    final String version = BUILT.getProperty("version", "");
     // A build that skipped Maven's filtering leaves the placeholder, or no resource at all:
     // better to fail than to report a version that is not one.
     if (!MAJOR_MINOR.matcher(version).find()) {
