@@ -66,7 +66,7 @@ public final class SessionWrite implements AutoCloseable {
 
   /**
    * {@link #complete()}, with the rows the statement changed, which the audit trail shows
-   * ({@link ShardSession#takeWrittenShards}).
+   * ({@link ShardSession#lastWrite}).
    */
   public void complete(long rows) throws SQLException {
     if (ended) {

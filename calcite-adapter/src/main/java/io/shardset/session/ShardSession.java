@@ -55,10 +55,8 @@ public final class ShardSession implements AutoCloseable {
   private @Nullable ShardTransaction statementTransaction;
   /** The table whose rows a running row-by-row write reads, locking them. */
   private @Nullable String lockedTable;
-  /** The shards of the last write, for the audit trail ({@link #takeWrittenShards}). */
-  private List<String> writtenShards = List.of();
-  /** The rows of the last write, for the audit trail ({@link #takeWrittenRows}). */
-  private long writtenRows = -1;
+  /** What the statement running or last run wrote, for the audit trail; null for none. */
+  private @Nullable LastWrite lastWrite;
   /** The running row-by-row write, whose reads say here when they could not lock. */
   private @Nullable SessionWrite rowWrite;
   /** What aborted the transaction; null while it is not aborted. */
@@ -165,6 +163,7 @@ public final class ShardSession implements AutoCloseable {
    */
   public synchronized void beforeStatement() throws SQLException {
     failedWrite = null;
+    lastWrite = null;
     checkNotAborted();
   }
 
@@ -282,20 +281,18 @@ public final class ShardSession implements AutoCloseable {
   }
 
   /**
-   * The shards the last write statement's transaction has written to (a transaction's, all it
-   * wrote to so far), for the audit trail; empty after it is taken.
+   * What a write did, for the audit trail.
+   *
+   * @param shards the shards its transaction has written to (in a transaction, all it wrote to
+   *     so far)
+   * @param rows the rows it changed, -1 if unknown (it failed)
    */
-  public synchronized List<String> takeWrittenShards() {
-    final List<String> shards = writtenShards;
-    writtenShards = List.of();
-    return shards;
+  public record LastWrite(List<String> shards, long rows) {
   }
 
-  /** The rows the last write statement changed, -1 if unknown; -1 after it is taken. */
-  public synchronized long takeWrittenRows() {
-    final long rows = writtenRows;
-    writtenRows = -1;
-    return rows;
+  /** What the current statement wrote, if it wrote; null before it writes. */
+  public synchronized @Nullable LastWrite lastWrite() {
+    return lastWrite;
   }
 
   /** A write ended: its reads no longer lock, and an autocommit write's own transaction is
@@ -306,8 +303,7 @@ public final class ShardSession implements AutoCloseable {
 
   /** {@link #writeEnded(SessionWrite, boolean)}, with the rows it changed, -1 if unknown. */
   synchronized void writeEnded(SessionWrite write, boolean completed, long rows) {
-    writtenShards = write.transaction().shardsWritten();
-    writtenRows = rows;
+    lastWrite = new LastWrite(write.transaction().shardsWritten(), rows);
     if (!completed) {
       failedWrite = write.transaction();
     }

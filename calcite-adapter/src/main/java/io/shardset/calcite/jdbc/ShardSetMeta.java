@@ -321,10 +321,9 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
       awaitingRows.remove(h.id, tracked);
       final String outcome = failure == null ? "error" : TrackedRows.outcome(failure);
       ended(tracked, outcome);
-      if (AuditLog.writes(tracked.sql())) {
-        session.takeWrittenRows();
+      if (audit.isOn() && AuditLog.writes(tracked.sql())) {
         audit.wrote(tracked, address, -1, AuditLog.withState(outcome, failure),
-            shardsOf(tracked));
+            shardsOf(tracked, session.lastWrite()));
       }
       return;
     }
@@ -334,16 +333,23 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
           && resultSet.signature.statementType.canUpdate()) {
         awaitingRows.remove(h.id, tracked);
         ended(tracked, "ok");
-        audit.wrote(tracked, address, session.takeWrittenRows(), "ok", shardsOf(tracked));
+        if (audit.isOn()) {
+          final ShardSession.LastWrite write = session.lastWrite();
+          audit.wrote(tracked, address, write == null ? -1 : write.rows(), "ok",
+              shardsOf(tracked, write));
+        }
         return;
       }
     }
   }
 
   /** The shards a write statement read from and wrote to, in order. */
-  private Set<String> shardsOf(TrackedStatement tracked) {
+  private static Set<String> shardsOf(TrackedStatement tracked,
+      ShardSession.@Nullable LastWrite write) {
     final Set<String> shards = new TreeSet<>(tracked.shards());
-    shards.addAll(session.takeWrittenShards());
+    if (write != null) {
+      shards.addAll(write.shards());
+    }
     return shards;
   }
 
