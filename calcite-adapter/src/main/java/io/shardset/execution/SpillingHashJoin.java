@@ -5,6 +5,8 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
 
+import com.google.common.collect.Iterators;
+
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.nio.file.Path;
@@ -124,42 +126,46 @@ public final class SpillingHashJoin {
     private void start() {
       final List<I> held = new ArrayList<>();
       try (Enumerator<I> source = inner.enumerator()) {
-        long bytes = 0;
-        while (source.moveNext()) {
-          final I row = source.current();
-          held.add(row);
-          bytes += RowSizes.of(row);
-          if (bytes > sides.budgetBytes && held.size() > MIN_HELD_ROWS) {
-            final Iterator<I> rest = Linq4j.enumeratorIterator(source);
-            split(concat(held.iterator(), rest), Linq4j.enumeratorIterator(outer.enumerator()),
-                0);
-            return;
-          }
+        final Iterator<I> innerRows = Linq4j.enumeratorIterator(source);
+        if (!holdWithinBudget(held, innerRows)) {
+          split(Iterators.concat(held.iterator(), innerRows),
+              Linq4j.enumeratorIterator(outer.enumerator()), 0);
+          return;
         }
       }
       rows = sides.join.join(outer, Linq4j.asEnumerable(held)).enumerator();
+    }
+
+    /**
+     * Adds rows to {@code held} until there are none left (true) or they outgrow the budget
+     * (false, the rows after the last one held still to come).
+     */
+    private boolean holdWithinBudget(List<I> held, Iterator<I> source) {
+      long bytes = 0;
+      while (source.hasNext()) {
+        final I row = source.next();
+        held.add(row);
+        bytes += RowSizes.of(row);
+        if (bytes > sides.budgetBytes && held.size() > MIN_HELD_ROWS) {
+          return false;
+        }
+      }
+      return true;
     }
 
     /** Joins a pair of files in memory, or splits it again if its inner rows outgrow it. */
     private void joinPair(Pair pair) {
       joining = pair;
       final List<I> held = new ArrayList<>();
-      long bytes = 0;
-      final Iterator<I> source = pair.inner.read();
-      while (source.hasNext()) {
-        final I row = source.next();
-        held.add(row);
-        bytes += RowSizes.of(row);
-        if (bytes > sides.budgetBytes && held.size() > MIN_HELD_ROWS) {
-          if (pair.level + 1 >= MAX_LEVELS) {
-            throw new IllegalStateException("cannot join above the shards within "
-                + sides.budget + ": the rows of one join key take more than that");
-          }
-          held.clear();
-          split(pair.inner.read(), pair.outer.read(), pair.level + 1);
-          finishPair();
-          return;
+      if (!holdWithinBudget(held, pair.inner.read())) {
+        if (pair.level + 1 >= MAX_LEVELS) {
+          throw new IllegalStateException("cannot join above the shards within "
+              + sides.budget + ": the rows of one join key take more than that");
         }
+        held.clear();
+        split(pair.inner.read(), pair.outer.read(), pair.level + 1);
+        finishPair();
+        return;
       }
       final RowFile outerRows = pair.outer;
       rows = sides.join.join(Linq4j.asEnumerable(outerRows::<O>read),
@@ -229,18 +235,6 @@ public final class SpillingHashJoin {
         pair.inner.close();
       }
       pairs.clear();
-    }
-
-    private static <T> Iterator<T> concat(Iterator<T> first, Iterator<T> second) {
-      return new Iterator<T>() {
-        @Override public boolean hasNext() {
-          return first.hasNext() || second.hasNext();
-        }
-
-        @Override public T next() {
-          return first.hasNext() ? first.next() : second.next();
-        }
-      };
     }
 
     private static void closeQuietly(AutoCloseable closeable) {
