@@ -3,12 +3,10 @@ package io.shardset.execution;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,27 +23,16 @@ import java.util.NoSuchElementException;
  * may be null. {@link #close} deletes the file.
  */
 public final class RowFile implements Closeable {
-  /**
-   * The most rows, and the most bytes of them ({@link RowSizes}), written between two resets
-   * of the stream's back-references, which keep every value written since the last reset
-   * reachable: a join writes to 64 files at once.
-   */
-  private static final int RESET_ROWS = 1_000;
-  private static final long RESET_BYTES = 64 << 10;
-
   private final Path path;
   private final String operation;
   private final List<ObjectInputStream> readers = new ArrayList<>();
-  private @Nullable ObjectOutputStream out;
+  private @Nullable RowOutput out;
   private long rows;
-  /** The rows and their bytes written since the last reset. */
-  private int rowsSinceReset;
-  private long bytesSinceReset;
 
   private RowFile(Path path, String operation) throws IOException {
     this.path = path;
     this.operation = operation;
-    this.out = new ObjectOutputStream(new BufferedOutputStream(Files.newOutputStream(path)));
+    this.out = new RowOutput(path);
   }
 
   /**
@@ -71,19 +58,13 @@ public final class RowFile implements Closeable {
 
   /** Appends a row. */
   public void add(@Nullable Object row) {
-    final ObjectOutputStream writer = out;
+    final RowOutput writer = out;
     if (writer == null) {
       throw new IllegalStateException("rows are added before they are read");
     }
     try {
-      writer.writeUnshared(row);
+      writer.write(row, RowSizes.of(row));
       rows++;
-      bytesSinceReset += RowSizes.of(row);
-      if (++rowsSinceReset >= RESET_ROWS || bytesSinceReset >= RESET_BYTES) {
-        writer.reset();
-        rowsSinceReset = 0;
-        bytesSinceReset = 0;
-      }
     } catch (NotSerializableException e) {
       throw new IllegalStateException("cannot " + operation + ": a value of class "
           + e.getMessage() + " cannot be written to a file", e);
@@ -134,7 +115,7 @@ public final class RowFile implements Closeable {
   }
 
   private void finishWriting() {
-    final ObjectOutputStream writer = out;
+    final RowOutput writer = out;
     if (writer != null) {
       try {
         writer.close();

@@ -1,14 +1,13 @@
 package io.shardset.cli.server;
 
+import io.shardset.execution.RowOutput;
 import io.shardset.execution.RowSizes;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,11 +33,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * cleaner may close a spool meanwhile. Every method holds the spool's lock.
  */
 final class ResultSpool implements AutoCloseable {
-  /** The most rows, and bytes of them, written to the file between two resets of the
-   * stream's back-references, which keep every value written since the last reset reachable:
-   * hundreds of statements may spool at once. */
-  private static final int RESET_ROWS = 1_000;
-  private static final long RESET_BYTES = 64 << 10;
 
   private final ReentrantLock lock = new ReentrantLock();
   /** Signalled when rows arrive, the reader ends or the spool closes. */
@@ -53,9 +47,7 @@ final class ResultSpool implements AutoCloseable {
   private long rows;
   /** The rest, in a file, while it has any. */
   private @Nullable Path file;
-  private @Nullable ObjectOutputStream out;
-  private int rowsSinceReset;
-  private long bytesSinceReset;
+  private @Nullable RowOutput out;
   /** The file read back, and the index (among the file's rows) of its next row. */
   private @Nullable ObjectInputStream in;
   private long nextFileRow;
@@ -246,15 +238,9 @@ final class ResultSpool implements AutoCloseable {
     if (out == null) {
       Files.createDirectories(settings.directory());
       file = Files.createTempFile(settings.directory(), "shardset-result-", ".rows");
-      out = new ObjectOutputStream(new BufferedOutputStream(Files.newOutputStream(file)));
+      out = new RowOutput(file);
     }
-    out.writeUnshared(row);
-    bytesSinceReset += size;
-    if (++rowsSinceReset >= RESET_ROWS || bytesSinceReset >= RESET_BYTES) {
-      out.reset();
-      rowsSinceReset = 0;
-      bytesSinceReset = 0;
-    }
+    out.write(row, size);
   }
 
   /** The file's row {@code index}, read on from where the last read stopped. */
