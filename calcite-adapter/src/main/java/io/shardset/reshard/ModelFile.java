@@ -4,6 +4,7 @@ import io.shardset.model.ChunkMapSpec;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
+import io.shardset.util.AtomicFiles;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -16,15 +17,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -208,8 +202,7 @@ public final class ModelFile {
   }
 
   /**
-   * Replaces the file with this copy atomically: the text goes to a new file in the same
-   * folder, is forced to disk, and is renamed over the model file.
+   * Replaces the file with this copy atomically ({@link AtomicFiles}).
    *
    * @return the model file as now written
    * @throws IllegalStateException if the file changed since it was read
@@ -220,50 +213,8 @@ public final class ModelFile {
       throw new IllegalStateException("model file " + path + " changed since it was read;"
           + " run the command again");
     }
-    Path folder = path.toAbsolutePath().getParent();
-    Path temp = Files.createTempFile(folder, "." + path.getFileName(), ".tmp");
-    try {
-      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
-        ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
-        while (bytes.hasRemaining()) {
-          channel.write(bytes);
-        }
-        channel.force(true);
-      }
-      keepAccess(path, temp);
-      Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
-    } finally {
-      Files.deleteIfExists(temp);
-    }
-    forceFolder(folder);
+    AtomicFiles.replace(path, text);
     return new ModelFile(path, text, root.deepCopy());
-  }
-
-  /**
-   * Gives the new file the model file's permissions and group, as far as the platform and the
-   * user's rights allow: a temporary file is readable by its owner only, and a server running
-   * as another user must go on reading the model.
-   */
-  private static void keepAccess(Path model, Path temp) {
-    try {
-      PosixFileAttributes attributes = Files.readAttributes(model, PosixFileAttributes.class);
-      Files.setPosixFilePermissions(temp, attributes.permissions());
-      Files.getFileAttributeView(temp, PosixFileAttributeView.class)
-          .setGroup(attributes.group());
-    } catch (UnsupportedOperationException | IOException e) {
-      // Not a POSIX file system, or a group the user may not give: the rename goes on.
-    }
-  }
-
-  /** Makes the rename durable where the platform allows syncing a folder. */
-  private static void forceFolder(Path folder) {
-    try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
-      channel.force(true);
-    } catch (IOException e) {
-      // Some platforms cannot open a folder; the rename itself is atomic all the same.
-    }
   }
 
   private ModelFile edit(String schema, Consumer<ObjectNode> change) {

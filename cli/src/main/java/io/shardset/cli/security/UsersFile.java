@@ -1,5 +1,7 @@
 package io.shardset.cli.security;
 
+import io.shardset.util.AtomicFiles;
+
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.eclipse.jetty.util.security.Credential;
 
@@ -7,7 +9,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -130,8 +131,8 @@ public final class UsersFile {
 
   /**
    * Writes a user's line with a hashed password into a users file, in place of the user's
-   * line if there is one, else at its end; creates the file if there is none. The file is
-   * replaced whole, so that a reader never sees half of it.
+   * line if there is one, else at its end; creates the file, readable by its owner only, if
+   * there is none. The file is replaced whole ({@link AtomicFiles}), keeping its permissions.
    */
   public static void put(Path file, String name, PasswordHash password, List<String> roles)
       throws IOException {
@@ -156,15 +157,7 @@ public final class UsersFile {
     if (!replaced) {
       lines.add(entry);
     }
-    final Path folder = file.toAbsolutePath().getParent();
-    final Path temporary = Files.createTempFile(folder, "." + file.getFileName(), ".tmp");
-    try {
-      Files.write(temporary, lines, StandardCharsets.UTF_8);
-      Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING,
-          StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(temporary);
-    }
+    AtomicFiles.replace(file, String.join("\n", lines) + "\n");
   }
 
   private static boolean weak(String stored) {
