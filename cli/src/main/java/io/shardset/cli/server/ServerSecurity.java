@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param allowPlainHttp whether plain HTTP may serve a non-loopback address with
  *     authentication, sending passwords readable on the path (a warning each start)
  * @param audit whether the audit trail is written (see
- *     {@link io.shardset.cli.security.AuditLog})
+ *     {@link io.shardset.calcite.guard.AuditLog})
  * @param guessing how repeated authentication failures are slowed
  */
 public record ServerSecurity(@Nullable TlsSettings tls, boolean allowPlainHttp, boolean audit,
