@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -132,6 +133,35 @@ class ServerSecurityTest {
           + " 'shardset users add bob'"), log.lines("clear text"));
       assertFalse(log.text().contains(PASSWORD) || log.text().contains("first"),
           log.text());
+    }
+  }
+
+  /**
+   * The user and password fields of tools and of {@code DriverManager.getConnection(url,
+   * user, password)} sign in on {@code jdbc:shardset:remote:} without Avatica's own property
+   * names or {@code authentication=BASIC} in the URL.
+   */
+  @Test void theJdbcUserAndPasswordSignIn() throws Exception {
+    addUser(PASSWORD, "alice", "--file", users.toString());
+    server = start(ServerSecurity.PLAIN);
+    final String url = "jdbc:shardset:remote:url=http://127.0.0.1:" + server.port()
+        + ";serialization=protobuf";
+    try (Connection alice = DriverManager.getConnection(url, "alice", PASSWORD);
+         Statement s = alice.createStatement();
+         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM CUSTOMERS")) {
+      assertTrue(rs.next());
+      assertEquals(0, rs.getInt(1));
+    }
+    final SQLException refused = assertThrows(SQLException.class,
+        () -> DriverManager.getConnection(url, "alice", "wrong"));
+    assertEquals("08001", refused.getSQLState());
+    assertEquals("cannot connect to the ShardSet server at http://127.0.0.1:" + server.port()
+        + ": the user name or password was refused (HTTP 401)", refused.getMessage());
+    // Avatica's names in the URL win over the fields: the wrong password is not sent.
+    try (Connection alice = DriverManager.getConnection(url + ";authentication=BASIC"
+        + ";avatica_user=alice;avatica_password=" + PASSWORD, "alice", "wrong");
+         Statement s = alice.createStatement()) {
+      s.executeQuery("SELECT COUNT(*) FROM CUSTOMERS").close();
     }
   }
 

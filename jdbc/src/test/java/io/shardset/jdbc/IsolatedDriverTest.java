@@ -22,6 +22,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.Driver;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -95,6 +96,7 @@ class IsolatedDriverTest {
       assertEquals(List.of("4"), rows(c, "SELECT COUNT(*) FROM CUSTOMERS"));
       assertEquals(List.of("3, Cy"), rows(c, "SELECT ID, NAME FROM CUSTOMERS WHERE ID = 3"));
       dbeaverMetadata(c.getMetaData());
+      tableauProbes(c);
     }
   }
 
@@ -113,6 +115,7 @@ class IsolatedDriverTest {
         assertEquals(List.of("1, Ann", "2, Bo"),
             rows(c, "SELECT ID, NAME FROM CUSTOMERS WHERE ID < 3 ORDER BY ID"));
         dbeaverMetadata(c.getMetaData());
+        tableauProbes(c);
       }
     }
   }
@@ -127,6 +130,29 @@ class IsolatedDriverTest {
     assertEquals(List.of("ID"), column(md.getPrimaryKeys(null, "S", "CUSTOMERS"), 4));
     assertTrue(!column(md.getTypeInfo(), 1).isEmpty());
     column(md.getCatalogs(), 1);
+    // DataGrip's and DBeaver's table pages: indexes and foreign keys (none here).
+    assertEquals(List.of("ID"), column(md.getIndexInfo(null, "S", "CUSTOMERS", true, false),
+        9));
+    assertEquals(List.of(), column(md.getImportedKeys(null, "S", "CUSTOMERS"), 3));
+  }
+
+  /**
+   * What Tableau's "Other Databases (JDBC)" connector asks: a table's columns from an empty
+   * result, the LIMIT and TOP probes (TOP refused cleanly, the connection still usable), and
+   * an extract's query as Tableau writes it.
+   */
+  private static void tableauProbes(Connection c) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(
+        "SELECT * FROM \"S\".\"CUSTOMERS\" WHERE 1=0"); ResultSet rs = p.executeQuery()) {
+      assertEquals(2, rs.getMetaData().getColumnCount());
+      assertTrue(!rs.next());
+    }
+    assertEquals(List.of("1"), rows(c, "SELECT 1 AS \"COL\" FROM \"S\".\"CUSTOMERS\" LIMIT 1"));
+    assertThrows(SQLException.class, () -> rows(c,
+        "SELECT TOP 1 1 AS \"COL\" FROM \"S\".\"CUSTOMERS\""));
+    assertEquals(List.of("Ann, 1", "Bo, 1", "Cy, 1", "Di, 1"), rows(c,
+        "SELECT \"CUSTOMERS\".\"NAME\" AS \"NAME\", COUNT(*) AS \"cnt:ID:ok\""
+        + " FROM \"S\".\"CUSTOMERS\" \"CUSTOMERS\" GROUP BY 1 ORDER BY 1 NULLS FIRST"));
   }
 
   /** Two H2 shards made with the given H2 driver, four rows, and a model over them. */

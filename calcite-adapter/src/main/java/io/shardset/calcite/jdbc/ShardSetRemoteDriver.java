@@ -2,6 +2,8 @@ package io.shardset.calcite.jdbc;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaFactory;
+import org.apache.calcite.avatica.BuiltInConnectionProperty;
+import org.apache.calcite.avatica.ConnectStringParser;
 import org.apache.calcite.avatica.DriverVersion;
 import org.apache.calcite.avatica.InternalProperty;
 import org.apache.calcite.avatica.Meta;
@@ -56,12 +58,44 @@ public class ShardSetRemoteDriver extends org.apache.calcite.avatica.remote.Driv
    */
   @Override public @Nullable Connection connect(String url, Properties info)
       throws SQLException {
+    if (!acceptsURL(url)) {
+      return null;
+    }
     try {
-      return super.connect(url, info);
+      return super.connect(url, signIn(url, info));
     } catch (RuntimeException e) {
       final SQLException sent = RemoteFailures.of(e);
       throw sent != null ? sent : RemoteFailures.unreachable(url, e);
     }
+  }
+
+  /**
+   * The properties with the JDBC {@code user} and {@code password}, which the user and
+   * password fields of tools (DBeaver, DataGrip, Tableau, Spring's {@code spring.datasource.*})
+   * set, standing for Avatica's {@code avatica_user} and {@code avatica_password} where neither
+   * the URL nor the properties give those, and {@code authentication=BASIC} (a ShardSet
+   * server's) where none is given. Avatica's own driver reads only its own names and would
+   * connect without credentials, which a server with users refuses.
+   */
+  static Properties signIn(String url, Properties info) throws SQLException {
+    final String user = info.getProperty("user");
+    if (user == null || user.isEmpty()) {
+      return info;
+    }
+    final Properties given = ConnectStringParser.parse(
+        url.substring(CONNECT_STRING_PREFIX.length()), info);
+    if (given.getProperty(BuiltInConnectionProperty.AVATICA_USER.camelName()) != null) {
+      return info;
+    }
+    final Properties signed = new Properties();
+    signed.putAll(info);
+    signed.setProperty(BuiltInConnectionProperty.AVATICA_USER.camelName(), user);
+    signed.setProperty(BuiltInConnectionProperty.AVATICA_PASSWORD.camelName(),
+        info.getProperty("password", ""));
+    if (given.getProperty(BuiltInConnectionProperty.AUTHENTICATION.camelName()) == null) {
+      signed.setProperty(BuiltInConnectionProperty.AUTHENTICATION.camelName(), "BASIC");
+    }
+    return signed;
   }
 
   /** ShardSet's name and version: the client's, which is the server's when both are one
