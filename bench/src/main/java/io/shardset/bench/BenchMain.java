@@ -21,7 +21,7 @@ import java.util.Map;
  * (default both; without a PostgreSQL server at 127.0.0.1:5432, H2 only), {@code --publish}
  * (also copy results.md and the charts into {@code bench/results/}, which docs/benchmarks.md
  * shows), {@code --writes-only} (only the write workloads w11 to w15 and w20, to try them quickly),
- * {@code --workloads w16,w17,w18,w19,w21} (only those of the newer workloads named) and
+ * {@code --workloads w16,w17,w18,w19,w21,w22} (only those of the newer workloads named) and
  * {@code --tpch-scale F} (w18's TPC-H scale factor, default 0.01; 0.1 takes minutes more).
  */
 public final class BenchMain {
@@ -52,7 +52,7 @@ public final class BenchMain {
       case "--tpch-scale" -> tpchScale = Double.parseDouble(value(args, ++i, "--tpch-scale"));
       default -> throw new IllegalArgumentException("unknown argument " + args[i]
           + "; expected --quick, --orders N, --dir FOLDER, --backend h2|postgres|both"
-          + ", --publish, --writes-only, --workloads w16,w17,w18,w19,w21 or --tpch-scale F");
+          + ", --publish, --writes-only, --workloads w16,w17,w18,w19,w21,w22 or --tpch-scale F");
       }
     }
     if ((writesOnly || !selection.everything()) && publish) {
@@ -202,6 +202,9 @@ public final class BenchMain {
     if (!writesOnly && (selection.runs("w16") || selection.runs("w19"))) {
       shapesAndOpening(report, selection, quick);
     }
+    if (!writesOnly && selection.runs("w22")) {
+      distribution(report, dir, scale);
+    }
 
     System.out.println();
     Report.environment().forEach(System.out::println);
@@ -233,6 +236,18 @@ public final class BenchMain {
     System.out.println("Running w10 sqlline start to first row");
     report.addStartup("w10 sqlline start to first row",
         Stats.of(new LauncherBench(Path.of("").toAbsolutePath()).measure(3 * scale + 2)));
+  }
+
+  /** w22: the release files' sizes and the unpacked distribution's start-up times. */
+  private static void distribution(Report report, Path dir, int scale) throws Exception {
+    System.out.println("Running w22 the server distribution: sizes, --version, server start"
+        + " to first answer");
+    final DistributionBench bench = DistributionBench.unpack(Path.of("").toAbsolutePath(),
+        dir.resolve("distribution"));
+    report.addTable(bench.sizes());
+    report.addStartup("w22 bin/shardset --version", Stats.of(bench.version(5 * scale)));
+    report.addStartup("w22 bin/shardset-server start to first answer",
+        Stats.of(bench.serverToFirstAnswer(5 * scale)));
   }
 
   /**
