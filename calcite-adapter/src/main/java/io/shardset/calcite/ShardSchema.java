@@ -6,7 +6,9 @@ import io.shardset.execution.ShardEndpoint;
 import io.shardset.model.ShardCheck;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
+import io.shardset.model.TableSpec;
 import io.shardset.session.Sessions;
+import io.shardset.topology.LiveModel;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.ShardedTable;
 import io.shardset.topology.ShardedTableResolver;
@@ -33,6 +35,14 @@ import java.util.function.Function;
  * <p>A schema built for a connection holds its model's pools open (a lease on them, see
  * {@link ShardSetRuntime}) until {@link #release()} or until it is garbage: the last schema of
  * a model to go closes the model's pools.
+ *
+ * <p>A schema of a model file follows the file for as long as its connection lives. Its tables
+ * follow new chunk maps and resharding states themselves ({@link
+ * io.shardset.topology.TablePlacement}); when a version of the file places a table on other
+ * shards (a shard joined or left), the schema takes the tables of that version (built once per
+ * version for every connection, see {@link ModelTables}), so a connection opened before a
+ * resharding reads and writes as a new one does. {@link #generation()} tells plans made on
+ * older tables apart.
  */
 public final class ShardSchema extends AbstractSchema {
   /**
@@ -41,12 +51,33 @@ public final class ShardSchema extends AbstractSchema {
    */
   private static final int READ_PARALLELISM = 16;
 
-  private final Map<String, Table> tables;
-  private final ExecutionRuntime.@Nullable Lease lease;
+  /**
+   * The tables of one version of the model, and the newest version of the model file found to
+   * place every table on the same shards.
+   *
+   * @param number counts the tables a schema took, from 0
+   */
+  private record Generation(long number, long checkedVersion, Map<String, Table> tables) {
+  }
 
-  private ShardSchema(Map<String, Table> tables, ExecutionRuntime.@Nullable Lease lease) {
-    this.tables = Map.copyOf(tables);
+  /** Builds the tables of another version of a model file. */
+  @FunctionalInterface
+  private interface TableBuilder {
+    Map<String, Table> tables(LiveModel.Snapshot snapshot);
+  }
+
+  private final @Nullable LiveModel live;
+  private final @Nullable TableBuilder builder;
+  private final ExecutionRuntime.@Nullable Lease lease;
+  private volatile Generation generation;
+
+  private ShardSchema(Map<String, Table> tables, @Nullable LiveSource source,
+      @Nullable TableBuilder builder, ExecutionRuntime.@Nullable Lease lease) {
+    this.live = source == null || builder == null ? null : source.model();
+    this.builder = builder;
     this.lease = lease;
+    this.generation = new Generation(0, source == null ? -1 : source.builtVersion(),
+        Map.copyOf(tables));
   }
 
   /**
@@ -61,8 +92,13 @@ public final class ShardSchema extends AbstractSchema {
   static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
       ModelResources resources, ShardSetRuntime runtime,
       ExecutionRuntime.@Nullable Lease lease) {
+    final TableBuilder builder = live == null ? null : snapshot -> {
+      final LiveSource source = new LiveSource(live.model(), snapshot.version());
+      return runtime.modelTables().tables(resources, snapshot.model(), source,
+          () -> read(snapshot.model(), source, resources, runtime));
+    };
     return new ShardSchema(runtime.modelTables().tables(resources, model, live,
-        () -> read(model, live, resources, runtime)), lease);
+        () -> read(model, live, resources, runtime)), live, builder, lease);
   }
 
   /**
@@ -101,7 +137,7 @@ public final class ShardSchema extends AbstractSchema {
   static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
       ShardMetadata metadata, OpenScans openScans) {
     return new ShardSchema(tables(model, live, metadata, openScans, new Sessions(),
-        new TransactionCoordinator(), table -> Statistics.UNKNOWN), null);
+        new TransactionCoordinator(), table -> Statistics.UNKNOWN), live, null, null);
   }
 
   /**
@@ -140,15 +176,24 @@ public final class ShardSchema extends AbstractSchema {
     }
   }
 
+  /**
+   * Which tables the schema has now: a number that changes when the schema takes the tables of
+   * a newer version of its model file, so that plans made on the older ones are not reused.
+   */
+  public long generation() {
+    return current().number();
+  }
+
   /** The names of the schema's tables, sorted. */
   public List<String> tableNames() {
-    return tables.keySet().stream().sorted().toList();
+    return current().tables().keySet().stream().sorted().toList();
   }
 
   /** The sharded table of that name.
    *
    * @throws IllegalArgumentException if the schema has no such table */
   public ShardTable table(String name) {
+    final Map<String, Table> tables = current().tables();
     final Table table = tables.get(name);
     if (table == null) {
       throw new IllegalArgumentException("no table '" + name + "'; tables are "
@@ -158,6 +203,50 @@ public final class ShardSchema extends AbstractSchema {
   }
 
   @Override protected Map<String, Table> getTableMap() {
-    return tables;
+    return current().tables();
+  }
+
+  /**
+   * The tables for the model file's current version: those the schema has, while the version
+   * places every table on the shards they were built for; else those of the current version.
+   */
+  private Generation current() {
+    final Generation seen = generation;
+    if (live == null || builder == null) {
+      return seen;
+    }
+    final LiveModel.Snapshot snapshot = live.current();
+    if (snapshot.version() == seen.checkedVersion() || live.heldByCurrentThread() > 0) {
+      // An execution or a transaction of this thread runs under the version it entered, which
+      // the tables it has fit: they are changed once it ends.
+      return seen;
+    }
+    synchronized (this) {
+      final Generation now = generation;
+      if (snapshot.version() == now.checkedVersion()) {
+        return now;
+      }
+      // A failed build leaves the tables as they were: the statement fails with its error,
+      // and the next one tries again.
+      generation = placesAsBuilt(now.tables(), snapshot.model())
+          ? new Generation(now.number(), snapshot.version(), now.tables())
+          : new Generation(now.number() + 1, snapshot.version(),
+              Map.copyOf(builder.tables(snapshot)));
+      return generation;
+    }
+  }
+
+  /** Whether the model has the same tables as {@code tables}, each on the same shards. */
+  private static boolean placesAsBuilt(Map<String, Table> tables, ShardSetModel model) {
+    if (model.tables().size() != tables.size()) {
+      return false;
+    }
+    for (TableSpec spec : model.tables()) {
+      if (!(tables.get(spec.name()) instanceof ShardTable table)
+          || !table.sharded().shardNames().equals(spec.shards())) {
+        return false;
+      }
+    }
+    return true;
   }
 }

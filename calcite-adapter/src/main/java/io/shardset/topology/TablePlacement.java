@@ -108,14 +108,22 @@ public final class TablePlacement {
    *     cannot write them
    */
   public Placement forWriting(LiveModel.Snapshot snapshot) {
+    return forWriting(snapshot, "as when this loader started; start the load again");
+  }
+
+  /**
+   * Where a writer puts the table's rows under a snapshot of the model file, as {@link
+   * #forWriting(LiveModel.Snapshot)}; {@code since} ends the error's message, saying when the
+   * writer's table was made and what to do.
+   */
+  public Placement forWriting(LiveModel.Snapshot snapshot, String since) {
     final TableSpec now = find(snapshot.model()).orElse(null);
     final List<String> built = table.shardNames();
     if (now != null && !now.shards().equals(built)) {
       // Rows written to the old shards only would leave a joining shard's copy, or a
       // leaving shard's rows, different from what the model says.
       throw new IllegalStateException("table " + table.qualifiedName() + ": the model now"
-          + " places it on shards " + now.shards() + ", not " + built + " as when this loader"
-          + " started; start the load again");
+          + " places it on shards " + now.shards() + ", not " + built + " " + since);
     }
     final Placement placement = routed(snapshot, new BitSet(), snapshot.model().reshard());
     placement.routerOr(null); // throws the error, if any
@@ -289,13 +297,13 @@ public final class TablePlacement {
     final TableSpec spec = find(model).orElse(null);
     if (spec == null) {
       return failed(snapshot, "the model of schema '" + model.schema()
-          + "' no longer has table '" + built.name() + "'; reconnect");
+          + "' no longer has table '" + built.name() + "'; prepare the statement again");
     }
     for (String shard : placedShards(model, spec)) {
       if (table.shardIndex(shard) < 0) {
         return failed(snapshot, "the model of schema '" + model.schema()
             + "' now places rows of table '" + built.name() + "' on shard '" + shard
-            + "', which this connection does not know; reconnect");
+            + "', which this statement's plan does not know; prepare it again");
       }
     }
     final ShardRouter fresh = RouterFactory.create(model, spec, table.layout(), null);

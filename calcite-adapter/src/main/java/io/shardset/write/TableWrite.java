@@ -100,8 +100,8 @@ public final class TableWrite {
           entered[0] = true;
           return placements.enter();
         });
-    return new TableWrite(table, transaction, placements, writing(placements, ticket),
-        entered[0], timeout);
+    return new TableWrite(table, transaction, placements, writing(placements, ticket,
+        entered[0]), entered[0], timeout);
   }
 
   /**
@@ -131,10 +131,18 @@ public final class TableWrite {
     }
   }
 
-  private static Placement writing(TablePlacement placements, LiveModel.Ticket ticket)
-      throws SQLException {
+  /**
+   * The placement of the write under the transaction's version of the model. A statement
+   * planned just before a shard joined or left, or after its transaction began under the
+   * version before, fails with 40001: run again (in a new transaction), it is planned on the
+   * tables of the version it then runs under.
+   */
+  private static Placement writing(TablePlacement placements, LiveModel.Ticket ticket,
+      boolean enteredNow) throws SQLException {
     try {
-      return placements.forWriting(ticket.snapshot());
+      return placements.forWriting(ticket.snapshot(), enteredNow
+          ? "as when this statement was planned; run it again"
+          : "as when this transaction began; roll it back and run it again");
     } catch (IllegalStateException e) {
       throw new SQLException(e.getMessage(), WriteFailures.SERIALIZATION_FAILURE, e);
     }
@@ -224,7 +232,7 @@ public final class TableWrite {
           + " after the move");
     }
     placement = writing(placements, transaction.attachment(key, LiveModel.Ticket.class,
-        placements::enter));
+        placements::enter), true);
   }
 
   /** The physical table at a site. */

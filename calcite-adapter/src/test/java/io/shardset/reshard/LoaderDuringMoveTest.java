@@ -261,13 +261,15 @@ class LoaderDuringMoveTest {
     Files.writeString(file, text.replace(listed,
         "{\"name\": \"REGIONS\", \"method\": \"duplicated\"}"));
     final ShardSchema live = liveSchema(fixture);
+    final ShardedTable before = live.table("REGIONS").sharded();
     mover(fixture, SHORT_DRAIN, MoveListener.NONE).apply(ReshardPlanner.plan(fixture.model(),
         new Operation.AddShard("s4", fixture.fifthShard(), null)));
     assertTrue(fixture.model().tables().stream()
         .filter(t -> t.name().equals("REGIONS")).findFirst().orElseThrow()
         .shards().contains("s4"));
 
-    try (ShardedInserter inserter = ShardedInserter.open(live.table("REGIONS").sharded(), 10)) {
+    // A loader of the table as it was before s4 joined stops.
+    try (ShardedInserter inserter = ShardedInserter.open(before, 10)) {
       final IllegalStateException stopped = assertThrows(IllegalStateException.class,
           () -> inserter.insert(99, "late"));
       assertEquals(joined("REGIONS"), stopped.getMessage());
@@ -275,6 +277,16 @@ class LoaderDuringMoveTest {
     assertEquals(fixture.count(0, "REGIONS"), fixture.count(4, "REGIONS"),
         "REGIONS on s0 and on s4");
     assertEquals(0, count(fixture, 0, "SELECT COUNT(*) FROM REGIONS WHERE REGION_ID = 99"));
+    // The schema, which follows the model, gives the table on every shard now: that loads.
+    final ShardedTable after = live.table("REGIONS").sharded();
+    assertEquals(List.of("s0", "s1", "s2", "s3", "s4"), after.shardNames());
+    try (ShardedInserter inserter = ShardedInserter.open(after, 10)) {
+      inserter.insert(99, "late");
+    }
+    for (int shard = 0; shard < 5; shard++) {
+      assertEquals(1, count(fixture, shard,
+          "SELECT COUNT(*) FROM REGIONS WHERE REGION_ID = 99"), "s" + shard);
+    }
   }
 
   private static String joined(String table) {

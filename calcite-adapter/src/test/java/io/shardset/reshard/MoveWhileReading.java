@@ -101,31 +101,18 @@ final class MoveWhileReading {
   }
 
   /**
-   * Answers the queries through one connection, made again when ShardSet says that a shard
-   * joined since it was made (the one error a reader may see, and only after the switch).
+   * Answers the queries through one connection, opened before the move: it follows the model
+   * as shards join and leave, and never needs to be made again.
    */
   private static final class Reader implements AutoCloseable {
-    private final Path model;
-    private Connection connection;
-    private int reconnects;
+    private final Connection connection;
 
     Reader(Path model) throws SQLException {
-      this.model = model;
       this.connection = FamilyData.connect(model);
     }
 
     Map<String, String> answers() throws SQLException {
-      try {
-        return FamilyData.answers(connection);
-      } catch (SQLException e) {
-        if (!String.valueOf(e.getMessage()).contains("does not know; reconnect")
-            || reconnects++ > 0) {
-          throw e;
-        }
-        connection.close();
-        connection = FamilyData.connect(model);
-        return FamilyData.answers(connection);
-      }
+      return FamilyData.answers(connection);
     }
 
     @Override public void close() throws SQLException {

@@ -193,7 +193,7 @@ class TablePlacementTest {
     try (LiveModel.Ticket ticket = placement.enter()) {
       final Placement read = placement.forReading(ticket.snapshot(), List.of(table));
       final String error = "the model of schema 'S' now places rows of table 'T' on shard"
-          + " 's3', which this connection does not know; reconnect";
+          + " 's3', which this statement's plan does not know; prepare it again";
       assertEquals(error, read.error());
       assertEquals(error, assertThrows(IllegalStateException.class,
           () -> read.routerOr(table.router())).getMessage());
@@ -212,9 +212,11 @@ class TablePlacementTest {
     publish(file, model("", split(2000), null).replace("\"name\": \"T\"", "\"name\": \"U\""));
     final TablePlacement placement = TablePlacement.of(table);
     try (LiveModel.Ticket ticket = placement.enter()) {
-      assertEquals("the model of schema 'S' no longer has table 'T'; reconnect",
+      assertEquals("the model of schema 'S' no longer has table 'T'; prepare the statement"
+          + " again",
           placement.forReading(ticket.snapshot(), List.of(table)).error());
-      assertEquals("the model of schema 'S' no longer has table 'T'; reconnect",
+      assertEquals("the model of schema 'S' no longer has table 'T'; prepare the statement"
+          + " again",
           assertThrows(IllegalStateException.class,
               () -> placement.forWriting(ticket.snapshot())).getMessage());
     }

@@ -1,5 +1,6 @@
 package io.shardset.calcite.jdbc;
 
+import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.plan.PlannedReaches;
 
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -15,6 +16,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
@@ -65,17 +67,19 @@ import java.util.function.Supplier;
  *
  * <h2>Bounds and invalidation</h2>
  * Each root schema keeps at most {@code maximumSize} plans, least recently used evicted first.
- * A connection reads its model once, when it opens, so a changed model reaches only new
- * connections, whose root schemas start with empty caches; {@link #invalidate(CalciteSchema)}
- * and {@link #invalidateAll()} drop plans explicitly (after adding tables to a live connection's
- * schema, say). Thread-local planner hooks ({@code Hook.PROGRAM}, ...) are not part of the key.
+ * A plan is kept for the tables its ShardSet schemas had when it was made ({@link
+ * ShardSchema#generation()}): when a schema takes the tables of a newer version of its model
+ * file (a shard joined or left), the root's plans are dropped and its statements planned again
+ * on the new tables. {@link #invalidate(CalciteSchema)} and {@link #invalidateAll()} drop plans
+ * explicitly (after adding tables to a live connection's schema, say). Thread-local planner
+ * hooks ({@code Hook.PROGRAM}, ...) are not part of the key.
  */
 public final class PlanCache {
   /** Plans kept per connection unless a size is given. */
   public static final int DEFAULT_MAXIMUM_SIZE = 1000;
 
   private final int maximumSize;
-  private final Cache<CalciteSchema, Cache<Key, CachedPlan>> byRoot =
+  private final Cache<CalciteSchema, RootPlans> byRoot =
       CacheBuilder.newBuilder().weakKeys().build();
   private final Cache<CalciteSchema, RoutingColumns> routingColumns =
       CacheBuilder.newBuilder().weakKeys().build();
@@ -107,6 +111,29 @@ public final class PlanCache {
     }
   }
 
+  /**
+   * The plans of one root schema, made on the tables its ShardSet schemas had then.
+   *
+   * @param schemas the root's ShardSet schemas, found once: a connection's schemas stay
+   */
+  private record RootPlans(List<ShardSchema> schemas, Cache<Planned, CachedPlan> plans) {
+    /** The generation of each schema's tables now. */
+    List<Long> generations() {
+      final List<Long> generations = new ArrayList<>(schemas.size());
+      for (ShardSchema schema : schemas) {
+        generations.add(schema.generation());
+      }
+      return generations;
+    }
+  }
+
+  /**
+   * A key and the generations of the tables it was planned on: a plan of older tables is never
+   * found again.
+   */
+  private record Planned(Key key, List<Long> generations) {
+  }
+
   /** Creates a cache keeping at most {@code maximumSize} plans per connection. */
   public PlanCache(int maximumSize) {
     if (maximumSize < 1) {
@@ -118,16 +145,21 @@ public final class PlanCache {
 
   /** The cached plan for {@code key}, planned by {@code planner} if absent. */
   CachedPlan get(CalciteSchema root, Key key, Supplier<CachedPlan> planner) {
-    final Cache<Key, CachedPlan> plansOfRoot;
     try {
-      plansOfRoot = byRoot.get(root,
-          () -> CacheBuilder.newBuilder().maximumSize(maximumSize).build());
-      final CachedPlan cached = plansOfRoot.getIfPresent(key);
+      final RootPlans ofRoot = byRoot.get(root, () -> new RootPlans(
+          ShardSchemas.under(root.plus()),
+          CacheBuilder.newBuilder().maximumSize(maximumSize).build()));
+      final Cache<Planned, CachedPlan> plansOfRoot = ofRoot.plans();
+      // Read before planning: a plan made while a schema takes newer tables is kept under the
+      // older generation, where no later statement looks.
+      final Planned planned = new Planned(key, ofRoot.generations());
+      final CachedPlan cached = plansOfRoot.getIfPresent(planned);
       if (cached != null) {
         hits.incrementAndGet();
         return cached;
       }
-      return plansOfRoot.get(key, () -> {
+      dropOlder(plansOfRoot, planned.generations());
+      return plansOfRoot.get(planned, () -> {
         plans.incrementAndGet();
         return planner.get();
       });
@@ -141,6 +173,11 @@ public final class PlanCache {
       }
       throw new IllegalStateException("planning failed: " + key.sql(), e.getCause());
     }
+  }
+
+  /** Drops the plans made on other tables than those of {@code generations}. */
+  private static void dropOlder(Cache<Planned, CachedPlan> plans, List<Long> generations) {
+    plans.asMap().keySet().removeIf(planned -> !planned.generations().equals(generations));
   }
 
   /** The columns whose literals the plans of {@code root} keep, found by {@code finder} the
@@ -168,12 +205,12 @@ public final class PlanCache {
 
   /** How many plans are cached for {@code root}. */
   public long size(CalciteSchema root) {
-    final Cache<Key, CachedPlan> plansOfRoot = byRoot.getIfPresent(root);
-    if (plansOfRoot == null) {
+    final RootPlans ofRoot = byRoot.getIfPresent(root);
+    if (ofRoot == null) {
       return 0;
     }
-    plansOfRoot.cleanUp();
-    return plansOfRoot.size();
+    ofRoot.plans().cleanUp();
+    return ofRoot.plans().size();
   }
 
   /** Drops the plans of one connection's root schema. */

@@ -86,7 +86,7 @@ record ShardReach(BitSet targets, ShardTexts texts, @Nullable ShardRouter router
       // The plan may run work inside its one shard that is wrong over several.
       throw new IllegalStateException("the model now places the rows of "
           + plan.shards().tableName() + " this statement reads on " + targets.cardinality()
-          + " shards, where it was planned for one; prepare it again on a new connection");
+          + " shards, where it was planned for one; prepare it again");
     }
     return targets;
   }
