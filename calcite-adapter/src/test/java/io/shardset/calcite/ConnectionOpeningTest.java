@@ -119,14 +119,18 @@ class ConnectionOpeningTest {
     final ShardSchema before = runtime.connect("S", fileOperand(file));
     assertEquals(List.of("T"), before.tableNames());
     fixture.shards().resetCounters();
-    assertSame(before.table("T"), runtime.connect("S", fileOperand(file)).table("T"));
+    final ShardTable first = before.table("T");
+    assertSame(first, runtime.connect("S", fileOperand(file)).table("T"));
     assertEquals(0, fixture.shards().metadataRequests());
 
     Files.writeString(file, fixture.model(TABLES), StandardCharsets.UTF_8);
     final ShardSchema after = runtime.connect("S", fileOperand(file));
     assertEquals(List.of("R", "T"), after.tableNames());
-    assertNotSame(before.table("T"), after.table("T"));
+    assertNotSame(first, after.table("T"));
     assertTrue(fixture.shards().metadataRequests() > 0);
+    // The schema of the first connection follows the file too, on the same new tables.
+    assertEquals(List.of("R", "T"), before.tableNames());
+    assertSame(after.table("T"), before.table("T"));
   }
 
   @Test void shardsThatDisagreeFailEveryConnectionAsWhenReadInTurn() {
