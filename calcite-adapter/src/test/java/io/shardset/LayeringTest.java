@@ -78,6 +78,16 @@ class LayeringTest {
                 FileOutputStream.class, RandomAccessFile.class))));
   }
 
+  /** The catalog keeps models in a database: it reads and writes their text, and knows
+   * nothing built on a model. */
+  @Test void catalogImportsOnlyModel() {
+    check(noClasses().that().resideInAPackage("io.shardset.catalog..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.shardset.topology..",
+            "io.shardset.execution..", "io.shardset.calcite..", "io.shardset.load..",
+            "io.shardset.reshard..", "io.shardset.session..", "io.shardset.transaction..",
+            "io.shardset.write..", "org.apache.calcite.."));
+  }
+
   /** Execution runs statements on endpoints: it knows no model nor the tables built on it. */
   @Test void executionImportsOnlyRouting() {
     check(noClasses().that().resideInAPackage("io.shardset.execution..")

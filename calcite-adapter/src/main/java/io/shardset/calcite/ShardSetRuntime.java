@@ -1,5 +1,6 @@
 package io.shardset.calcite;
 
+import io.shardset.catalog.CatalogOperands;
 import io.shardset.execution.ExecutionRuntime;
 import io.shardset.execution.ModelResources;
 import io.shardset.execution.ShardEndpoint;
@@ -133,7 +134,9 @@ public final class ShardSetRuntime implements AutoCloseable {
    * The schema a connection's model defines, as {@link ShardSchemaFactory} creates it: it
    * holds the model's pools open until {@link ShardSchema#release()} or until it is garbage.
    */
-  public ShardSchema connect(String name, Map<String, Object> operand) {
+  public ShardSchema connect(String name, Map<String, Object> given) {
+    // A model file that points at a catalog: the catalog's newest version, read once.
+    final Map<String, Object> operand = CatalogOperands.resolve(name, given, System::getenv);
     final ShardSetModel initial = ModelParser.parse(name, operand, System::getenv);
     final LiveModel live = topology.liveModels().of(name, operand, initial);
     final ModelKey key = new ModelKey(name, live != null ? live.file()

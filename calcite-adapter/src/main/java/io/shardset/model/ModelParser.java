@@ -2,6 +2,8 @@ package io.shardset.model;
 
 import io.shardset.routing.ChunkMap;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,8 +47,40 @@ public final class ModelParser {
       ScatterParser.MODE, ScatterParser.MAX_SHARDS);
   /** Keys Calcite's model handler adds to the operand of every custom schema. */
   private static final Set<String> CALCITE_KEYS = Set.of("baseDirectory", "modelUri");
+  /** Calcite's keys in the operand of a schema that points at a catalog. */
+  private static final Set<String> POINTER_CALCITE_KEYS =
+      Set.of("baseDirectory", "modelUri", "tables");
 
   private ModelParser() {
+  }
+
+  /**
+   * The catalog a schema's operand points at ({@code "catalog": {"jdbcUrl": ..., "jdbcUser":
+   * ..., "jdbcPassword": ...}}, and nothing else but Calcite's own keys), or null when the
+   * operand holds the model itself.
+   *
+   * @throws ModelException if the catalog object is malformed or keys of a model sit beside it
+   */
+  public static @Nullable CatalogSpec catalog(String schema, Map<String, ?> operand,
+      UnaryOperator<String> env) {
+    Objects.requireNonNull(schema, "schema");
+    if (!operand.containsKey("catalog")) {
+      return null;
+    }
+    Placeholders placeholders = new Placeholders(env, modelDir(operand.get("baseDirectory")));
+    OperandNode root = new OperandNode(operand, Location.of(schema), placeholders);
+    // Calcite's model handler adds the schema's own (here empty) table list as "tables".
+    root.checkKeys(List.of("catalog"), operand.get("tables") instanceof List<?> list
+        && list.isEmpty() ? POINTER_CALCITE_KEYS : CALCITE_KEYS);
+    OperandNode catalog = root.object("catalog");
+    catalog.checkKeys(List.of("jdbcUrl", "jdbcUser", "jdbcPassword"), Set.of());
+    String url = catalog.string("jdbcUrl");
+    if (url == null || url.isBlank()) {
+      throw catalog.error("jdbcUrl", "is required: the catalog database's JDBC URL");
+    }
+    String user = catalog.string("jdbcUser");
+    String password = catalog.string("jdbcPassword");
+    return new CatalogSpec(url, user == null ? "" : user, password == null ? "" : password);
   }
 
   /**

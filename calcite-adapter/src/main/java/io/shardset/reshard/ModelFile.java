@@ -126,8 +126,19 @@ public final class ModelFile {
     return operand;
   }
 
-  /** A schema's validated model, with environment placeholders from the process. */
+  /**
+   * A schema's validated model, with environment placeholders from the process.
+   *
+   * @throws IllegalArgumentException if the schema keeps its model in a catalog, which this
+   *     file only points at
+   */
   public ShardSetModel model(String schema) {
+    if (operandNode(schema).has("catalog")) {
+      throw new IllegalArgumentException("schema '" + schema + "' of model file " + path
+          + " keeps its model in a catalog database, which resharding does not change yet:"
+          + " export it with 'shardset catalog export', reshard that file, and import it into"
+          + " a new catalog");
+    }
     return ModelParser.parse(schema, operand(schema), System::getenv);
   }
 

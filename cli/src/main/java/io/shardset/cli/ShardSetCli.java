@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     versionProvider = ShardSetCli.Version.class,
     description = "Tools for ShardSet models: one logical SQL schema over JDBC shards.",
     subcommands = {LoadCommand.class, ServerCommand.class, ReshardCommand.class,
-        UsersCommand.class, CommandLine.HelpCommand.class})
+        UsersCommand.class, CatalogCommand.class, CommandLine.HelpCommand.class})
 public final class ShardSetCli implements Runnable {
   @CommandLine.Spec
   private CommandLine.Model.CommandSpec spec;

@@ -6,11 +6,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import picocli.CommandLine;
-
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,18 +42,13 @@ class LoadCommandTest {
   }
 
   private int load(String... args) {
-    final StringWriter o = new StringWriter();
-    final StringWriter e = new StringWriter();
-    final CommandLine cli = ShardSetCli.commandLine();
-    cli.setOut(new PrintWriter(o, true));
-    cli.setErr(new PrintWriter(e, true));
     final List<String> all = new ArrayList<>(List.of("load", "--model",
         shards.modelFile().toString()));
     all.addAll(List.of(args));
-    final int code = cli.execute(all.toArray(new String[0]));
-    out = o.toString().replace(System.lineSeparator(), "\n");
-    err = e.toString().replace(System.lineSeparator(), "\n");
-    return code;
+    final CliRun run = CliRun.of(all.toArray(new String[0]));
+    out = run.out();
+    err = run.err();
+    return run.code();
   }
 
   private Path file(String name, List<String> lines) throws IOException {

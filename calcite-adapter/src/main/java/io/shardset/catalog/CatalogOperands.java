@@ -1,0 +1,48 @@
+package io.shardset.catalog;
+
+import io.shardset.model.CatalogSpec;
+import io.shardset.model.ModelParser;
+
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * The operand a ShardSet schema is built from: the model file's own, or, where it points at a
+ * catalog, the newest version the catalog keeps of the schema.
+ */
+public final class CatalogOperands {
+  private CatalogOperands() {
+  }
+
+  /**
+   * The operand of schema {@code schema}: {@code operand} itself, or the catalog's newest
+   * version of the schema, with the pointing file's folder as its {@code ${modelDir}}.
+   *
+   * @throws IllegalArgumentException if the catalog cannot be read or holds no such schema;
+   *     the message names the catalog by URL and user, never its password
+   */
+  public static Map<String, Object> resolve(String schema, Map<String, Object> operand,
+      UnaryOperator<String> env) {
+    final CatalogSpec spec = ModelParser.catalog(schema, operand, env);
+    if (spec == null) {
+      return operand;
+    }
+    final ModelCatalog.Version version;
+    try {
+      version = ModelCatalog.of(spec).current(schema).orElseThrow(() ->
+          new IllegalArgumentException("the " + spec + " holds no model of schema '" + schema
+              + "'; put one there with 'shardset catalog init'"));
+    } catch (SQLException e) {
+      throw new IllegalArgumentException("cannot read the model of schema '" + schema
+          + "' from the " + spec + ": " + e.getMessage(), e);
+    }
+    final Map<String, Object> resolved = new LinkedHashMap<>(ModelDocuments.operand(version));
+    final Object folder = operand.get("baseDirectory");
+    if (folder != null) {
+      resolved.put("baseDirectory", folder);
+    }
+    return resolved;
+  }
+}

@@ -1,0 +1,203 @@
+package io.shardset.catalog;
+
+import io.shardset.model.CatalogSpec;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A catalog database's models: each schema's model (the operand of its ShardSet schema, as
+ * JSON text with its placeholders unresolved) as numbered versions in one table,
+ * {@code SHARDSET_MODEL_VERSIONS}. A change is a new version, written in one transaction
+ * whose primary key refuses a second writer of the same number, so that two processes
+ * changing one model cannot both succeed from the same version. Each call opens its own
+ * connection: the catalog is read when connections open and written by tools, not on every
+ * statement.
+ */
+public final class ModelCatalog {
+  /** The table of model versions. */
+  public static final String TABLE = "SHARDSET_MODEL_VERSIONS";
+
+  /**
+   * One version of a schema's model.
+   *
+   * @param operand the schema's operand as JSON text
+   * @param createdBy who wrote it and why, such as {@code shardset catalog init}
+   */
+  public record Version(String schema, long number, String operand, Instant createdAt,
+      String createdBy) {
+    public Version {
+      Objects.requireNonNull(schema, "schema");
+      Objects.requireNonNull(operand, "operand");
+      Objects.requireNonNull(createdAt, "createdAt");
+      Objects.requireNonNull(createdBy, "createdBy");
+    }
+  }
+
+  private final CatalogSpec spec;
+
+  private ModelCatalog(CatalogSpec spec) {
+    this.spec = spec;
+  }
+
+  /** The catalog these settings name; nothing is connected to yet. */
+  public static ModelCatalog of(CatalogSpec spec) {
+    return new ModelCatalog(Objects.requireNonNull(spec, "spec"));
+  }
+
+  /** The settings, for messages: they name no password. */
+  public CatalogSpec spec() {
+    return spec;
+  }
+
+  /** Creates the catalog's table if it is not there yet. */
+  public void create() throws SQLException {
+    try (Connection c = connect()) {
+      if (hasTable(c.getMetaData())) {
+        return;
+      }
+      final String product = c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
+      // A model of a thousand shards is far more than MariaDB's TEXT holds.
+      final String text = product.contains("mariadb") || product.contains("mysql")
+          ? "LONGTEXT" : product.contains("h2") ? "CLOB" : "TEXT";
+      try (Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE " + TABLE + " (SCHEMA_NAME VARCHAR(128) NOT NULL,"
+            + " VERSION BIGINT NOT NULL, OPERAND " + text + " NOT NULL,"
+            + " CREATED_AT TIMESTAMP NOT NULL, CREATED_BY VARCHAR(512) NOT NULL,"
+            + " PRIMARY KEY (SCHEMA_NAME, VERSION))");
+      }
+    }
+  }
+
+  /** The newest version of a schema's model, if the catalog has one. */
+  public Optional<Version> current(String schema) throws SQLException {
+    try (Connection c = connect();
+         PreparedStatement p = c.prepareStatement("SELECT SCHEMA_NAME, VERSION, OPERAND,"
+             + " CREATED_AT, CREATED_BY FROM " + TABLE + " WHERE SCHEMA_NAME = ?"
+             + " ORDER BY VERSION DESC FETCH FIRST 1 ROWS ONLY")) {
+      p.setString(1, schema);
+      try (ResultSet rs = p.executeQuery()) {
+        return rs.next() ? Optional.of(version(rs)) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw unreadable(e);
+    }
+  }
+
+  /** One version of a schema's model, if the catalog has it. */
+  public Optional<Version> version(String schema, long number) throws SQLException {
+    try (Connection c = connect();
+         PreparedStatement p = c.prepareStatement("SELECT SCHEMA_NAME, VERSION, OPERAND,"
+             + " CREATED_AT, CREATED_BY FROM " + TABLE + " WHERE SCHEMA_NAME = ?"
+             + " AND VERSION = ?")) {
+      p.setString(1, schema);
+      p.setLong(2, number);
+      try (ResultSet rs = p.executeQuery()) {
+        return rs.next() ? Optional.of(version(rs)) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw unreadable(e);
+    }
+  }
+
+  /** Every version of every schema, oldest first per schema, without their operands. */
+  public List<Version> history() throws SQLException {
+    final List<Version> versions = new ArrayList<>();
+    try (Connection c = connect();
+         Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT SCHEMA_NAME, VERSION, '' AS OPERAND,"
+             + " CREATED_AT, CREATED_BY FROM " + TABLE + " ORDER BY SCHEMA_NAME, VERSION")) {
+      while (rs.next()) {
+        versions.add(version(rs));
+      }
+    } catch (SQLException e) {
+      throw unreadable(e);
+    }
+    return versions;
+  }
+
+  /**
+   * Writes a new version of a schema's model, the one after {@code after} (0 for the first),
+   * in one transaction.
+   *
+   * @throws SQLException with SQLState 40001 if another process wrote that version first
+   */
+  public Version publish(String schema, long after, String operand, String createdBy)
+      throws SQLException {
+    final Version version = new Version(schema, after + 1, operand, Instant.now(), createdBy);
+    try (Connection c = connect()) {
+      c.setAutoCommit(false);
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO " + TABLE
+          + " (SCHEMA_NAME, VERSION, OPERAND, CREATED_AT, CREATED_BY) VALUES (?, ?, ?, ?, ?)")) {
+        p.setString(1, schema);
+        p.setLong(2, version.number());
+        p.setString(3, operand);
+        p.setTimestamp(4, Timestamp.from(version.createdAt()));
+        p.setString(5, createdBy);
+        p.executeUpdate();
+        c.commit();
+      } catch (SQLException e) {
+        c.rollback();
+        if (current(schema).map(v -> v.number() > after).orElse(false)) {
+          throw new SQLException("the model of schema '" + schema + "' in the " + spec
+              + " changed meanwhile: version " + version.number() + " was written by another"
+              + " process; read it and try again", "40001", e);
+        }
+        throw e;
+      }
+    }
+    return version;
+  }
+
+  private Connection connect() throws SQLException {
+    try {
+      return DriverManager.getConnection(spec.jdbcUrl(), spec.user(), spec.password());
+    } catch (SQLException e) {
+      // A driver's message may repeat the URL, never the password it was given: the
+      // settings' own text names the catalog.
+      throw new SQLException("cannot connect to the " + spec + ": " + e.getMessage(),
+          e.getSQLState(), e);
+    }
+  }
+
+  private SQLException unreadable(SQLException e) throws SQLException {
+    if (e.getMessage() != null && e.getMessage().startsWith("cannot connect to the ")) {
+      return e;
+    }
+    try (Connection c = connect()) {
+      if (!hasTable(c.getMetaData())) {
+        return new SQLException("the " + spec + " has no table " + TABLE + ": run"
+            + " 'shardset catalog init' to create it", "42S02", e);
+      }
+    }
+    return e;
+  }
+
+  private static boolean hasTable(DatabaseMetaData metadata) throws SQLException {
+    for (String name : List.of(TABLE, TABLE.toLowerCase(Locale.ROOT))) {
+      try (ResultSet rs = metadata.getTables(null, null, name, new String[] {"TABLE"})) {
+        if (rs.next()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static Version version(ResultSet rs) throws SQLException {
+    return new Version(rs.getString(1), rs.getLong(2), rs.getString(3),
+        rs.getTimestamp(4).toInstant(), rs.getString(5));
+  }
+}
