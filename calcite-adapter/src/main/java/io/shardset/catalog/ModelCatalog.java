@@ -86,7 +86,9 @@ public final class ModelCatalog {
     try (Connection c = connect();
          PreparedStatement p = c.prepareStatement("SELECT SCHEMA_NAME, VERSION, OPERAND,"
              + " CREATED_AT, CREATED_BY FROM " + TABLE + " WHERE SCHEMA_NAME = ?"
-             + " ORDER BY VERSION DESC FETCH FIRST 1 ROWS ONLY")) {
+             + " ORDER BY VERSION DESC")) {
+      // Not FETCH FIRST, which MySQL does not parse.
+      p.setMaxRows(1);
       p.setString(1, schema);
       try (ResultSet rs = p.executeQuery()) {
         return rs.next() ? Optional.of(version(rs)) : Optional.empty();
@@ -149,8 +151,16 @@ public final class ModelCatalog {
         p.executeUpdate();
         c.commit();
       } catch (SQLException e) {
-        c.rollback();
-        if (current(schema).map(v -> v.number() > after).orElse(false)) {
+        final boolean overtaken;
+        try {
+          c.rollback();
+          overtaken = current(schema).map(v -> v.number() > after).orElse(false);
+        } catch (SQLException | RuntimeException whileLooking) {
+          // The insert's own error is the one to report.
+          e.addSuppressed(whileLooking);
+          throw e;
+        }
+        if (overtaken) {
           throw new SQLException("the model of schema '" + schema + "' in the " + spec
               + " changed meanwhile: version " + version.number() + " was written by another"
               + " process; read it and try again", "40001", e);
@@ -167,8 +177,10 @@ public final class ModelCatalog {
     } catch (SQLException e) {
       // A driver's message may repeat the URL, never the password it was given: the
       // settings' own text names the catalog.
-      throw new SQLException("cannot connect to the " + spec + ": " + e.getMessage(),
-          e.getSQLState(), e);
+      final String reason = spec.password().isEmpty() ? String.valueOf(e.getMessage())
+          : String.valueOf(e.getMessage()).replace(spec.password(), "****");
+      throw new SQLException("cannot connect to the " + spec + ": " + reason,
+          e.getSQLState());
     }
   }
 

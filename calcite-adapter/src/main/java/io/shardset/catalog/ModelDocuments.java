@@ -34,6 +34,9 @@ public final class ModelDocuments {
       .enable(SerializationFeature.INDENT_OUTPUT);
   /** What a password may hold in a catalog: nothing but environment placeholders. */
   private static final Pattern ENV_PLACEHOLDER = Pattern.compile("\\$\\{env:[^}]*}");
+  /** A password given in a JDBC URL: as a property, or in the user part of the host. */
+  private static final Pattern URL_PASSWORD = Pattern.compile(
+      "(?i)password=[^;&]+|//[^/@:]*:[^/@]+@");
 
   /** A ShardSet schema of a model file: its name and operand as JSON text. */
   public record SchemaOperand(String schema, String operand) {
@@ -137,9 +140,15 @@ public final class ModelDocuments {
       for (Iterator<Map.Entry<String, JsonNode>> i = node.fields(); i.hasNext();) {
         final Map.Entry<String, JsonNode> field = i.next();
         final String at = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
-        if (field.getKey().toLowerCase(Locale.ROOT).contains("password")
-            && field.getValue().isTextual()
-            && !ENV_PLACEHOLDER.matcher(field.getValue().asText()).replaceAll("").isEmpty()) {
+        final String name = field.getKey().toLowerCase(Locale.ROOT);
+        final JsonNode value = field.getValue();
+        final boolean password = name.contains("password") && value.isValueNode()
+            && !value.isNull()
+            && !ENV_PLACEHOLDER.matcher(value.asText()).replaceAll("").isEmpty();
+        final boolean inUrl = name.contains("url") && value.isTextual()
+            && URL_PASSWORD.matcher(ENV_PLACEHOLDER.matcher(value.asText()).replaceAll(""))
+                .find();
+        if (password || inUrl) {
           throw new IllegalArgumentException("schema '" + schema + "': " + at + " holds a"
               + " password; the catalog keeps none: write ${env:NAME} there and set NAME in"
               + " the environment of every process that opens the model");

@@ -95,13 +95,23 @@ public final class TableWrite {
           timeout);
     }
     final boolean[] entered = new boolean[1];
-    final LiveModel.Ticket ticket = transaction.attachment(new ModelKey(live.model()),
-        LiveModel.Ticket.class, () -> {
-          entered[0] = true;
-          return placements.enter();
-        });
-    return new TableWrite(table, transaction, placements, writing(placements, ticket,
-        entered[0]), entered[0], timeout);
+    final ModelKey key = new ModelKey(live.model());
+    final LiveModel.Ticket ticket = transaction.attachment(key, LiveModel.Ticket.class, () -> {
+      entered[0] = true;
+      return placements.enter();
+    });
+    final Placement placement;
+    try {
+      placement = writing(placements, ticket, entered[0]);
+    } catch (SQLException e) {
+      if (entered[0]) {
+        // Entered for this statement, which wrote nothing: held on, it would keep the
+        // connection on the older version, and the statement run again would fail again.
+        transaction.release(key);
+      }
+      throw e;
+    }
+    return new TableWrite(table, transaction, placements, placement, entered[0], timeout);
   }
 
   /**

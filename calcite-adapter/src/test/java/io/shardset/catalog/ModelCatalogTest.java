@@ -112,6 +112,26 @@ class ModelCatalogTest {
     assertFalse(e.getMessage().contains(SECRET));
   }
 
+  @Test void passwordsInUrlsAndOfOtherTypesAreRefusedAndNeverShown() {
+    for (String shard : List.of("\"jdbcUrl\": \"jdbc:postgresql://h/db?user=a&password=" + SECRET
+        + "\"", "\"jdbcUrl\": \"jdbc:mariadb://a:" + SECRET + "@h/db\"",
+        "\"jdbcUrl\": \"jdbc:h2:mem:x\", \"jdbcPassword\": 1234")) {
+      final String text = model("").replace("\"jdbcUrl\": \"jdbc:h2:${modelDir}/s0\"", shard)
+          .replace("\"jdbcUser\": \"sa\", \"jdbcPassword\": \"\"}, {\"name\": \"s1\"",
+              (shard.contains("1234") ? "\"jdbcUser\": \"sa\"" : "\"jdbcUser\": \"sa\","
+                  + " \"jdbcPassword\": \"\"") + "}, {\"name\": \"s1\"");
+      final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> ModelDocuments.shardSetSchemas(text, "model.json"), shard);
+      assertTrue(e.getMessage().startsWith("schema 'S': shards[0].jdbc"), e.getMessage());
+      assertFalse(e.getMessage().contains(SECRET) || e.getMessage().contains("1234"));
+    }
+    assertEquals("catalog jdbc:postgresql://someone:****@db.example.com/catalog as someone",
+        new CatalogSpec("jdbc:postgresql://someone:" + SECRET + "@db.example.com/catalog"
+            + "?password=" + SECRET, "someone", SECRET).toString());
+    assertEquals("catalog jdbc:h2:/tmp/catalog", new CatalogSpec("jdbc:h2:/tmp/catalog;PASSWORD="
+        + SECRET, "", "").toString());
+  }
+
   @Test void aModelFilePointingAtTheCatalogOpensAsTheModel() throws Exception {
     for (int i = 0; i < 2; i++) {
       try (Connection c = DriverManager.getConnection("jdbc:h2:" + folder.resolve("s" + i),
