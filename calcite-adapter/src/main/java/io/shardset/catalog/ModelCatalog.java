@@ -2,6 +2,8 @@ package io.shardset.catalog;
 
 import io.shardset.model.CatalogSpec;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
@@ -29,6 +31,9 @@ import java.util.Optional;
 public final class ModelCatalog {
   /** The table of model versions. */
   public static final String TABLE = "SHARDSET_MODEL_VERSIONS";
+  /** The versions of one schema, its name the first parameter. */
+  private static final String OF_SCHEMA = "SELECT SCHEMA_NAME, VERSION, OPERAND, CREATED_AT,"
+      + " CREATED_BY FROM " + TABLE + " WHERE SCHEMA_NAME = ?";
 
   /**
    * One version of a schema's model.
@@ -57,11 +62,6 @@ public final class ModelCatalog {
     return new ModelCatalog(Objects.requireNonNull(spec, "spec"));
   }
 
-  /** The settings, for messages: they name no password. */
-  public CatalogSpec spec() {
-    return spec;
-  }
-
   /** Creates the catalog's table if it is not there yet. */
   public void create() throws SQLException {
     try (Connection c = connect()) {
@@ -83,29 +83,24 @@ public final class ModelCatalog {
 
   /** The newest version of a schema's model, if the catalog has one. */
   public Optional<Version> current(String schema) throws SQLException {
-    try (Connection c = connect();
-         PreparedStatement p = c.prepareStatement("SELECT SCHEMA_NAME, VERSION, OPERAND,"
-             + " CREATED_AT, CREATED_BY FROM " + TABLE + " WHERE SCHEMA_NAME = ?"
-             + " ORDER BY VERSION DESC")) {
-      // Not FETCH FIRST, which MySQL does not parse.
-      p.setMaxRows(1);
-      p.setString(1, schema);
-      try (ResultSet rs = p.executeQuery()) {
-        return rs.next() ? Optional.of(version(rs)) : Optional.empty();
-      }
-    } catch (SQLException e) {
-      throw unreadable(e);
-    }
+    return first(OF_SCHEMA + " ORDER BY VERSION DESC", schema, null);
   }
 
   /** One version of a schema's model, if the catalog has it. */
   public Optional<Version> version(String schema, long number) throws SQLException {
-    try (Connection c = connect();
-         PreparedStatement p = c.prepareStatement("SELECT SCHEMA_NAME, VERSION, OPERAND,"
-             + " CREATED_AT, CREATED_BY FROM " + TABLE + " WHERE SCHEMA_NAME = ?"
-             + " AND VERSION = ?")) {
+    return first(OF_SCHEMA + " AND VERSION = ?", schema, number);
+  }
+
+  /** The first row of a query of {@link #OF_SCHEMA}, with the version number if it asks. */
+  private Optional<Version> first(String sql, String schema, @Nullable Long number)
+      throws SQLException {
+    try (Connection c = connect(); PreparedStatement p = c.prepareStatement(sql)) {
+      // Not FETCH FIRST, which MySQL does not parse.
+      p.setMaxRows(1);
       p.setString(1, schema);
-      p.setLong(2, number);
+      if (number != null) {
+        p.setLong(2, number);
+      }
       try (ResultSet rs = p.executeQuery()) {
         return rs.next() ? Optional.of(version(rs)) : Optional.empty();
       }

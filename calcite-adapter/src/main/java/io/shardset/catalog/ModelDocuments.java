@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * version, and the small model file that points at a catalog.
  */
 public final class ModelDocuments {
-  /** The factory of a ShardSet schema in a Calcite model file. */
+  /** The factory of a ShardSet schema in a Calcite model file: the planner's schema factory,
+   * named rather than referenced, as the catalog and resharding do not use the planner. */
   public static final String SCHEMA_FACTORY = "io.shardset.calcite.ShardSchemaFactory";
   /** The environment variable a pointer file takes the catalog's password from. */
   public static final String PASSWORD_VARIABLE = "SHARDSET_CATALOG_PASSWORD";
@@ -142,12 +143,11 @@ public final class ModelDocuments {
         final String at = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
         final String name = field.getKey().toLowerCase(Locale.ROOT);
         final JsonNode value = field.getValue();
-        final boolean password = name.contains("password") && value.isValueNode()
-            && !value.isNull()
-            && !ENV_PLACEHOLDER.matcher(value.asText()).replaceAll("").isEmpty();
+        final String written = value.isValueNode() && !value.isNull()
+            ? ENV_PLACEHOLDER.matcher(value.asText()).replaceAll("") : "";
+        final boolean password = name.contains("password") && !written.isEmpty();
         final boolean inUrl = name.contains("url") && value.isTextual()
-            && URL_PASSWORD.matcher(ENV_PLACEHOLDER.matcher(value.asText()).replaceAll(""))
-                .find();
+            && URL_PASSWORD.matcher(written).find();
         if (password || inUrl) {
           throw new IllegalArgumentException("schema '" + schema + "': " + at + " holds a"
               + " password; the catalog keeps none: write ${env:NAME} there and set NAME in"

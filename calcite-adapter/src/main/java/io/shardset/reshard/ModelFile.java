@@ -1,5 +1,6 @@
 package io.shardset.reshard;
 
+import io.shardset.catalog.ModelDocuments;
 import io.shardset.model.ChunkMapSpec;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ReshardSpec;
@@ -33,9 +34,6 @@ import java.util.function.Consumer;
  * edit did not touch as it was (key order included; comments are not kept).
  */
 public final class ModelFile {
-  /** The factory of a ShardSet schema in a Calcite model file: the planner's schema factory,
-   * named rather than referenced, as resharding does not use the planner. */
-  public static final String SCHEMA_FACTORY = "io.shardset.calcite.ShardSchemaFactory";
   private static final ObjectMapper MAPPER = new ObjectMapper()
       .enable(JsonParser.Feature.ALLOW_COMMENTS)
       .enable(JsonParser.Feature.ALLOW_SINGLE_QUOTES)
@@ -92,14 +90,14 @@ public final class ModelFile {
 
   /**
    * The ShardSet schema to edit when none is named: the file's only schema made by
-   * {@link #SCHEMA_FACTORY}, else its {@code defaultSchema} if that is one of them.
+   * {@link ModelDocuments#SCHEMA_FACTORY}, else its {@code defaultSchema} if that is one of them.
    *
    * @throws IllegalArgumentException if that leaves none or several
    */
   public String shardSetSchema() {
     List<String> names = new ArrayList<>();
     for (JsonNode schema : root.path("schemas")) {
-      if (schema.path("factory").asText().equals(SCHEMA_FACTORY)) {
+      if (schema.path("factory").asText().equals(ModelDocuments.SCHEMA_FACTORY)) {
         names.add(schema.path("name").asText());
       }
     }
@@ -110,7 +108,7 @@ public final class ModelFile {
       return fallback;
     }
     throw new IllegalArgumentException("model file " + path + (names.isEmpty()
-        ? " has no ShardSet schema (factory " + SCHEMA_FACTORY + ")"
+        ? " has no ShardSet schema (factory " + ModelDocuments.SCHEMA_FACTORY + ")"
         : " has ShardSet schemas " + String.join(", ", names) + "; name one"));
   }
 

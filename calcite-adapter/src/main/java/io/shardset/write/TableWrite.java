@@ -95,14 +95,26 @@ public final class TableWrite {
           timeout);
     }
     final boolean[] entered = new boolean[1];
-    final ModelKey key = new ModelKey(live.model());
+    final Placement placement = placed(placements, transaction, new ModelKey(live.model()),
+        entered);
+    return new TableWrite(table, transaction, placements, placement, entered[0], timeout);
+  }
+
+  /**
+   * The placement of the write under the transaction's ticket of the model, entering one if
+   * the transaction holds none ({@code entered[0]} says whether it did).
+   *
+   * @throws SQLException (SQLState 40001) if the model now places the table where this
+   *     process cannot write it; a ticket entered for the refused statement is given back
+   */
+  private static Placement placed(TablePlacement placements, ShardTransaction transaction,
+      ModelKey key, boolean[] entered) throws SQLException {
     final LiveModel.Ticket ticket = transaction.attachment(key, LiveModel.Ticket.class, () -> {
       entered[0] = true;
       return placements.enter();
     });
-    final Placement placement;
     try {
-      placement = writing(placements, ticket, entered[0]);
+      return writing(placements, ticket, entered[0]);
     } catch (SQLException e) {
       if (entered[0]) {
         // Entered for this statement, which wrote nothing: held on, it would keep the
@@ -111,7 +123,6 @@ public final class TableWrite {
       }
       throw e;
     }
-    return new TableWrite(table, transaction, placements, placement, entered[0], timeout);
   }
 
   /**
@@ -241,8 +252,7 @@ public final class TableWrite {
       throw WriteFailures.cannotWait(moving, "interrupted while waiting for the move; retry"
           + " after the move");
     }
-    placement = writing(placements, transaction.attachment(key, LiveModel.Ticket.class,
-        placements::enter), true);
+    placement = placed(placements, transaction, key, new boolean[1]);
   }
 
   /** The physical table at a site. */

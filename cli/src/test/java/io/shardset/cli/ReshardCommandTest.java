@@ -16,10 +16,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import picocli.CommandLine;
-
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -77,18 +73,13 @@ class ReshardCommandTest {
   }
 
   private int reshard(String... args) {
-    final StringWriter o = new StringWriter();
-    final StringWriter e = new StringWriter();
-    final CommandLine cli = ShardSetCli.commandLine();
-    cli.setOut(new PrintWriter(o, true));
-    cli.setErr(new PrintWriter(e, true));
     final List<String> all = new ArrayList<>(List.of("reshard"));
     all.addAll(List.of(args));
     all.addAll(List.of("--model", shards.modelFile().toString()));
-    final int code = cli.execute(all.toArray(new String[0]));
-    out = o.toString().replace(System.lineSeparator(), "\n");
-    err = e.toString().replace(System.lineSeparator(), "\n");
-    return code;
+    final CliRun run = CliRun.of(all.toArray(new String[0]));
+    out = run.out();
+    err = run.err();
+    return run.code();
   }
 
   @Test void showsEachShardsShare() {
