@@ -122,7 +122,8 @@ public final class ShardSchema extends AbstractSchema {
       final Executor threads = runtime.execution().scanServices().threads();
       return tables(model, live, metadata, runtime.openScans(), runtime.sessions(),
           runtime.coordinator(resources, model, endpoints,
-              live == null ? null : live.model().file()),
+              live == null ? null : live.model().file(),
+              live == null ? null : live.model().catalog()),
           table -> new ShardRowCount(table, threads,
               sampled ? ShardRowCount.SAMPLE : Integer.MAX_VALUE));
     }

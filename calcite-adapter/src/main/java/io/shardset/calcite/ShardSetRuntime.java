@@ -1,10 +1,10 @@
 package io.shardset.calcite;
 
-import io.shardset.catalog.CatalogOperands;
 import io.shardset.execution.ExecutionRuntime;
 import io.shardset.execution.ModelResources;
 import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.ShardMetrics;
+import io.shardset.model.CatalogSpec;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
@@ -135,12 +135,27 @@ public final class ShardSetRuntime implements AutoCloseable {
    * holds the model's pools open until {@link ShardSchema#release()} or until it is garbage.
    */
   public ShardSchema connect(String name, Map<String, Object> given) {
-    // A model file that points at a catalog: the catalog's newest version, read once.
-    final Map<String, Object> operand = CatalogOperands.resolve(name, given, System::getenv);
-    final ShardSetModel initial = ModelParser.parse(name, operand, System::getenv);
-    final LiveModel live = topology.liveModels().of(name, operand, initial);
+    // A model file that points at a catalog: the process follows the catalog's versions.
+    final CatalogSpec catalog = ModelParser.catalog(name, given, System::getenv);
+    if (catalog != null) {
+      // The pools first: the process follows the catalog while they are open.
+      final ExecutionRuntime.Lease lease = execution.acquire(
+          new ModelKey(name, catalog.identity()));
+      try {
+        final LiveModel live = topology.liveModels().ofCatalog(name, catalog, given,
+            lease.resources());
+        final LiveModel.Snapshot snapshot = live.current();
+        return leased(ShardSchema.create(snapshot.model(),
+            new LiveSource(live, snapshot.version()), lease.resources(), this, lease), lease);
+      } catch (RuntimeException | Error e) {
+        lease.close();
+        throw e;
+      }
+    }
+    final ShardSetModel initial = ModelParser.parse(name, given, System::getenv);
+    final LiveModel live = topology.liveModels().of(name, given, initial);
     final ModelKey key = new ModelKey(name, live != null ? live.file()
-        : operand.get("modelUri") instanceof String uri ? uri : shards(initial));
+        : given.get("modelUri") instanceof String uri ? uri : shards(initial));
     final ExecutionRuntime.Lease lease = execution.acquire(key);
     try {
       final ShardSchema schema;
@@ -152,13 +167,18 @@ public final class ShardSetRuntime implements AutoCloseable {
         schema = ShardSchema.create(snapshot.model(), new LiveSource(live, snapshot.version()),
             lease.resources(), this, lease);
       }
-      // Must not capture the schema, or it would never be unreachable.
-      cleaner.register(schema, lease::close);
-      return schema;
+      return leased(schema, lease);
     } catch (RuntimeException | Error e) {
       lease.close();
       throw e;
     }
+  }
+
+  /** The schema, whose lease on its model's pools ends when it is garbage. */
+  private ShardSchema leased(ShardSchema schema, ExecutionRuntime.Lease lease) {
+    // Must not capture the schema, or it would never be unreachable.
+    cleaner.register(schema, lease::close);
+    return schema;
   }
 
   /**
@@ -219,13 +239,16 @@ public final class ShardSetRuntime implements AutoCloseable {
    *
    * @param endpoints the model's shard endpoints, by shard name
    * @param modelFile the model file the schema follows, or null
+   * @param catalog the catalog the model is kept in, or null; the decision log is kept there
+   *     unless the model names one
    */
   TransactionCoordinator coordinator(ModelResources resources, ShardSetModel model,
-      Map<String, ShardEndpoint> endpoints, @Nullable Path modelFile) {
+      Map<String, ShardEndpoint> endpoints, @Nullable Path modelFile,
+      @Nullable CatalogSpec catalog) {
     return coordinators.computeIfAbsent(resources, r -> {
       final TransactionCoordinator coordinator = new TransactionCoordinator(
           TransactionSettings.of(model.schema(), model.transactions(), modelFile,
-              inlineLogFolder(model)), endpoints);
+              inlineLogFolder(model), catalog), endpoints);
       r.closeWith(() -> {
         coordinators.remove(r);
         coordinator.close();
@@ -273,6 +296,7 @@ public final class ShardSetRuntime implements AutoCloseable {
     if (closed.compareAndSet(false, true)) {
       try {
         openScans.close();
+        topology.close();
         coordinators.values().forEach(TransactionCoordinator::close);
       } finally {
         execution.close();

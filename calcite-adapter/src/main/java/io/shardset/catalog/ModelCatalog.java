@@ -5,8 +5,6 @@ import io.shardset.model.CatalogSpec;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,7 +13,6 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -51,32 +48,56 @@ public final class ModelCatalog {
     }
   }
 
-  private final CatalogSpec spec;
+  /** The channel PostgreSQL notifies of a new version on; the payload is the schema name. */
+  public static final String CHANNEL = "shardset_models";
 
-  private ModelCatalog(CatalogSpec spec) {
-    this.spec = spec;
+  private final CatalogSpec spec;
+  private final CatalogDatabase database;
+
+  private ModelCatalog(CatalogDatabase database) {
+    this.spec = database.spec();
+    this.database = database;
   }
 
   /** The catalog these settings name; nothing is connected to yet. */
   public static ModelCatalog of(CatalogSpec spec) {
-    return new ModelCatalog(Objects.requireNonNull(spec, "spec"));
+    return of(CatalogDatabase.of(Objects.requireNonNull(spec, "spec")));
   }
 
-  /** Creates the catalog's table if it is not there yet. */
+  /** The models of a catalog database. */
+  public static ModelCatalog of(CatalogDatabase database) {
+    return new ModelCatalog(Objects.requireNonNull(database, "database"));
+  }
+
+  /** Creates the catalog's tables that are not there yet. */
   public void create() throws SQLException {
+    database.createTables();
+  }
+
+  /** The catalog database. */
+  public CatalogDatabase database() {
+    return database;
+  }
+
+  /**
+   * The number of the newest version of a schema's model, 0 if there is none: one small
+   * query, which processes run to learn of a new version.
+   */
+  public long newestNumber(String schema) throws SQLException {
     try (Connection c = connect()) {
-      if (hasTable(c.getMetaData())) {
-        return;
-      }
-      final String product = c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
-      // A model of a thousand shards is far more than MariaDB's TEXT holds.
-      final String text = product.contains("mariadb") || product.contains("mysql")
-          ? "LONGTEXT" : product.contains("h2") ? "CLOB" : "TEXT";
-      try (Statement s = c.createStatement()) {
-        s.execute("CREATE TABLE " + TABLE + " (SCHEMA_NAME VARCHAR(128) NOT NULL,"
-            + " VERSION BIGINT NOT NULL, OPERAND " + text + " NOT NULL,"
-            + " CREATED_AT TIMESTAMP NOT NULL, CREATED_BY VARCHAR(512) NOT NULL,"
-            + " PRIMARY KEY (SCHEMA_NAME, VERSION))");
+      return newestNumber(c, schema);
+    } catch (SQLException e) {
+      throw unreadable(e);
+    }
+  }
+
+  /** {@link #newestNumber(String)} on a connection of the catalog the caller keeps open. */
+  public long newestNumber(Connection c, String schema) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("SELECT MAX(VERSION) FROM " + TABLE
+             + " WHERE SCHEMA_NAME = ?")) {
+      p.setString(1, schema);
+      try (ResultSet rs = p.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0;
       }
     }
   }
@@ -84,6 +105,17 @@ public final class ModelCatalog {
   /** The newest version of a schema's model, if the catalog has one. */
   public Optional<Version> current(String schema) throws SQLException {
     return first(OF_SCHEMA + " ORDER BY VERSION DESC", schema, null);
+  }
+
+  /**
+   * The newest version of a schema's model.
+   *
+   * @throws IllegalArgumentException if the catalog holds no model of the schema
+   */
+  public Version newest(String schema) throws SQLException {
+    return current(schema).orElseThrow(() -> new IllegalArgumentException("the " + spec
+        + " holds no model of schema '" + schema + "'; put one there with 'shardset catalog"
+        + " init'"));
   }
 
   /** One version of a schema's model, if the catalog has it. */
@@ -144,6 +176,14 @@ public final class ModelCatalog {
         p.setTimestamp(4, Timestamp.from(version.createdAt()));
         p.setString(5, createdBy);
         p.executeUpdate();
+        if (CatalogDatabase.kind(c) == CatalogDatabase.Kind.POSTGRESQL) {
+          // Delivered at commit: the processes that listen learn of the version at once.
+          try (PreparedStatement notify = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+            notify.setString(1, CHANNEL);
+            notify.setString(2, schema);
+            notify.execute();
+          }
+        }
         c.commit();
       } catch (SQLException e) {
         final boolean overtaken;
@@ -167,16 +207,7 @@ public final class ModelCatalog {
   }
 
   private Connection connect() throws SQLException {
-    try {
-      return DriverManager.getConnection(spec.jdbcUrl(), spec.user(), spec.password());
-    } catch (SQLException e) {
-      // A driver's message may repeat the URL, never the password it was given: the
-      // settings' own text names the catalog.
-      final String reason = spec.password().isEmpty() ? String.valueOf(e.getMessage())
-          : String.valueOf(e.getMessage()).replace(spec.password(), "****");
-      throw new SQLException("cannot connect to the " + spec + ": " + reason,
-          e.getSQLState());
-    }
+    return database.connect();
   }
 
   private SQLException unreadable(SQLException e) throws SQLException {
@@ -184,23 +215,12 @@ public final class ModelCatalog {
       return e;
     }
     try (Connection c = connect()) {
-      if (!hasTable(c.getMetaData())) {
+      if (!CatalogDatabase.hasTable(c.getMetaData(), TABLE)) {
         return new SQLException("the " + spec + " has no table " + TABLE + ": run"
             + " 'shardset catalog init' to create it", "42S02", e);
       }
     }
     return e;
-  }
-
-  private static boolean hasTable(DatabaseMetaData metadata) throws SQLException {
-    for (String name : List.of(TABLE, TABLE.toLowerCase(Locale.ROOT))) {
-      try (ResultSet rs = metadata.getTables(null, null, name, new String[] {"TABLE"})) {
-        if (rs.next()) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   private static Version version(ResultSet rs) throws SQLException {

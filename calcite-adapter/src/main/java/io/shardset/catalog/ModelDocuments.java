@@ -128,6 +128,11 @@ public final class ModelDocuments {
     if (!catalog.password().isEmpty()) {
       settings.put("jdbcPassword", "${env:" + PASSWORD_VARIABLE + "}");
     }
+    if (catalog.leaseMillis() != CatalogSpec.DEFAULT_LEASE_MILLIS
+        || catalog.pollMillis() != CatalogSpec.DEFAULT_POLL_MILLIS) {
+      settings.put("leaseMillis", catalog.leaseMillis()).put("pollMillis",
+          catalog.pollMillis());
+    }
     return text(root);
   }
 

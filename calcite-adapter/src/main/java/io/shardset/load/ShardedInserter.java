@@ -173,6 +173,10 @@ public final class ShardedInserter implements AutoCloseable {
    * holds, of the model's current version: waiting rows of an older one are routed again.
    */
   private void follow() {
+    if (ticket != null) {
+      // A process that lost its lease on the model's catalog writes nothing more.
+      ticket.confirm();
+    }
     if (ticket != null && ticket.snapshot().version() != placements.current().version()) {
       reroute();
     }

@@ -73,14 +73,25 @@ public final class ModelParser {
     root.checkKeys(List.of("catalog"), operand.get("tables") instanceof List<?> list
         && list.isEmpty() ? POINTER_CALCITE_KEYS : CALCITE_KEYS);
     OperandNode catalog = root.object("catalog");
-    catalog.checkKeys(List.of("jdbcUrl", "jdbcUser", "jdbcPassword"), Set.of());
+    catalog.checkKeys(List.of("jdbcUrl", "jdbcUser", "jdbcPassword", "leaseMillis",
+        "pollMillis"), Set.of());
     String url = catalog.string("jdbcUrl");
     if (url == null || url.isBlank()) {
       throw catalog.error("jdbcUrl", "is required: the catalog database's JDBC URL");
     }
     String user = catalog.string("jdbcUser");
     String password = catalog.string("jdbcPassword");
-    return new CatalogSpec(url, user == null ? "" : user, password == null ? "" : password);
+    Long lease = catalog.integer("leaseMillis", 1_000, Integer.MAX_VALUE);
+    Long poll = catalog.integer("pollMillis", 10, Integer.MAX_VALUE);
+    long leaseMillis = lease == null ? CatalogSpec.DEFAULT_LEASE_MILLIS : lease;
+    long pollMillis = poll == null ? Math.min(CatalogSpec.DEFAULT_POLL_MILLIS, leaseMillis / 3)
+        : poll;
+    if (pollMillis * 3 > leaseMillis) {
+      throw catalog.error("pollMillis", "must be at most a third of leaseMillis ("
+          + leaseMillis + "), so that a process renews its lease in time; got " + pollMillis);
+    }
+    return new CatalogSpec(url, user == null ? "" : user, password == null ? "" : password,
+        leaseMillis, pollMillis);
   }
 
   /**

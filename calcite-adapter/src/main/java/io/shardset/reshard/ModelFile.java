@@ -1,6 +1,9 @@
 package io.shardset.reshard;
 
+import io.shardset.catalog.CatalogOperands;
+import io.shardset.catalog.ModelCatalog;
 import io.shardset.catalog.ModelDocuments;
+import io.shardset.model.CatalogSpec;
 import io.shardset.model.ChunkMapSpec;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ReshardSpec;
@@ -16,10 +19,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -32,6 +38,10 @@ import java.util.function.Consumer;
  * A Calcite JSON model file as the resharding tool reads and rewrites it: each edit gives a
  * new in-memory copy, and {@link #write()} replaces the file atomically, leaving every part the
  * edit did not touch as it was (key order included; comments are not kept).
+ *
+ * <p>A schema of the file that points at a catalog is read as the catalog's newest version
+ * says it, and {@link #write()} writes an edit of it to the catalog as the next version (the
+ * file itself, the pointer, stays as it is).
  */
 public final class ModelFile {
   private static final ObjectMapper MAPPER = new ObjectMapper()
@@ -39,16 +49,35 @@ public final class ModelFile {
       .enable(JsonParser.Feature.ALLOW_SINGLE_QUOTES)
       .enable(JsonParser.Feature.ALLOW_UNQUOTED_FIELD_NAMES);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  /** SQLState of a version another process wrote first. */
+  private static final String WRITTEN_MEANWHILE = "40001";
+
+  /**
+   * A schema the file points at in a catalog: the version read, and its operand as read.
+   *
+   * @param version the number of the version read or last written here
+   */
+  public record CatalogSchema(CatalogSpec spec, long version, String operand) {
+    public CatalogSchema {
+      Objects.requireNonNull(spec, "spec");
+      Objects.requireNonNull(operand, "operand");
+    }
+  }
 
   private final Path path;
   /** The file's text when it was read or last written here. */
   private final String onDisk;
   private final ObjectNode root;
+  /** The schemas kept in a catalog, by name; their operands in {@link #root} are the
+   * catalog's. */
+  private final Map<String, CatalogSchema> catalogSchemas;
 
-  private ModelFile(Path path, String onDisk, ObjectNode root) {
+  private ModelFile(Path path, String onDisk, ObjectNode root,
+      Map<String, CatalogSchema> catalogSchemas) {
     this.path = path;
     this.onDisk = onDisk;
     this.root = root;
+    this.catalogSchemas = Map.copyOf(catalogSchemas);
   }
 
   /**
@@ -74,7 +103,31 @@ public final class ModelFile {
     if (!(root instanceof ObjectNode object)) {
       throw new IllegalArgumentException("model file " + path + " does not hold a JSON object");
     }
-    return new ModelFile(path, text, object);
+    return new ModelFile(path, text, object, Map.of()).fromCatalogs();
+  }
+
+  /** This file with each schema that points at a catalog read from the catalog. */
+  private ModelFile fromCatalogs() {
+    final ObjectNode copy = root.deepCopy();
+    final Map<String, CatalogSchema> read = new LinkedHashMap<>();
+    for (String schema : schemas()) {
+      final ObjectNode operand = operandNode(copy, schema);
+      if (!operand.has("catalog")) {
+        continue;
+      }
+      final CatalogSpec spec = Objects.requireNonNull(
+          ModelParser.catalog(schema, operand(schema), System::getenv));
+      final ModelCatalog.Version version = CatalogOperands.newest(spec, schema);
+      operand.removeAll();
+      operand.setAll(readObject(version.operand()));
+      read.put(schema, new CatalogSchema(spec, version.number(), version.operand()));
+    }
+    return read.isEmpty() ? this : new ModelFile(path, onDisk, copy, read);
+  }
+
+  /** The catalog a schema is kept in, with the version read; null for a schema of the file. */
+  public @Nullable CatalogSchema catalogSchema(String schema) {
+    return catalogSchemas.get(schema);
   }
 
   public Path path() {
@@ -124,19 +177,8 @@ public final class ModelFile {
     return operand;
   }
 
-  /**
-   * A schema's validated model, with environment placeholders from the process.
-   *
-   * @throws IllegalArgumentException if the schema keeps its model in a catalog, which this
-   *     file only points at
-   */
+  /** A schema's validated model, with environment placeholders from the process. */
   public ShardSetModel model(String schema) {
-    if (operandNode(schema).has("catalog")) {
-      throw new IllegalArgumentException("schema '" + schema + "' of model file " + path
-          + " keeps its model in a catalog database, which resharding does not change yet:"
-          + " export it with 'shardset catalog export', reshard that file, and import it into"
-          + " a new catalog");
-    }
     return ModelParser.parse(schema, operand(schema), System::getenv);
   }
 
@@ -211,25 +253,66 @@ public final class ModelFile {
   }
 
   /**
-   * Replaces the file with this copy atomically ({@link AtomicFiles}).
+   * Replaces the file with this copy atomically ({@link AtomicFiles}); a schema kept in a
+   * catalog whose operand this copy changed is written there as the next version instead.
    *
    * @return the model file as now written
-   * @throws IllegalStateException if the file changed since it was read
+   * @throws IllegalStateException if the file, or the catalog's version of a schema, changed
+   *     since it was read
    */
   public ModelFile write() throws IOException {
+    if (!catalogSchemas.isEmpty()) {
+      return publish();
+    }
     String text = text();
     if (!Files.readString(path).equals(onDisk)) {
       throw new IllegalStateException("model file " + path + " changed since it was read;"
           + " run the command again");
     }
     AtomicFiles.replace(path, text);
-    return new ModelFile(path, text, root.deepCopy());
+    return new ModelFile(path, text, root.deepCopy(), catalogSchemas);
+  }
+
+  /** Writes each changed schema kept in a catalog as its next version there. */
+  private ModelFile publish() throws IOException {
+    final Map<String, CatalogSchema> written = new LinkedHashMap<>(catalogSchemas);
+    for (Map.Entry<String, CatalogSchema> entry : catalogSchemas.entrySet()) {
+      final String schema = entry.getKey();
+      final CatalogSchema read = entry.getValue();
+      final String operand = JsonText.write(operandNode(schema));
+      if (readObject(operand).equals(readObject(read.operand()))) {
+        continue;
+      }
+      try {
+        final ModelCatalog.Version version = ModelCatalog.of(read.spec())
+            .publish(schema, read.version(), operand, "shardset reshard apply");
+        written.put(schema, new CatalogSchema(read.spec(), version.number(), operand));
+      } catch (SQLException e) {
+        if (WRITTEN_MEANWHILE.equals(e.getSQLState())) {
+          throw new IllegalStateException(e.getMessage(), e);
+        }
+        throw new IOException("cannot write schema '" + schema + "' to the " + read.spec()
+            + ": " + e.getMessage(), e);
+      }
+    }
+    return new ModelFile(path, onDisk, root.deepCopy(), written);
   }
 
   private ModelFile edit(String schema, Consumer<ObjectNode> change) {
     ObjectNode copy = root.deepCopy();
     change.accept(operandNode(copy, schema));
-    return new ModelFile(path, onDisk, copy);
+    return new ModelFile(path, onDisk, copy, catalogSchemas);
+  }
+
+  private static ObjectNode readObject(String text) {
+    try {
+      if (MAPPER.readTree(text) instanceof ObjectNode object) {
+        return object;
+      }
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+    }
+    throw new IllegalArgumentException("not a JSON object");
   }
 
   private ObjectNode operandNode(String schema) {

@@ -1,5 +1,7 @@
 package io.shardset.reshard;
 
+import io.shardset.catalog.CatalogDatabase;
+import io.shardset.catalog.CatalogMoveLock;
 import io.shardset.model.ChunkMapSpec;
 import io.shardset.model.ReshardSpec;
 import io.shardset.model.ShardSetModel;
@@ -85,9 +87,26 @@ public final class Mover {
    *     longer the plan's
    */
   public void apply(ReshardPlan plan) throws SQLException, IOException, InterruptedException {
-    try (MoveLock lock = MoveLock.acquire(modelFile)) {
+    try (Held lock = lock()) {
       applyLocked(plan);
     }
+  }
+
+  /** A lock held while a move works. */
+  private interface Held extends AutoCloseable {
+    @Override void close() throws SQLException, IOException;
+  }
+
+  /**
+   * The lock of the schema: the catalog's, for a schema kept in one (movers may run on any
+   * machine), else the model file's.
+   */
+  private Held lock() throws SQLException, IOException {
+    final ModelFile.CatalogSchema catalog = ModelFile.read(modelFile).catalogSchema(schema);
+    if (catalog != null) {
+      return CatalogMoveLock.acquire(CatalogDatabase.of(catalog.spec()), schema)::close;
+    }
+    return MoveLock.acquire(modelFile)::close;
   }
 
   private void applyLocked(ReshardPlan plan)
@@ -133,7 +152,7 @@ public final class Mover {
     event(Step.PREPARE, "done");
     event(Step.ANNOUNCE, "start");
     ModelFile announced = during.write();
-    grace();
+    grace(Step.ANNOUNCE, announced);
     refreshDuplicated(announced);
     event(Step.ANNOUNCE, "done");
     copyPhase(announced, family);
@@ -144,7 +163,7 @@ public final class Mover {
    * tables a finished move may have left.
    */
   public void resume() throws SQLException, IOException, InterruptedException {
-    try (MoveLock lock = MoveLock.acquire(modelFile)) {
+    try (Held lock = lock()) {
       resumeLocked();
     }
   }
@@ -200,7 +219,7 @@ public final class Mover {
         .withReshard(schema, new ReshardSpec(reshard.shardspace(), ReshardSpec.Phase.SWITCHED,
             reshard.moves(), reshard.operation(), reshard.leaving()))
         .write();
-    grace();
+    grace(Step.SWITCH, switched);
     event(Step.SWITCH, "done");
     switchedPhase(switched, family);
   }
@@ -221,8 +240,7 @@ public final class Mover {
 
   private void finish(ModelFile done) throws IOException, InterruptedException {
     event(Step.FINISH, "start");
-    done.write();
-    grace();
+    grace(Step.FINISH, done.write());
     event(Step.FINISH, "done");
   }
 
@@ -341,10 +359,25 @@ public final class Mover {
   }
 
   /**
-   * GRACE: this process's readers re-read the model and those under the older one finish,
-   * then other processes get the configured time to re-read it.
+   * GRACE after a step was written: for a model kept in a catalog, until every process that
+   * serves it has acknowledged the version written (one whose lease ran out is excluded);
+   * for a model file, this process's readers re-read it and those under the older version
+   * finish, then other processes get the configured time to re-read it.
    */
-  private void grace() throws InterruptedException {
+  private void grace(Step step, ModelFile written) throws InterruptedException {
+    final ModelFile.CatalogSchema catalog = written.catalogSchema(schema);
+    if (catalog != null) {
+      topology.liveModels().wake(catalog.spec(), schema);
+      try {
+        new Acknowledgements(catalog.spec(), schema).await(catalog.version(),
+            settings.drainTimeout(), detail -> event(step, detail));
+      } catch (SQLException e) {
+        throw new IllegalStateException("the catalog records the step (version "
+            + catalog.version() + "), but cannot tell which processes run it: "
+            + e.getMessage() + "; resume the move once the catalog answers", e);
+      }
+      return;
+    }
     try {
       topology.liveModels().publishAndDrain(modelFile, settings.drainTimeout());
     } catch (TimeoutException e) {

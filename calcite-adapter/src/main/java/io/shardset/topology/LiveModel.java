@@ -1,5 +1,6 @@
 package io.shardset.topology;
 
+import io.shardset.model.CatalogSpec;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 import io.shardset.util.SuppressForbidden;
@@ -7,6 +8,7 @@ import io.shardset.util.SuppressForbidden;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,9 +28,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A schema's model as its model file says now, for the parts that may change while the
- * process runs (the chunk map and a resharding in progress); shared by every connection of
- * a {@link LiveModels} registry that reads that file.
+ * A schema's model as its model file, or its catalog, says now, for the parts that may change
+ * while the process runs (the chunk map, the shards, a resharding in progress); shared by
+ * every connection of a {@link LiveModels} registry that reads that file or catalog. A model
+ * file is looked at by the executions themselves (at most every 200 ms); a catalog's versions
+ * are published by its {@link CatalogFollower}, and executions run only while the process
+ * holds its lease on the catalog.
  *
  * <p>Executions {@linkplain #enter() enter} under the current snapshot and leave when they
  * close, so that the resharding tool can wait until no execution that started under an older
@@ -53,11 +58,19 @@ public final class LiveModel {
     /** The snapshot the execution runs under. */
     Snapshot snapshot();
 
+    /**
+     * Throws {@link LeaseLostException} if the process lost its lease on the model's catalog
+     * since the execution entered: it may have missed a newer version, and must not write or
+     * give a result under this one. Nothing for a model file.
+     */
+    void confirm();
+
     @Override void close();
   }
 
-  /** What a registry knows a live model by: its model file and its schema. */
-  record Key(Path file, String schema) {
+  /** What a registry knows a live model by: its model file (a {@link Path}) or its catalog's
+   * identity, and its schema. */
+  record Key(Object source, String schema) {
   }
 
   /** A snapshot and the executions running under it. */
@@ -96,6 +109,12 @@ public final class LiveModel {
   private final List<State> draining = new ArrayList<>();
   /** The file state whose error was logged, so that it is logged once; guarded by lock. */
   private FileStamp failedStamp;
+  /** The lease on the catalog the model is kept in; null for a model file. */
+  private final @Nullable ModelLease lease;
+  /** The catalog the model is kept in; null for a model file. */
+  private final @Nullable CatalogSpec catalog;
+  /** Told when the last execution under a superseded snapshot ends. */
+  private volatile Runnable drainedListener = () -> { };
   /** The tickets each thread entered and has not closed yet, so that a writer can tell
    * whether waiting for a newer snapshot would hold back the very drain it waits for. */
   private final ThreadLocal<AtomicInteger> heldTickets =
@@ -107,11 +126,37 @@ public final class LiveModel {
     // The stamp is unknown: the file may have changed since Calcite read the operand, so the
     // first look at the file reads it (and keeps version 1 if the model is the same).
     this.state = new State(new Snapshot(1, initial));
+    this.lease = null;
+    this.catalog = null;
   }
 
-  /** The model file this live model reads. */
-  public Path file() {
-    return key.file();
+  /** A model kept in a catalog, at one of its versions, under a lease its follower renews. */
+  LiveModel(Key key, Snapshot initial, ModelLease lease, CatalogSpec catalog) {
+    this.key = key;
+    this.modelUri = "";
+    this.state = new State(initial);
+    this.lease = lease;
+    this.catalog = catalog;
+  }
+
+  /** The catalog the model is kept in; null for a model file. */
+  public @Nullable CatalogSpec catalog() {
+    return catalog;
+  }
+
+  /** The model file this live model reads; null for a model kept in a catalog. */
+  public @Nullable Path file() {
+    return key.source() instanceof Path path ? path : null;
+  }
+
+  /** What the model is read from: its model file, or its catalog's identity. */
+  public Object source() {
+    return key.source();
+  }
+
+  /** The schema. */
+  public String schema() {
+    return key.schema();
   }
 
   /** Whether this model was read as {@code initial} says, at the last look at its file. */
@@ -121,6 +166,9 @@ public final class LiveModel {
 
   /** The current snapshot; re-reads the file when it changed (checked at most every 200 ms). */
   public Snapshot current() {
+    if (lease != null) {
+      return state.snapshot;
+    }
     long now = System.nanoTime();
     long due = nextCheck.get();
     if (now - due >= 0 && nextCheck.compareAndSet(due, now + CHECK_NANOS)) {
@@ -129,14 +177,23 @@ public final class LiveModel {
     return state.snapshot;
   }
 
-  /** Starts an execution under the current snapshot. */
+  /**
+   * Starts an execution under the current snapshot.
+   *
+   * @throws LeaseLostException if the model is kept in a catalog and the process lost its
+   *     lease on it
+   */
   public Ticket enter() {
     current();
+    if (lease != null) {
+      lease.check();
+    }
     while (true) {
       State entered = state;
+      long lapses = lease == null ? 0 : lease.lapses();
       entered.open.incrementAndGet();
       if (entered == state) {
-        return new OpenTicket(entered, heldTickets.get());
+        return new OpenTicket(entered, heldTickets.get(), lapses);
       }
       // A newer snapshot was published meanwhile; a drain may have seen no execution open
       // under this one, so run under the newer one instead.
@@ -150,6 +207,7 @@ public final class LiveModel {
       synchronized (lock) {
         lock.notifyAll();
       }
+      drainedListener.run();
     }
   }
 
@@ -159,15 +217,24 @@ public final class LiveModel {
     /** The entering thread's count of open tickets; closing may happen on another thread. */
     private final AtomicInteger held;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The lease's lapses when the execution entered. */
+    private final long lapses;
 
-    OpenTicket(State entered, AtomicInteger held) {
+    OpenTicket(State entered, AtomicInteger held, long lapses) {
       this.entered = entered;
       this.held = held;
+      this.lapses = lapses;
       held.incrementAndGet();
     }
 
     @Override public Snapshot snapshot() {
       return entered.snapshot;
+    }
+
+    @Override public void confirm() {
+      if (lease != null) {
+        lease.check(lapses);
+      }
     }
 
     @Override public void close() {
@@ -206,11 +273,58 @@ public final class LiveModel {
     }
   }
 
+  /**
+   * Publishes a version of a model kept in a catalog, if it is newer than the current one
+   * (its follower calls this).
+   */
+  @SuppressForbidden(reason = "wakes the writers that wait on the lock for a new snapshot")
+  void publish(long version, ShardSetModel model) {
+    synchronized (lock) {
+      State old = state;
+      if (version <= old.snapshot.version()) {
+        return;
+      }
+      draining.removeIf(s -> s.open.get() == 0);
+      draining.add(old);
+      state = new State(new Snapshot(version, model));
+      lock.notifyAll();
+      LOGGER.info("Schema '{}' now runs version {} of its catalog", key.schema(), version);
+    }
+  }
+
+  /**
+   * The newest version under which no execution of an older version still runs: the version
+   * this process acknowledges to a resharding that waits for it.
+   */
+  long drainedVersion() {
+    synchronized (lock) {
+      draining.removeIf(s -> s.open.get() == 0);
+      long drained = state.snapshot.version();
+      for (State s : draining) {
+        drained = Math.min(drained, s.snapshot.version());
+      }
+      return drained;
+    }
+  }
+
+  /** Tells {@code listener} each time the last execution under a superseded snapshot ends. */
+  void onDrained(Runnable listener) {
+    this.drainedListener = listener;
+  }
+
+  /** The lease on the catalog; null for a model file. */
+  @Nullable ModelLease lease() {
+    return lease;
+  }
+
   /** Reads the file if it changed (always when {@code force}) and publishes what it says. */
   @SuppressForbidden(reason = "wakes the writers that wait on the lock for a new snapshot")
   void refresh(boolean force) {
+    if (lease != null) {
+      return;
+    }
     synchronized (lock) {
-      FileStamp now = FileStamp.of(key.file());
+      FileStamp now = FileStamp.of((Path) key.source());
       if (!force && (now.equals(stamp) || now.equals(failedStamp))) {
         return;
       }
@@ -221,7 +335,7 @@ public final class LiveModel {
         if (!now.equals(failedStamp)) {
           failedStamp = now;
           LOGGER.error("Keeping the model of schema '{}' read before: cannot use model file {}:"
-              + " {}", key.schema(), key.file(), e.getMessage());
+              + " {}", key.schema(), key.source(), e.getMessage());
         }
         return;
       }
@@ -237,13 +351,13 @@ public final class LiveModel {
       state = next;
       lock.notifyAll();
       LOGGER.info("Schema '{}' now follows model file {} as changed (version {})",
-          key.schema(), key.file(), next.snapshot.version());
+          key.schema(), key.source(), next.snapshot.version());
     }
   }
 
   /** The schema's operand as the file says it, completed as Calcite's model handler does. */
   private ShardSetModel read() throws IOException {
-    Map<?, ?> root = JSON.readValue(key.file().toFile(), Map.class);
+    Map<?, ?> root = JSON.readValue(((Path) key.source()).toFile(), Map.class);
     Map<String, Object> operand = null;
     if (root.get("schemas") instanceof List<?> schemas) {
       for (Object schema : schemas) {
@@ -279,8 +393,9 @@ public final class LiveModel {
         if (left <= 0) {
           int running = draining.stream().mapToInt(s -> s.open.get()).sum();
           throw new TimeoutException(running + " execution" + (running == 1 ? "" : "s")
-              + " of schema '" + key.schema() + "' under an older version of model file "
-              + key.file() + " still run" + (running == 1 ? "s" : ""));
+              + " of schema '" + key.schema() + "' under an older version of "
+              + (lease == null ? "model file " + key.source() : "its model") + " still run"
+              + (running == 1 ? "s" : ""));
         }
         TimeUnit.NANOSECONDS.timedWait(lock, left);
       }

@@ -1,27 +1,103 @@
 package io.shardset.topology;
 
+import io.shardset.execution.ModelResources;
+import io.shardset.model.CatalogSpec;
 import io.shardset.model.ShardSetModel;
 
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The {@link LiveModel}s of a process, one per model file and schema, shared by every
- * connection that reads that file; the resharding tool reaches them all through
- * {@link #publishAndDrain}.
+ * The {@link LiveModel}s of a process, one per model file or catalog and schema, shared by
+ * every connection that reads it; the resharding tool reaches those of model files through
+ * {@link #publishAndDrain}. Models kept in a catalog are followed by a {@link CatalogFollower}
+ * each, which registers the process in the catalog until {@link #close()}.
  */
-public final class LiveModels {
+public final class LiveModels implements AutoCloseable {
   private final Map<LiveModel.Key, LiveModel> models = new ConcurrentHashMap<>();
+  private final Map<LiveModel.Key, CatalogFollower> followers = new ConcurrentHashMap<>();
+  /** What this process is registered as in catalogs. */
+  private final String processId = UUID.randomUUID().toString();
+  private volatile String description = defaultDescription();
 
   /** Creates a registry with no live model. */
   public LiveModels() {
+  }
+
+  /** Names this process in the catalogs it registers in from now on, such as its address. */
+  public void describeAs(String text) {
+    description = defaultDescription() + " " + Objects.requireNonNull(text, "text");
+  }
+
+  private static String defaultDescription() {
+    String host = System.getenv("HOSTNAME");
+    if (host == null || host.isBlank()) {
+      try {
+        host = InetAddress.getLocalHost().getHostName();
+      } catch (UnknownHostException e) {
+        host = "localhost";
+      }
+    }
+    return host + " pid " + ProcessHandle.current().pid();
+  }
+
+  /**
+   * The live model of a schema kept in a catalog: the process registers there, reads the
+   * newest version, and follows the catalog until {@code resources} (the model's pools, which
+   * the caller holds open) close; once per catalog and schema while they are open.
+   *
+   * @param pointer the operand of the model file that points at the catalog
+   * @throws IllegalArgumentException if the catalog cannot be read or holds no such schema
+   */
+  public LiveModel ofCatalog(String schema, CatalogSpec catalog, Map<String, ?> pointer,
+      ModelResources resources) {
+    LiveModel.Key key = new LiveModel.Key(catalog.identity(), schema);
+    synchronized (followers) {
+      CatalogFollower follower = followers.get(key);
+      if (follower == null) {
+        CatalogFollower started =
+            CatalogFollower.start(key, catalog, pointer, processId, description);
+        followers.put(key, started);
+        models.put(key, started.live());
+        // The last connection of the model gone, the process stops following and leaves
+        // the catalog's registry: a move does not wait for a process that serves nothing.
+        resources.closeWith(() -> {
+          synchronized (followers) {
+            followers.remove(key, started);
+            models.remove(key, started.live());
+          }
+          started.close();
+        });
+        follower = started;
+      }
+      return follower.live();
+    }
+  }
+
+  /** Makes the followers of a catalog's schema look at it now. */
+  public void wake(CatalogSpec catalog, String schema) {
+    CatalogFollower follower = followers.get(new LiveModel.Key(catalog.identity(), schema));
+    if (follower != null) {
+      follower.wake();
+    }
+  }
+
+  /** Stops following catalogs, leaving their registries. */
+  @Override public void close() {
+    synchronized (followers) {
+      followers.values().forEach(CatalogFollower::close);
+      followers.clear();
+    }
   }
 
   /**
@@ -65,7 +141,7 @@ public final class LiveModels {
     long deadline = System.nanoTime() + timeout.toNanos();
     Path file = modelFile.toAbsolutePath().normalize();
     List<LiveModel> matching = models.values().stream()
-        .filter(m -> m.file().equals(file)).toList();
+        .filter(m -> file.equals(m.file())).toList();
     for (LiveModel model : matching) {
       model.refresh(true);
     }

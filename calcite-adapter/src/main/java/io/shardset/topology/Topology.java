@@ -17,7 +17,7 @@ import java.util.Objects;
  *
  * <p>Thread-safe. The process's {@code ShardSetRuntime} holds one.
  */
-public final class Topology {
+public final class Topology implements AutoCloseable {
   /** Which model tables resolved outside a connection belong to: its name and shards. */
   private record PinnedModel(String schema, List<ShardSpec> shards) {
   }
@@ -59,5 +59,10 @@ public final class Topology {
     try (ShardLayouts layouts = new JdbcShardLayouts(model, pinned(model), knownLayouts)) {
       return ShardedTableResolver.resolve(model, null, layouts);
     }
+  }
+
+  /** Stops following catalogs (see {@link LiveModels#close()}). */
+  @Override public void close() {
+    liveModels.close();
   }
 }

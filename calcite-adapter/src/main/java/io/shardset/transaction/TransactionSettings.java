@@ -1,5 +1,6 @@
 package io.shardset.transaction;
 
+import io.shardset.model.CatalogSpec;
 import io.shardset.model.TransactionsSpec;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -80,6 +81,19 @@ public record TransactionSettings(String scope, @Nullable LogDatabase log,
    */
   public static TransactionSettings of(String schema, TransactionsSpec spec,
       @Nullable Path modelFile, @Nullable Path inlineFolder) {
+    return of(schema, spec, modelFile, inlineFolder, null);
+  }
+
+  /**
+   * A schema's settings as {@link #of(String, TransactionsSpec, Path, Path)} gives them,
+   * except that a model kept in a catalog and naming no log keeps its log in the catalog
+   * database, where every process that serves the model finds it, and any of them finishes
+   * the transactions another one decided before it died.
+   *
+   * @param catalog the catalog the model is kept in, or null
+   */
+  public static TransactionSettings of(String schema, TransactionsSpec spec,
+      @Nullable Path modelFile, @Nullable Path inlineFolder, @Nullable CatalogSpec catalog) {
     final Duration interval = Duration.ofSeconds(spec.recoveryIntervalSeconds());
     final Path folder = modelFile == null ? null
         : modelFile.toAbsolutePath().normalize().getParent();
@@ -87,6 +101,8 @@ public record TransactionSettings(String scope, @Nullable LogDatabase log,
     String noLog = null;
     if (spec.logIsJdbcUrl()) {
       log = LogDatabase.jdbcUrl(spec.log());
+    } else if (spec.log() == null && catalog != null) {
+      log = new LogDatabase(catalog.jdbcUrl(), catalog.user(), catalog.password(), null);
     } else if (spec.log() != null) {
       final Path directory = folder == null ? Path.of(spec.log()) : folder.resolve(spec.log());
       log = LogDatabase.h2File(directory.resolve(fileName(schema)));

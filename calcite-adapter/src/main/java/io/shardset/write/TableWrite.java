@@ -1,6 +1,7 @@
 package io.shardset.write;
 
 import io.shardset.execution.QueryTimeout;
+import io.shardset.topology.LeaseLostException;
 import io.shardset.topology.LiveModel;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.Placement;
@@ -160,6 +161,11 @@ public final class TableWrite {
    */
   private static Placement writing(TablePlacement placements, LiveModel.Ticket ticket,
       boolean enteredNow) throws SQLException {
+    try {
+      ticket.confirm();
+    } catch (LeaseLostException e) {
+      throw new SQLException(e.getMessage(), e.sqlState(), e);
+    }
     try {
       return placements.forWriting(ticket.snapshot(), enteredNow
           ? "as when this statement was planned; run it again"

@@ -1,6 +1,7 @@
 package io.shardset.catalog;
 
 import io.shardset.model.CatalogSpec;
+import io.shardset.model.ModelException;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 import io.shardset.testing.PostgresServer;
@@ -130,6 +131,24 @@ class ModelCatalogTest {
             + "?password=" + SECRET, "someone", SECRET).toString());
     assertEquals("catalog jdbc:h2:/tmp/catalog", new CatalogSpec("jdbc:h2:/tmp/catalog;PASSWORD="
         + SECRET, "", "").toString());
+  }
+
+  @Test void aPointerSetsTheLeaseAndPollIntervalWithinLimits() {
+    final Map<String, Object> catalog = new LinkedHashMap<>(Map.of("jdbcUrl", "jdbc:h2:mem:c",
+        "leaseMillis", 6_000, "pollMillis", 500));
+    assertEquals(new CatalogSpec("jdbc:h2:mem:c", "", "", 6_000, 500),
+        ModelParser.catalog("S", Map.of("catalog", catalog), name -> null));
+    // Without pollMillis: a second, or a third of a shorter lease.
+    catalog.put("leaseMillis", 1_500);
+    catalog.remove("pollMillis");
+    assertEquals(500, ModelParser.catalog("S", Map.of("catalog", catalog), name -> null)
+        .pollMillis());
+    catalog.put("pollMillis", 600);
+    final ModelException tooSlow = assertThrows(ModelException.class,
+        () -> ModelParser.catalog("S", Map.of("catalog", catalog), name -> null));
+    assertEquals("Invalid ShardSet model: schema 'S', field 'catalog.pollMillis': must be at"
+        + " most a third of leaseMillis (1500), so that a process renews its lease in time;"
+        + " got 600", tooSlow.getMessage());
   }
 
   @Test void aModelFilePointingAtTheCatalogOpensAsTheModel() throws Exception {

@@ -52,6 +52,8 @@ final class MoveFixture {
 
   private final FamilyShards shards;
   private final Path modelFile;
+  /** The file the model is read from: the model file, or a file pointing at a catalog. */
+  private Path readFrom;
   private final int customers;
   private final int orders;
 
@@ -68,6 +70,7 @@ final class MoveFixture {
   MoveFixture(FamilyShards shards, Path folder, int customers, int orders) {
     this.shards = shards;
     this.modelFile = folder.resolve("model.json");
+    this.readFrom = modelFile;
     this.customers = customers;
     this.orders = orders;
   }
@@ -205,7 +208,12 @@ final class MoveFixture {
   }
 
   ShardSetModel model() {
-    return ModelFile.read(modelFile).model(FamilyShards.SCHEMA);
+    return ModelFile.read(readFrom).model(FamilyShards.SCHEMA);
+  }
+
+  /** Reads the model from this file from now on (one that points at a catalog, say). */
+  void readModelFrom(Path file) {
+    readFrom = file;
   }
 
   /** Creates the family and the duplicated table on the new shard and copies REGIONS there. */

@@ -62,7 +62,8 @@ final class CoordinatorProcess {
       }
     };
     final TransactionCoordinator coordinator = new TransactionCoordinator(
-        TxShards.settings(LogDatabase.h2File(Path.of(args[0])), false), shards, stop, false);
+        TxShards.settings(args[0].startsWith("jdbc:") ? LogDatabase.jdbcUrl(args[0])
+            : LogDatabase.h2File(Path.of(args[0])), false), shards, stop, false);
     final ShardTransaction transaction = coordinator.begin();
     for (ShardEndpoint shard : shards.values()) {
       try (Statement s = transaction.connection(shard).createStatement()) {

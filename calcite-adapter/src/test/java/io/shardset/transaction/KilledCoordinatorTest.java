@@ -1,7 +1,10 @@
 package io.shardset.transaction;
 
 import io.shardset.execution.ShardConnectionSettings;
+import io.shardset.model.CatalogSpec;
+import io.shardset.model.TransactionsSpec;
 import io.shardset.testing.Backend;
+import io.shardset.testing.PostgresServer;
 import io.shardset.testing.TestPools;
 
 import org.junit.jupiter.api.Test;
@@ -20,6 +23,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,10 +42,35 @@ class KilledCoordinatorTest {
     try (TxShards shards = TxShards.create(Backend.POSTGRES, 2);
          TxShards more = TxShards.create(Backend.MARIADB, 1)) {
       final LogDatabase log = TxShards.log(folder, "log");
-      final String gid = runAndKill(log, "decided", shards, more);
+      final String gid = runAndKill(log.h2File().toString(), "decided", shards, more);
       final Map<String, DecisionLog.Decision> decisions = TxShards.decisions(log);
       assertEquals(List.of(gid), List.copyOf(decisions.keySet()));
       assertEquals(List.of("s0", "s1", "m0", "h0"), decisions.get(gid).participants());
+      assertEquals(new RecoveryReport(4, 0, 0, 0, 1, List.of()), recover(log, shards, more));
+      assertEquals(List.of(1), h2Ids());
+      assertEquals(List.of(List.of(1), List.of(1)), shards.idsEverywhere());
+      assertEquals(List.of(List.of(1)), more.idsEverywhere());
+      assertEquals(Map.of(), TxShards.decisions(log));
+    }
+  }
+
+  /**
+   * A model kept in a catalog keeps its decision log there: a process killed after deciding
+   * has its transaction finished by another process of the same catalog.
+   */
+  @Test void killedAfterTheDecisionWithTheLogInACatalogIsCommittedByAnotherProcess()
+      throws Exception {
+    try (TxShards shards = TxShards.create(Backend.POSTGRES, 2);
+         TxShards more = TxShards.create(Backend.MARIADB, 1)) {
+      final String catalogUrl = PostgresServer.url(
+          PostgresServer.createDatabases("txcatalog", 1).get(0));
+      final LogDatabase log = TxShards.log(Objects.requireNonNull(TransactionSettings.of("TX",
+          TransactionsSpec.DEFAULT, null, null,
+          new CatalogSpec(catalogUrl, PostgresServer.USER, "")).log()));
+      assertEquals(new LogDatabase(catalogUrl, PostgresServer.USER, "", null), log);
+      final String gid = runAndKill(catalogUrl + "?user=" + PostgresServer.USER, "decided",
+          shards, more);
+      assertEquals(List.of(gid), List.copyOf(TxShards.decisions(log).keySet()));
       assertEquals(new RecoveryReport(4, 0, 0, 0, 1, List.of()), recover(log, shards, more));
       assertEquals(List.of(1), h2Ids());
       assertEquals(List.of(List.of(1), List.of(1)), shards.idsEverywhere());
@@ -54,7 +83,7 @@ class KilledCoordinatorTest {
     try (TxShards shards = TxShards.create(Backend.POSTGRES, 2);
          TxShards more = TxShards.create(Backend.MARIADB, 1)) {
       final LogDatabase log = TxShards.log(folder, "log");
-      runAndKill(log, "prepared", shards, more);
+      runAndKill(log.h2File().toString(), "prepared", shards, more);
       assertEquals(Map.of(), TxShards.decisions(log));
       assertEquals(new RecoveryReport(0, 4, 0, 0, 0, List.of()), recover(log, shards, more));
       assertEquals(List.of(), h2Ids());
@@ -82,8 +111,11 @@ class KilledCoordinatorTest {
     return ids;
   }
 
-  /** Runs the coordinator process until it stops at the step, kills it, returns the gid. */
-  private String runAndKill(LogDatabase log, String step, TxShards postgres,
+  /**
+   * Runs the coordinator process, its log at {@code log} (an H2 file's path or a JDBC URL),
+   * until it stops at the step, kills it, returns the gid.
+   */
+  private String runAndKill(String log, String step, TxShards postgres,
       TxShards mariaDb) throws IOException, InterruptedException, SQLException {
     try (Connection c = DriverManager.getConnection(h2().jdbcUrl(), "sa", "");
          Statement s = c.createStatement()) {
@@ -92,7 +124,7 @@ class KilledCoordinatorTest {
     final List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), CoordinatorProcess.class.getName(),
-        log.h2File().toString(), step));
+        log, step));
     for (int i = 0; i < postgres.count(); i++) {
       command.add(argument("s" + i, postgres.settings(i)));
     }

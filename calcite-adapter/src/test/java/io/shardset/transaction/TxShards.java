@@ -160,7 +160,11 @@ final class TxShards implements AutoCloseable {
 
   /** A decision log in a new H2 file under the folder. */
   static LogDatabase log(Path folder, String name) {
-    final LogDatabase log = LogDatabase.h2File(folder.resolve(name));
+    return log(LogDatabase.h2File(folder.resolve(name)));
+  }
+
+  /** A log whose transactions the shards' cleanup rolls back. */
+  static LogDatabase log(LogDatabase log) {
     LOGS.add(log);
     return log;
   }

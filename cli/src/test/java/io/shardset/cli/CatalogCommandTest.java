@@ -22,8 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code shardset catalog init}, {@code export} and {@code show} on an H2 catalog: a model file
  * put in and exported again is the same model; the pointer file it writes serves
- * {@code shardset load}; a second init and a password in clear text are refused; resharding a
- * catalog's model says what to do instead.
+ * {@code shardset load} and {@code shardset reshard}; a second init and a password in clear
+ * text are refused.
  */
 class CatalogCommandTest {
   private static final String MODEL = "\"chunks\": 60, \"tables\": ["
@@ -89,10 +89,18 @@ class CatalogCommandTest {
     assertEquals(3, shards.rows(0, "SELECT ID FROM CUSTOMERS").size()
         + shards.rows(1, "SELECT ID FROM CUSTOMERS").size());
 
-    assertEquals(1, run("reshard", "show", "--model", pointer.toString()));
-    assertTrue(err.contains("schema 'S' of model file " + pointer + " keeps its model in a"
-        + " catalog database, which resharding does not change yet: export it with 'shardset"
-        + " catalog export', reshard that file, and import it into a new catalog"), err);
+    // Resharding through the pointer writes each step to the catalog as a new version; with
+    // the grace of a model file not waited out: each step waits for the processes serving.
+    assertEquals(0, run("reshard", "apply", "remove-shard", "s1", "--model",
+        pointer.toString(), "--grace", "600m"), err);
+    assertTrue(err.contains("finish: version 4 acknowledged by "), err);
+    assertEquals(3, shards.rows(0, "SELECT ID FROM CUSTOMERS").size());
+    assertEquals(0, run("reshard", "show", "--model", pointer.toString()), err);
+    assertTrue(out.startsWith("shardspace 'default': 1 shard, 60 hash ranges"), out);
+    assertEquals(0, run("catalog", "show", "--catalog", catalog, "--catalog-user", "sa"), err);
+    assertTrue(out.matches("catalog \\S+ as sa:\n  S version 1  \\S+  shardset catalog init"
+        + " --model model\\.json\n(  S version [234]  \\S+  shardset reshard apply\n){3}"),
+        out);
   }
 
   @Test void aPasswordInClearTextIsNotWritten() throws Exception {

@@ -4,6 +4,7 @@ import io.shardset.calcite.guard.StatementRefusedException;
 import io.shardset.calcite.runtime.WriteFailedException;
 import io.shardset.execution.ShardException;
 import io.shardset.execution.ShardStates;
+import io.shardset.topology.LeaseLostException;
 
 import org.apache.calcite.avatica.AvaticaSqlException;
 import org.apache.calcite.runtime.CalciteContextException;
@@ -35,6 +36,7 @@ import java.util.regex.Pattern;
  *       for a hint it cannot follow, 54000 for a scatter a guardrail denies;
  *   <li>a write's own state (40001 for a row whose range is moving, 25006 for a read-only
  *       connection, 08001 for a shard it could not reach), and a shard's own state;
+ *   <li>08006 for a process that lost its lease on the model's catalog;
  *   <li>{@value #GENERAL_ERROR} when nothing says more.
  * </ul>
  *
@@ -102,6 +104,11 @@ public final class ClientErrors {
     final StatementRefusedException refused = find(failure, StatementRefusedException.class);
     if (refused != null) {
       return new Classified(String.valueOf(refused.getMessage()), refused.sqlState(), 0,
+          failure);
+    }
+    final LeaseLostException leaseLost = find(failure, LeaseLostException.class);
+    if (leaseLost != null) {
+      return new Classified(String.valueOf(leaseLost.getMessage()), leaseLost.sqlState(), 0,
           failure);
     }
     final SqlParseException parse = find(failure, SqlParseException.class);

@@ -4,7 +4,11 @@ import io.shardset.topology.LiveModel;
 
 import org.apache.calcite.linq4j.Enumerator;
 
-/** The rows of one execution, which ends its ticket when they are closed. */
+/**
+ * The rows of one execution, which ends its ticket when they are closed; their end counts
+ * only if the process kept its lease on the model's catalog all along (else a shard may have
+ * received rows this read did not look for).
+ */
 final class TicketEnumerator implements Enumerator<Object[]> {
   private final Enumerator<Object[]> rows;
   private final LiveModel.Ticket ticket;
@@ -19,7 +23,11 @@ final class TicketEnumerator implements Enumerator<Object[]> {
   }
 
   @Override public boolean moveNext() {
-    return rows.moveNext();
+    final boolean more = rows.moveNext();
+    if (!more) {
+      ticket.confirm();
+    }
+    return more;
   }
 
   @Override public void reset() {

@@ -46,7 +46,9 @@ public final class ApplyCommand implements Callable<Integer> {
   @Option(names = "--grace", defaultValue = "10s", paramLabel = "DURATION",
       description = "After each change of the model file, how long to wait for other processes"
           + " to re-read it and finish queries started before (default: ${DEFAULT-VALUE});"
-          + " e.g. 0s, 500ms, 2m. This process's own queries are waited for anyway.")
+          + " e.g. 0s, 500ms, 2m. This process's own queries are waited for anyway. A model"
+          + " kept in a catalog needs none: each step waits until every process that serves"
+          + " the model has acknowledged it.")
   private String grace;
 
   @Option(names = "--batch-size", defaultValue = "1000", paramLabel = "N",

@@ -13,7 +13,8 @@ import java.util.List;
 public final class ModelOptions {
   @Option(names = "--model", required = true, paramLabel = "FILE",
       description = "The model file (JSON); apply rewrites its chunkMap, shards and reshard"
-          + " object, each time atomically.")
+          + " object, each time atomically, or, where the file points at a catalog, writes"
+          + " each change there as a new version.")
   private Path model;
 
   @Option(names = "--schema", paramLabel = "NAME",

@@ -50,8 +50,9 @@ public final class ShowCommand implements Callable<Integer> {
               + " hash");
           continue;
         }
-        out.printf(Locale.ROOT, "shardspace '%s': %d shards, %,d hash ranges%s%n", space,
-            m.shardspace(space).size(), entries.size(),
+        final int shards = m.shardspace(space).size();
+        out.printf(Locale.ROOT, "shardspace '%s': %d shard%s, %,d hash ranges%s%n", space,
+            shards, shards == 1 ? "" : "s", entries.size(),
             m.chunkMap(space).isEmpty() ? " (default placement)" : "");
         for (ShardSpec shard : m.shardspace(space)) {
           final List<ChunkMapSpec> own =
