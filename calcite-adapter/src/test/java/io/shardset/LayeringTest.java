@@ -1,5 +1,6 @@
 package io.shardset;
 
+import io.shardset.calcite.SequenceValues;
 import io.shardset.calcite.ShardSchemaFactory;
 import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.jdbc.ShardSetDriver;
@@ -88,6 +89,16 @@ class LayeringTest {
             "io.shardset.write..", "org.apache.calcite.."));
   }
 
+  /** Global sequences take blocks from a schema's shared database: they know the model and
+   * where that database is (the decision log's), no tables, no sessions, no planner. */
+  @Test void sequencesImportOnlyModelAndTransactions() {
+    check(noClasses().that().resideInAPackage("io.shardset.sequence..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.shardset.topology..",
+            "io.shardset.session..", "io.shardset.write..", "io.shardset.calcite..",
+            "io.shardset.load..", "io.shardset.reshard..", "io.shardset.catalog..",
+            "org.apache.calcite.."));
+  }
+
   /** Execution runs statements on endpoints: it knows no model nor the tables built on it. */
   @Test void executionImportsOnlyRouting() {
     check(noClasses().that().resideInAPackage("io.shardset.execution..")
@@ -126,14 +137,15 @@ class LayeringTest {
 
   /**
    * The process runtime is looked up statically only where Calcite or {@code DriverManager}
-   * create objects by class name (the schema factory, the driver, the static method the
-   * CANCEL function's generated code calls); everything else gets it, or what it needs of it,
-   * passed.
+   * create objects by class name (the schema factory, the driver, the static methods the
+   * generated code of the CANCEL function and of a sequence's next value call); everything
+   * else gets it, or what it needs of it, passed.
    */
   @Test void theRuntimeIsLookedUpOnlyAtTheEntryPoints() {
     check(noClasses().that().doNotHaveFullyQualifiedName(ShardSchemaFactory.class.getName())
         .and().doNotHaveFullyQualifiedName(ShardSetDriver.class.getName())
         .and().doNotHaveFullyQualifiedName(StatementCancel.class.getName())
+        .and().doNotHaveFullyQualifiedName(SequenceValues.class.getName())
         .and().doNotHaveFullyQualifiedName(ShardSetRuntime.class.getName())
         .should().callMethod(ShardSetRuntime.class, "get"));
   }

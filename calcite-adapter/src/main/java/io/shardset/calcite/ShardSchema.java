@@ -3,16 +3,21 @@ package io.shardset.calcite;
 import io.shardset.execution.ExecutionRuntime;
 import io.shardset.execution.ModelResources;
 import io.shardset.execution.ShardEndpoint;
+import io.shardset.model.SequenceSpec;
 import io.shardset.model.ShardCheck;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
 import io.shardset.model.TableSpec;
+import io.shardset.sequence.GlobalSequence;
+import io.shardset.sequence.SequenceRegistry;
 import io.shardset.session.Sessions;
 import io.shardset.topology.LiveModel;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.ShardedTable;
 import io.shardset.topology.ShardedTableResolver;
+import io.shardset.transaction.LogDatabase;
 import io.shardset.transaction.TransactionCoordinator;
+import io.shardset.transaction.TransactionSettings;
 
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
@@ -125,7 +130,7 @@ public final class ShardSchema extends AbstractSchema {
               live == null ? null : live.model().file(),
               live == null ? null : live.model().catalog()),
           table -> new ShardRowCount(table, threads,
-              sampled ? ShardRowCount.SAMPLE : Integer.MAX_VALUE));
+              sampled ? ShardRowCount.SAMPLE : Integer.MAX_VALUE), runtime.sequences());
     }
   }
 
@@ -138,18 +143,23 @@ public final class ShardSchema extends AbstractSchema {
   static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
       ShardMetadata metadata, OpenScans openScans) {
     return new ShardSchema(tables(model, live, metadata, openScans, new Sessions(),
-        new TransactionCoordinator(), table -> Statistics.UNKNOWN), live, null, null);
+        new TransactionCoordinator(), table -> Statistics.UNKNOWN, new SequenceRegistry()),
+        live, null, null);
   }
 
   /**
    * Resolves the model's tables against what {@code metadata} says of the shards.
    *
    * @param statistics the statistic of each resolved table
+   * @param sequences the process's global sequences
    */
   private static Map<String, Table> tables(ShardSetModel model, @Nullable LiveSource live,
       ShardMetadata metadata, OpenScans openScans, Sessions sessions,
-      TransactionCoordinator coordinator, Function<ShardedTable, Statistic> statistics) {
+      TransactionCoordinator coordinator, Function<ShardedTable, Statistic> statistics,
+      SequenceRegistry sequences) {
     final Map<String, Table> tables = new LinkedHashMap<>();
+    final Map<String, SequenceTable> sequenceTables = sequenceTables(model, coordinator,
+        sequences);
     final Map<String, ShardSpec> shards = model.shardsByName();
     final List<String> shardNames = model.shards().stream().map(ShardSpec::name).toList();
     ShardedTableResolver.resolve(model, live, metadata).forEach((name, table) -> {
@@ -159,12 +169,54 @@ public final class ShardSchema extends AbstractSchema {
       }
       tables.put(name, new ShardTable(table, dialects, openScans, sessions, coordinator,
           statistics.apply(table), model.scatter().of(name),
-          shardNames));
+          shardNames, columnSequences(model, table, sequenceTables)));
     });
     final Map<String, ShardTable> shardTables = new LinkedHashMap<>();
     tables.forEach((name, table) -> shardTables.put(name, (ShardTable) table));
     ModelReferences.check(model.schema(), shardTables);
+    sequenceTables.forEach((name, sequence) -> {
+      if (tables.putIfAbsent(name, sequence) != null) {
+        throw new IllegalArgumentException("schema '" + model.schema() + "' has a table and a"
+            + " sequence named '" + name + "'");
+      }
+    });
     return tables;
+  }
+
+  /**
+   * The model's sequences, their blocks taken from the schema's shared database: the one its
+   * decision log lives in (the catalog, for a model kept in one).
+   */
+  private static Map<String, SequenceTable> sequenceTables(ShardSetModel model,
+      TransactionCoordinator coordinator, SequenceRegistry sequences) {
+    final Map<String, SequenceTable> tables = new LinkedHashMap<>();
+    final TransactionSettings settings = coordinator.settings();
+    for (SequenceSpec spec : model.sequences().declared()) {
+      final LogDatabase store = settings.log();
+      tables.put(spec.name(), store == null
+          ? SequenceTable.unavailable(spec.name(), String.valueOf(settings.noLog()))
+          : SequenceTable.of(spec.name(), sequences.of(store, model.schema(), spec)));
+    }
+    return tables;
+  }
+
+  /**
+   * The sequence of each column of a table that takes one's values, by column position.
+   *
+   * @throws IllegalArgumentException if the model names a column the table does not have
+   */
+  private static Map<Integer, GlobalSequence> columnSequences(ShardSetModel model,
+      ShardedTable table, Map<String, SequenceTable> sequenceTables) {
+    final Map<Integer, GlobalSequence> columns = new LinkedHashMap<>();
+    model.sequences().ofTable(table.spec().name()).forEach((column, sequence) -> {
+      final int position = table.layout().columnIndex(column);
+      if (position < 0) {
+        throw new IllegalArgumentException("table " + table.qualifiedName() + ": columnSequences"
+            + " names column '" + column + "', which the table does not have");
+      }
+      columns.put(position, sequenceTables.get(sequence).sequence());
+    });
+    return columns;
   }
 
   /**
@@ -185,9 +237,11 @@ public final class ShardSchema extends AbstractSchema {
     return current().number();
   }
 
-  /** The names of the schema's tables, sorted. */
+  /** The names of the schema's sharded tables (not its sequences), sorted. */
   public List<String> tableNames() {
-    return current().tables().keySet().stream().sorted().toList();
+    return current().tables().entrySet().stream()
+        .filter(e -> e.getValue() instanceof ShardTable).map(Map.Entry::getKey).sorted()
+        .toList();
   }
 
   /** The sharded table of that name.
@@ -195,12 +249,11 @@ public final class ShardSchema extends AbstractSchema {
    * @throws IllegalArgumentException if the schema has no such table */
   public ShardTable table(String name) {
     final Map<String, Table> tables = current().tables();
-    final Table table = tables.get(name);
-    if (table == null) {
+    if (!(tables.get(name) instanceof ShardTable table)) {
       throw new IllegalArgumentException("no table '" + name + "'; tables are "
-          + tables.keySet());
+          + tableNames());
     }
-    return (ShardTable) table;
+    return table;
   }
 
   @Override protected Map<String, Table> getTableMap() {
@@ -239,7 +292,9 @@ public final class ShardSchema extends AbstractSchema {
 
   /** Whether the model has the same tables as {@code tables}, each on the same shards. */
   private static boolean placesAsBuilt(Map<String, Table> tables, ShardSetModel model) {
-    if (model.tables().size() != tables.size()) {
+    final long shardTables = tables.values().stream().filter(ShardTable.class::isInstance)
+        .count();
+    if (model.tables().size() != shardTables) {
       return false;
     }
     for (TableSpec spec : model.tables()) {

@@ -8,6 +8,7 @@ import io.shardset.model.CatalogSpec;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardSpec;
+import io.shardset.sequence.SequenceRegistry;
 import io.shardset.session.Sessions;
 import io.shardset.topology.KnownLayouts;
 import io.shardset.topology.KnownValues;
@@ -75,6 +76,7 @@ public final class ShardSetRuntime implements AutoCloseable {
   private final ModelTables modelTables = new ModelTables();
   private final OpenScans openScans = new OpenScans(execution.scanServices());
   private final Sessions sessions = new Sessions();
+  private final SequenceRegistry sequences = new SequenceRegistry();
   /** The transaction coordinator of each model, by the model's resources. */
   private final Map<ModelResources, TransactionCoordinator> coordinators =
       new ConcurrentHashMap<>();
@@ -225,6 +227,11 @@ public final class ShardSetRuntime implements AutoCloseable {
   /** The scans each JDBC connection has open. */
   public OpenScans openScans() {
     return openScans;
+  }
+
+  /** The process's global sequences. */
+  public SequenceRegistry sequences() {
+    return sequences;
   }
 
   /** The session of each JDBC connection. */

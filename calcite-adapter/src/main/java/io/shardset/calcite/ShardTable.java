@@ -10,6 +10,7 @@ import io.shardset.model.TableLayout;
 import io.shardset.model.TableSpec;
 import io.shardset.routing.KeyType;
 import io.shardset.routing.ShardRouter;
+import io.shardset.sequence.GlobalSequence;
 import io.shardset.session.Sessions;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.ShardSite;
@@ -43,6 +44,7 @@ import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -77,10 +79,13 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
    * @param statistic what the planner knows of the table's rows
    * @param scatterLimit how many of its shards one statement may reach, as the model says
    * @param modelShardNames the names of every shard of the model, the table's or not
+   * @param columnSequences the sequence of each column that takes a sequence's values when an
+   *     INSERT leaves it out, by column position
    */
   ShardTable(ShardedTable table, List<SqlDialect> dialects, OpenScans openScans,
       Sessions sessions, TransactionCoordinator coordinator, Statistic statistic,
-      ScatterLimit scatterLimit, List<String> modelShardNames) {
+      ScatterLimit scatterLimit, List<String> modelShardNames,
+      Map<Integer, GlobalSequence> columnSequences) {
     this.table = Objects.requireNonNull(table, "table");
     this.scatterLimit = Objects.requireNonNull(scatterLimit, "scatterLimit");
     this.modelShardNames = List.copyOf(modelShardNames);
@@ -94,7 +99,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
           + table.shardCount() + " shards, not " + this.dialects.size());
     }
     this.product = product(this.dialects);
-    this.columnDefaults = new ShardColumnDefaults(table.layout().columns());
+    this.columnDefaults = new ShardColumnDefaults(table.layout().columns(), columnSequences);
   }
 
   /**

@@ -44,7 +44,7 @@ import java.util.function.UnaryOperator;
 public final class ModelParser {
   private static final List<String> KEYS = List.of("shards", "chunks", "chunkMap", "parallelism",
       "tables", "reshard", "transactions", "writeWaitMillis", "checkShards",
-      ScatterParser.MODE, ScatterParser.MAX_SHARDS);
+      ScatterParser.MODE, ScatterParser.MAX_SHARDS, SequencesParser.FIELD);
   /** Keys Calcite's model handler adds to the operand of every custom schema. */
   private static final Set<String> CALCITE_KEYS = Set.of("baseDirectory", "modelUri");
   /** Calcite's keys in the operand of a schema that points at a catalog. */
@@ -122,7 +122,8 @@ public final class ModelParser {
     ShardSetModel model =
         new ShardSetModel(schema, shards, chunks == null ? null : chunks.intValue(), chunkMap,
             parallelism, tables, reshard, transactions, writeWait == null ? 0 : writeWait,
-            checkShards(root), ScatterParser.parse(schema, root, tableEntries));
+            checkShards(root), ScatterParser.parse(schema, root, tableEntries),
+            SequencesParser.parse(root, tableEntries));
     checkDefaultChunks(root, model);
     checkChunkMapPlacesHashTables(root, model);
     return model;

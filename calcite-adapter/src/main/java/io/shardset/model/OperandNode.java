@@ -111,6 +111,13 @@ final class OperandNode {
     return value != null ? value : resolve(key, fallback);
   }
 
+  /** The object's keys, in order. */
+  List<String> keys() {
+    List<String> keys = new ArrayList<>();
+    map.keySet().forEach(k -> keys.add(String.valueOf(k)));
+    return keys;
+  }
+
   /** An object reported as a field of this one ({@code partitionBy.column}); null if absent. */
   OperandNode object(String key) {
     Object value = map.get(key);

@@ -24,7 +24,7 @@ import java.util.Objects;
 public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
     List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
     ReshardSpec reshard, TransactionsSpec transactions, long writeWaitMillis,
-    ShardCheck checkShards, ScatterLimits scatter) {
+    ShardCheck checkShards, ScatterLimits scatter, Sequences sequences) {
   /** Chunks per shard of a shardspace when the model does not set {@code chunks}. */
   public static final int DEFAULT_CHUNKS_PER_SHARD = 120;
 
@@ -36,6 +36,7 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
     Objects.requireNonNull(transactions, "transactions");
     Objects.requireNonNull(checkShards, "checkShards");
     Objects.requireNonNull(scatter, "scatter");
+    Objects.requireNonNull(sequences, "sequences");
     if (writeWaitMillis < 0) {
       throw new IllegalArgumentException("writeWaitMillis must not be negative: "
           + writeWaitMillis);
@@ -48,7 +49,7 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
       List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
       ReshardSpec reshard) {
     this(schema, shards, chunks, chunkMap, parallelism, tables, reshard,
-        TransactionsSpec.DEFAULT, 0, ShardCheck.AT_OPEN, ScatterLimits.NONE);
+        TransactionsSpec.DEFAULT, 0, ShardCheck.AT_OPEN, ScatterLimits.NONE, Sequences.NONE);
   }
 
   /** A model whose writes do not wait for a move. */
@@ -56,7 +57,16 @@ public record ShardSetModel(String schema, List<ShardSpec> shards, Integer chunk
       List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
       ReshardSpec reshard, TransactionsSpec transactions) {
     this(schema, shards, chunks, chunkMap, parallelism, tables, reshard, transactions, 0,
-        ShardCheck.AT_OPEN, ScatterLimits.NONE);
+        ShardCheck.AT_OPEN, ScatterLimits.NONE, Sequences.NONE);
+  }
+
+  /** A model without sequences. */
+  public ShardSetModel(String schema, List<ShardSpec> shards, Integer chunks,
+      List<ChunkMapSpec> chunkMap, Integer parallelism, List<TableSpec> tables,
+      ReshardSpec reshard, TransactionsSpec transactions, long writeWaitMillis,
+      ShardCheck checkShards, ScatterLimits scatter) {
+    this(schema, shards, chunks, chunkMap, parallelism, tables, reshard, transactions,
+        writeWaitMillis, checkShards, scatter, Sequences.NONE);
   }
 
   /** A model with no resharding in progress. */

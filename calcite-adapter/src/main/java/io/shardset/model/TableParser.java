@@ -15,7 +15,7 @@ final class TableParser {
   private static final List<String> KEYS = List.of("name", "physicalName", "method", "shardKey",
       "shards", "shardspace", "ranges", "lists", "partitionBy", "directory",
       SubpartitionsParser.FIELD, ReferenceSpec.FIELD, ScatterParser.MODE,
-      ScatterParser.MAX_SHARDS);
+      ScatterParser.MAX_SHARDS, SequencesParser.COLUMNS);
   private static final List<String> RANGE_KEYS = List.of("shard", "from", "to");
   private static final List<String> LIST_KEYS = List.of("shard", "values", "default");
 

@@ -54,7 +54,7 @@ public record LogDatabase(String url, @Nullable String user, @Nullable String pa
   }
 
   /** Opens a new connection, in autocommit mode. */
-  Connection connect() throws SQLException {
+  public Connection connect() throws SQLException {
     final Properties properties = new Properties();
     if (user != null) {
       properties.setProperty("user", user);

@@ -8,6 +8,7 @@ import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlHint;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
@@ -46,7 +47,8 @@ public final class ShardHints {
   /** Allows a scatter that a guardrail would refuse. */
   public static final String SCATTER = "SCATTER";
 
-  /** Whether the statement this thread prepares gets a converter that follows block hints. */
+  /** Whether the statement this thread prepares gets ShardSet's converter (jdbc:shardset:'s),
+   * which follows block hints and gives global sequences their values. */
   private static final ThreadLocal<Boolean> BLOCKS_FOLLOWED =
       ThreadLocal.withInitial(() -> false);
 
@@ -139,6 +141,28 @@ public final class ShardHints {
     }
   }
 
+  /**
+   * Refuses {@code NEXT VALUE FOR} on Calcite's own driver, whose converter makes it Calcite's
+   * counter in memory per thread: values that repeat across threads and processes. ShardSet's
+   * driver makes it the global sequence's next value; a column default takes it on either.
+   */
+  private static void checkSequences(SqlNode statement) {
+    if (BLOCKS_FOLLOWED.get()) {
+      return;
+    }
+    statement.accept(new SqlBasicVisitor<Void>() {
+      @Override public Void visit(SqlCall call) {
+        if (call.getKind() == SqlKind.NEXT_VALUE || call.getKind() == SqlKind.CURRENT_VALUE) {
+          throw refused("on jdbc:calcite:, " + call.getOperator().getName().replace('_', ' ')
+              + " FOR is Calcite's own counter, kept per thread, not a global sequence:"
+              + " connect with jdbc:shardset:, or leave the column out of the INSERT to take"
+              + " its sequence's next value");
+        }
+        return super.visit(call);
+      }
+    });
+  }
+
   /** The hook's handlers, added once, when this class is first used, and never removed. */
   private static final class ConverterHook {
     static {
@@ -151,6 +175,7 @@ public final class ShardHints {
       Hook.PARSE_TREE.add((Consumer<Object[]>) args -> {
         if (args.length > 1 && args[1] instanceof SqlNode statement) {
           checkBlocks(statement);
+          checkSequences(statement);
         }
       });
     }

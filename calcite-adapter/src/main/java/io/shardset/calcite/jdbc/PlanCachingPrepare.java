@@ -274,9 +274,9 @@ final class PlanCachingPrepare extends CalcitePrepareImpl {
   }
 
   /** Calcite's conversions, with casts of fractions to integers rounding
-   * ({@link RoundingCasts}). */
+   * ({@link RoundingCasts}) and global sequences' next values ({@link ShardConvertlets}). */
   @Override protected SqlRexConvertletTable createConvertletTable() {
-    return RoundingCasts.INSTANCE;
+    return ShardConvertlets.INSTANCE;
   }
 
   /** The statement parsed as Calcite will parse it, or null if it does not parse (Calcite

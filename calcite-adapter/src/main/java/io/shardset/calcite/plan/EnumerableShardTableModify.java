@@ -3,6 +3,7 @@ package io.shardset.calcite.plan;
 import io.shardset.calcite.ShardTable;
 import io.shardset.calcite.runtime.ShardWrites;
 import io.shardset.calcite.runtime.WriteTarget;
+import io.shardset.model.ColumnInfo;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -16,6 +17,8 @@ import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.ColumnStrategy;
+import org.apache.calcite.sql2rel.InitializerExpressionFactory;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -74,7 +77,24 @@ public final class EnumerableShardTableModify extends TableModify implements Enu
   public WriteTarget target() {
     return new WriteTarget(shardTable.sharded(), shardTable.coordinator(),
         ShardWrites.Operation.valueOf(getOperation().name()), updatedColumns(this),
-        defaulted);
+        defaulted, computedDefaults());
+  }
+
+  /**
+   * The columns whose default ShardSet computes rather than the shards (a global sequence's
+   * next value): those the table's initializer gives a default the shards do not have.
+   */
+  private List<Integer> computedDefaults() {
+    final InitializerExpressionFactory defaults =
+        getTable().unwrap(InitializerExpressionFactory.class);
+    if (defaults == null) {
+      return List.of();
+    }
+    final List<ColumnInfo> columns = shardTable.sharded().layout().columns();
+    return IntStream.range(0, columns.size())
+        .filter(i -> !columns.get(i).defaulted()
+            && defaults.generationStrategy(getTable(), i) == ColumnStrategy.DEFAULT)
+        .boxed().toList();
   }
 
   /** The position of each column an UPDATE sets, in the order of its new values. */

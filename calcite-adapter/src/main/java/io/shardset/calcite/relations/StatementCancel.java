@@ -1,18 +1,15 @@
 package io.shardset.calcite.relations;
 
+import io.shardset.calcite.OneParameterFunction;
 import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.execution.StatementTracker;
 import io.shardset.execution.TrackedStatement;
 
 import org.apache.calcite.DataContext;
-import org.apache.calcite.adapter.enumerable.CallImplementor;
+import org.apache.calcite.adapter.enumerable.RexImpTable;
 import org.apache.calcite.adapter.enumerable.RexToLixTranslator;
-import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableFunction;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -83,44 +80,14 @@ public final class StatementCancel {
               binding.getTypeFactory().createSqlType(SqlTypeName.BIGINT)),
           OperandTypes.operandMetadata(List.of(SqlTypeFamily.NUMERIC),
               types -> List.of(types.createSqlType(SqlTypeName.BIGINT)), i -> "ID", i -> false),
-          new Implementation());
+          new OneParameterFunction("ID", SqlTypeName.BIGINT,
+              (RexToLixTranslator translator, RexCall call, RexImpTable.NullAs nullAs) ->
+                  Expressions.call(StatementCancel.class, "cancel", translator.getRoot(),
+                      Expressions.box(translator.translateList(call.getOperands()).get(0)))));
     }
 
     @Override public boolean isDeterministic() {
       return false;
-    }
-  }
-
-  /** What Calcite generates for a call: {@link #cancel} with the statement's data context. */
-  private static final class Implementation implements ImplementableFunction,
-      org.apache.calcite.schema.Function {
-    @Override public List<FunctionParameter> getParameters() {
-      return List.of(new FunctionParameter() {
-        @Override public int getOrdinal() {
-          return 0;
-        }
-
-        @Override public String getName() {
-          return "ID";
-        }
-
-        @Override public RelDataType getType(RelDataTypeFactory typeFactory) {
-          return typeFactory.createSqlType(SqlTypeName.BIGINT);
-        }
-
-        @Override public boolean isOptional() {
-          return false;
-        }
-      });
-    }
-
-    @Override public CallImplementor getImplementor() {
-      return (RexToLixTranslator translator, org.apache.calcite.rex.RexCall call,
-          org.apache.calcite.adapter.enumerable.RexImpTable.NullAs nullAs) -> {
-        final Expression id = translator.translateList(call.getOperands()).get(0);
-        return Expressions.call(StatementCancel.class, "cancel", translator.getRoot(),
-            Expressions.box(id));
-      };
     }
   }
 

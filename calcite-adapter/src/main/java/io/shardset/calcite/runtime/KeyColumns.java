@@ -17,9 +17,9 @@ final class KeyColumns {
 
   /**
    * The positions of the columns asked for: by name (ignoring case) or position, or, for
-   * {@code RETURN_GENERATED_KEYS}, the identity columns the INSERT leaves to the shards (or,
-   * when it leaves none, every column it leaves to them: a key with a DEFAULT of its own);
-   * none without a request.
+   * {@code RETURN_GENERATED_KEYS}, the columns that take a global sequence's values and the
+   * identity columns the INSERT leaves to the shards (or, when there are none, every column it
+   * leaves to them: a key with a DEFAULT of its own); none without a request.
    *
    * @throws SQLException (42S22) for a column the table does not have
    */
@@ -30,9 +30,11 @@ final class KeyColumns {
     }
     final List<ColumnInfo> columns = target.table().layout().columns();
     if (request.names() == null && request.positions() == null) {
-      final List<Integer> identities = target.defaulted().stream()
-          .filter(c -> columns.get(c).fill() == ColumnDefault.IDENTITY).toList();
-      return identities.isEmpty() ? target.defaulted() : identities;
+      final List<Integer> generated = new ArrayList<>(target.sequenced());
+      target.defaulted().stream()
+          .filter(c -> columns.get(c).fill() == ColumnDefault.IDENTITY)
+          .forEach(generated::add);
+      return generated.isEmpty() ? target.defaulted() : generated;
     }
     final List<Integer> keys = new ArrayList<>();
     if (request.positions() != null) {

@@ -19,27 +19,31 @@ import java.util.Objects;
  *     values after the table's columns; empty for other operations
  * @param defaulted the columns an INSERT leaves out of the shards' statements, so that the
  *     shards fill them (their input values are NULL)
+ * @param sequenced the columns that take a global sequence's values, which JDBC's
+ *     {@code RETURN_GENERATED_KEYS} lists
  */
 public record WriteTarget(ShardedTable table, TransactionCoordinator coordinator,
-    ShardWrites.Operation operation, List<Integer> updated, List<Integer> defaulted) {
+    ShardWrites.Operation operation, List<Integer> updated, List<Integer> defaulted,
+    List<Integer> sequenced) {
   public WriteTarget {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(coordinator, "coordinator");
     Objects.requireNonNull(operation, "operation");
     updated = List.copyOf(updated);
     defaulted = List.copyOf(defaulted);
+    sequenced = List.copyOf(sequenced);
   }
 
   /** The target of a write that sets no columns (INSERT, DELETE). */
   public static WriteTarget of(ShardedTable table, TransactionCoordinator coordinator,
       ShardWrites.Operation operation) {
-    return new WriteTarget(table, coordinator, operation, List.of(), List.of());
+    return new WriteTarget(table, coordinator, operation, List.of(), List.of(), List.of());
   }
 
   /** The target of an UPDATE of these columns. */
   public static WriteTarget of(ShardedTable table, TransactionCoordinator coordinator,
       ShardWrites.Operation operation, List<Integer> updated) {
-    return new WriteTarget(table, coordinator, operation, updated, List.of());
+    return new WriteTarget(table, coordinator, operation, updated, List.of(), List.of());
   }
 
   /** The columns that decide where a row lives: the routing key (a composite table's
