@@ -3,6 +3,7 @@ package io.shardset.topology;
 import io.shardset.model.CatalogSpec;
 import io.shardset.model.ModelParser;
 import io.shardset.model.ShardSetModel;
+import io.shardset.transaction.CommitCheck;
 import io.shardset.util.SuppressForbidden;
 
 import com.fasterxml.jackson.core.JsonParser;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,8 +55,12 @@ public final class LiveModel {
   public record Snapshot(long version, ShardSetModel model) {
   }
 
-  /** One execution running under a snapshot; closing it (more than once is fine) ends it. */
-  public interface Ticket extends AutoCloseable {
+  /**
+   * One execution running under a snapshot; closing it (more than once is fine) ends it. As a
+   * transaction's attachment, it lets the transaction commit only while {@link #confirm()}
+   * holds.
+   */
+  public interface Ticket extends AutoCloseable, CommitCheck {
     /** The snapshot the execution runs under. */
     Snapshot snapshot();
 
@@ -66,6 +72,15 @@ public final class LiveModel {
     void confirm();
 
     @Override void close();
+
+    /** {@link #confirm()}, as the transaction's commit asks. */
+    @Override default void check() throws SQLException {
+      try {
+        confirm();
+      } catch (LeaseLostException e) {
+        throw new SQLException(e.getMessage(), e.sqlState(), e);
+      }
+    }
   }
 
   /** What a registry knows a live model by: its model file (a {@link Path}) or its catalog's

@@ -219,6 +219,18 @@ public final class ShardTransaction implements AutoCloseable {
     return created;
   }
 
+  /** Runs the {@link CommitCheck}s of the transaction's attachments. */
+  private void checkCommit() throws SQLException {
+    final List<CommitCheck> checks = new ArrayList<>();
+    synchronized (this) {
+      attachments.values().stream().filter(CommitCheck.class::isInstance)
+          .map(CommitCheck.class::cast).forEach(checks::add);
+    }
+    for (CommitCheck check : checks) {
+      check.check();
+    }
+  }
+
   /**
    * Closes and forgets what the transaction keeps under {@code key}, if anything: a writer
    * that has written nothing under it yet gives it up (a ticket it must not hold while it
@@ -394,11 +406,12 @@ public final class ShardTransaction implements AutoCloseable {
         (branch.hasWritten() || isolation == java.sql.Connection.TRANSACTION_SERIALIZABLE
             ? writers : readers).add(branch);
       }
+      checkCommit();
       if (writers.size() == 1) {
         commitOnePhase(writers.get(0), all.size());
       } else if (writers.size() > 1) {
         final TwoPhaseCommit protocol = new TwoPhaseCommit(coordinator, this::id, writers,
-            this::shardNames);
+            this::shardNames, this::checkCommit);
         try {
           protocol.commit();
         } finally {

@@ -29,6 +29,7 @@ final class TwoPhaseCommit {
   private final List<ShardBranch> branches;
   /** The names of every shard of the transaction, for messages. */
   private final Supplier<String> names;
+  private final CommitCheck check;
   private boolean decided;
   private boolean inDoubt;
 
@@ -36,13 +37,15 @@ final class TwoPhaseCommit {
    * A commit of {@code branches}, the shards the transaction wrote to.
    *
    * @param id the transaction's id, made when first needed
+   * @param check what must hold once every shard has prepared, before the decision
    */
   TwoPhaseCommit(TransactionCoordinator coordinator, Supplier<GlobalId> id,
-      List<ShardBranch> branches, Supplier<String> names) {
+      List<ShardBranch> branches, Supplier<String> names, CommitCheck check) {
     this.coordinator = coordinator;
     this.id = id;
     this.branches = List.copyOf(branches);
     this.names = names;
+    this.check = check;
   }
 
   /** Whether the commit decision was recorded: the transaction is committed. */
@@ -108,6 +111,8 @@ final class TwoPhaseCommit {
       }
     }
     steps.prepared(gid);
+    // Preparing may take long: what allowed the commit must still hold when it is decided.
+    check.check();
     final List<String> written = branches.stream().map(branch -> branch.shard.name())
         .toList();
     try {

@@ -133,6 +133,9 @@ public final class ShardSetServer implements AutoCloseable {
     // Before the first connection registers a meter: the endpoint then publishes them all. The
     // server publishes them there and not over JMX, whose timers lock on every statement.
     final ShardMetrics meters = ShardSetRuntime.get().execution().scanServices().metrics();
+    // How the catalog's registry of processes names this one, for a model kept in a catalog.
+    ShardSetRuntime.get().liveModels().describeAs("server " + settings.bind() + ":"
+        + settings.port());
     meters.stopPublishingOverJmx();
     final MetricsEndpoint metrics = new MetricsEndpoint(meters.registry());
     final List<AutoCloseable> opened = new ArrayList<>(List.of(metrics));
