@@ -290,7 +290,7 @@ class ModelValidationTest {
         "Invalid ShardSet model: schema 'SALES', field 'replicas':"
             + " unknown key; expected one of shards, chunks, chunkMap, parallelism, tables,"
             + " reshard, transactions,"
-            + " writeWaitMillis, checkShards, scatter, maxShards");
+            + " writeWaitMillis, checkShards, scatter, maxShards, sequences");
   }
 
   @Test void stringWhereANumberIsExpected() {
