@@ -21,7 +21,7 @@ import java.util.Map;
  * (default both; without a PostgreSQL server at 127.0.0.1:5432, H2 only), {@code --publish}
  * (also copy results.md and the charts into {@code bench/results/}, which docs/benchmarks.md
  * shows), {@code --writes-only} (only the write workloads w11 to w15 and w20, to try them quickly),
- * {@code --workloads w16,w17,w18,w19,w21,w22} (only those of the newer workloads named) and
+ * {@code --workloads w16,w17,w18,w19,w21,w22,w23} (only those of the newer workloads named) and
  * {@code --tpch-scale F} (w18's TPC-H scale factor, default 0.01; 0.1 takes minutes more).
  */
 public final class BenchMain {
@@ -52,7 +52,7 @@ public final class BenchMain {
       case "--tpch-scale" -> tpchScale = Double.parseDouble(value(args, ++i, "--tpch-scale"));
       default -> throw new IllegalArgumentException("unknown argument " + args[i]
           + "; expected --quick, --orders N, --dir FOLDER, --backend h2|postgres|both"
-          + ", --publish, --writes-only, --workloads w16,w17,w18,w19,w21,w22 or --tpch-scale F");
+          + ", --publish, --writes-only, --workloads w16,w17,w18,w19,w21,w22,w23 or --tpch-scale F");
       }
     }
     if ((writesOnly || !selection.everything()) && publish) {
@@ -204,6 +204,13 @@ public final class BenchMain {
     }
     if (!writesOnly && selection.runs("w22")) {
       distribution(report, dir, scale);
+    }
+    if (!writesOnly && selection.runs("w23")) {
+      System.out.println("Running w23 a switch in the catalog until three servers run it");
+      try (CatalogSwitchBench bench = CatalogSwitchBench.start(dir.resolve("w23"))) {
+        report.addStartup("w23 catalog switch until 3 servers run it",
+            Stats.of(bench.switches(20)));
+      }
     }
 
     System.out.println();

@@ -6,14 +6,15 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Which workloads a run measures: every one (the default), or only some of w16 to w22 named by
+ * Which workloads a run measures: every one (the default), or only some of w16 to w23 named by
  * {@code --workloads}, to try them quickly without the hour the others take.
  *
  * @param only the workloads named, or empty for every workload
  */
 public record WorkloadSelection(Set<String> only) {
   /** The workloads {@code --workloads} can name. */
-  public static final List<String> SELECTABLE = List.of("w16", "w17", "w18", "w19", "w21", "w22");
+  public static final List<String> SELECTABLE = List.of("w16", "w17", "w18", "w19", "w21", "w22",
+      "w23");
 
   public WorkloadSelection {
     only = Set.copyOf(Objects.requireNonNull(only, "only"));

@@ -123,10 +123,25 @@ public final class ModelCatalog {
     return first(OF_SCHEMA + " AND VERSION = ?", schema, number);
   }
 
+  /** {@link #version(String, long)} on a connection of the catalog the caller keeps open. */
+  public Optional<Version> version(Connection c, String schema, long number)
+      throws SQLException {
+    return first(c, OF_SCHEMA + " AND VERSION = ?", schema, number);
+  }
+
   /** The first row of a query of {@link #OF_SCHEMA}, with the version number if it asks. */
   private Optional<Version> first(String sql, String schema, @Nullable Long number)
       throws SQLException {
-    try (Connection c = connect(); PreparedStatement p = c.prepareStatement(sql)) {
+    try (Connection c = connect()) {
+      return first(c, sql, schema, number);
+    } catch (SQLException e) {
+      throw unreadable(e);
+    }
+  }
+
+  private static Optional<Version> first(Connection c, String sql, String schema,
+      @Nullable Long number) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(sql)) {
       // Not FETCH FIRST, which MySQL does not parse.
       p.setMaxRows(1);
       p.setString(1, schema);
@@ -136,8 +151,6 @@ public final class ModelCatalog {
       try (ResultSet rs = p.executeQuery()) {
         return rs.next() ? Optional.of(version(rs)) : Optional.empty();
       }
-    } catch (SQLException e) {
-      throw unreadable(e);
     }
   }
 

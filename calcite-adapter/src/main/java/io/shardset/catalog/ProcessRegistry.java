@@ -105,9 +105,15 @@ public final class ProcessRegistry {
 
   /** The processes registered for a schema, expired ones included, by description. */
   public List<Process> processes(String schema) throws SQLException {
+    try (Connection c = database.connect()) {
+      return processes(c, schema);
+    }
+  }
+
+  /** {@link #processes(String)} on a connection of the catalog the caller keeps open. */
+  public List<Process> processes(Connection c, String schema) throws SQLException {
     final List<Process> processes = new ArrayList<>();
-    try (Connection c = database.connect();
-         PreparedStatement p = c.prepareStatement("SELECT PROCESS_ID, DESCRIPTION, RUNS_VERSION,"
+    try (PreparedStatement p = c.prepareStatement("SELECT PROCESS_ID, DESCRIPTION, RUNS_VERSION,"
              + " DRAINED_VERSION, LEASE_MILLIS, " + CatalogDatabase.clockMillis(c)
              + " - HEARTBEAT_MILLIS, HEARTBEAT_MILLIS FROM " + TABLE
              + " WHERE SCHEMA_NAME = ? ORDER BY DESCRIPTION, PROCESS_ID")) {

@@ -4,6 +4,7 @@ import io.shardset.catalog.CatalogDatabase;
 import io.shardset.catalog.ProcessRegistry;
 import io.shardset.model.CatalogSpec;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ final class Acknowledgements {
   /** How often the registry is read while waiting. */
   private static final long POLL_MILLIS = 20;
 
+  private final CatalogDatabase database;
   private final ProcessRegistry registry;
   private final CatalogSpec spec;
   private final String schema;
@@ -28,7 +30,8 @@ final class Acknowledgements {
   Acknowledgements(CatalogSpec spec, String schema) {
     this.spec = spec;
     this.schema = schema;
-    this.registry = ProcessRegistry.of(CatalogDatabase.of(spec));
+    this.database = CatalogDatabase.of(spec);
+    this.registry = ProcessRegistry.of(database);
   }
 
   /**
@@ -40,8 +43,15 @@ final class Acknowledgements {
   void await(long version, Duration timeout, Consumer<String> events)
       throws SQLException, InterruptedException {
     final long deadline = System.nanoTime() + timeout.toNanos();
+    try (Connection c = database.connect()) {
+      awaitOn(c, version, timeout, deadline, events);
+    }
+  }
+
+  private void awaitOn(Connection c, long version, Duration timeout, long deadline,
+      Consumer<String> events) throws SQLException, InterruptedException {
     while (true) {
-      final List<ProcessRegistry.Process> processes = registry.processes(schema);
+      final List<ProcessRegistry.Process> processes = registry.processes(c, schema);
       final List<ProcessRegistry.Process> waiting = new ArrayList<>();
       int acknowledged = 0;
       for (ProcessRegistry.Process process : processes) {

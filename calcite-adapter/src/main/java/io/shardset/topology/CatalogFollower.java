@@ -167,7 +167,7 @@ final class CatalogFollower implements AutoCloseable {
       final Connection c = connection();
       final long newest = catalog.newestNumber(c, schema);
       if (newest > live.current().version()) {
-        final ModelCatalog.Version version = catalog.version(schema, newest).orElseThrow(() ->
+        final ModelCatalog.Version version = catalog.version(c, schema, newest).orElseThrow(() ->
             new SQLException("version " + newest + " of schema '" + schema + "' vanished"));
         live.publish(newest, CatalogOperands.model(version, pointer, System::getenv));
       }
