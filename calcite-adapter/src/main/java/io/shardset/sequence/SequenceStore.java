@@ -94,7 +94,7 @@ final class SequenceStore {
     }
   }
 
-  private static void create(Connection c) throws SQLException {
+  static void create(Connection c) throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (SCHEMA_NAME VARCHAR(128) NOT NULL,"
           + " SEQUENCE_NAME VARCHAR(128) NOT NULL, NEXT_VALUE BIGINT NOT NULL,"

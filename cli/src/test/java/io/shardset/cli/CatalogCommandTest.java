@@ -11,7 +11,12 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +85,7 @@ class CatalogCommandTest {
 
     assertEquals(0, run("catalog", "show", "--catalog", catalog, "--catalog-user", "sa"), err);
     assertTrue(out.matches("catalog \\S+ as sa:\n  S version 1  \\S+  shardset catalog init"
-        + " --model model\\.json\n"), out);
+        + " --model model\\.json\nprocesses serving S: none\n"), out);
 
     final Path csv = folder.resolve("customers.csv");
     Files.write(csv, List.of("ID,NAME", "1,Ann", "2,Bo", "3,Cy"), StandardCharsets.UTF_8);
@@ -99,8 +104,51 @@ class CatalogCommandTest {
     assertTrue(out.startsWith("shardspace 'default': 1 shard, 60 hash ranges"), out);
     assertEquals(0, run("catalog", "show", "--catalog", catalog, "--catalog-user", "sa"), err);
     assertTrue(out.matches("catalog \\S+ as sa:\n  S version 1  \\S+  shardset catalog init"
-        + " --model model\\.json\n(  S version [234]  \\S+  shardset reshard apply\n){3}"),
-        out);
+        + " --model model\\.json\n(  S version [234]  \\S+  shardset reshard apply\n){3}"
+        + "processes serving S:\n  \\S+ pid \\d+  runs version 4, drained 4, lease renewed"
+        + " \\d+ ms ago\n"), out);
+  }
+
+  /**
+   * A model's sequences go on where they stood when the model moves into a catalog and out
+   * again: their positions live in the database each keeps them in, and init and export carry
+   * them over.
+   */
+  @Test void sequencesGoOnAcrossInitAndExport() throws Exception {
+    shards = H2Shards.create(folder, 2, "\"chunks\": 60, \"sequences\": [{\"name\": \"IDS\","
+        + " \"blockSize\": 10}], \"tables\": [{\"name\": \"CUSTOMERS\", \"method\":"
+        + " \"consistent-hash\", \"shardKey\": [\"ID\"], \"columnSequences\": {\"ID\":"
+        + " \"IDS\"}}]", DDL);
+    insertCustomers(shards.modelFile(), "Ann", "Bo", "Cy");
+    final String catalog = "jdbc:h2:" + folder.resolve("catalog");
+    final Path pointer = folder.resolve("pointer.json");
+    assertEquals(0, run("catalog", "init", "--model", shards.modelFile().toString(),
+        "--catalog", catalog, "--catalog-user", "sa", "--write-pointer", pointer.toString()),
+        err);
+    assertTrue(out.startsWith("sequence S.IDS carried over from "
+        + folder.resolve("model.S.transactions") + ": it goes on from 11\n"), out);
+    insertCustomers(pointer, "Di");
+    final Path exported = folder.resolve("exported.json");
+    assertEquals(0, run("catalog", "export", "--schema", "S", "--catalog", catalog,
+        "--catalog-user", "sa", "--output", exported.toString()), err);
+    assertTrue(out.endsWith("sequence S.IDS carried over from " + catalog + ": it goes on"
+        + " from 21\n"), out);
+    insertCustomers(exported, "Ed");
+    final List<String> ids = new ArrayList<>(shards.rows(0, "SELECT ID FROM CUSTOMERS"));
+    ids.addAll(shards.rows(1, "SELECT ID FROM CUSTOMERS"));
+    ids.sort(Comparator.comparingLong(Long::parseLong));
+    assertEquals(List.of("1", "2", "3", "11", "21"), ids);
+  }
+
+  private static void insertCustomers(Path model, String... names) throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:shardset:model=" + model);
+         PreparedStatement insert = c.prepareStatement("INSERT INTO CUSTOMERS (NAME)"
+             + " VALUES (?)")) {
+      for (String name : names) {
+        insert.setString(1, name);
+        assertEquals(1, insert.executeUpdate());
+      }
+    }
   }
 
   @Test void aPasswordInClearTextIsNotWritten() throws Exception {

@@ -3,6 +3,9 @@ package io.shardset.cli.catalog;
 import io.shardset.catalog.ModelCatalog;
 import io.shardset.catalog.ModelDocuments;
 import io.shardset.model.CatalogSpec;
+import io.shardset.model.ShardSetModel;
+import io.shardset.reshard.ModelFile;
+import io.shardset.transaction.TransactionSettings;
 import io.shardset.util.AtomicFiles;
 
 import picocli.CommandLine.Command;
@@ -55,6 +58,14 @@ public final class CatalogExportCommand extends CatalogTask {
       AtomicFiles.replace(output, text);
       out.println("version " + found.get().number() + " of schema '" + schema
           + "' written to " + output);
+      // The file's processes take sequence blocks from its decision log's database.
+      final ModelFile file = ModelFile.read(output);
+      if (SequenceCarry.hasSequences(file, schema)) {
+        final ShardSetModel model = file.model(schema);
+        SequenceCarry.carry(model,
+            TransactionSettings.of(schema, model.transactions(), null, null, settings).log(),
+            TransactionSettings.of(schema, model.transactions(), output).log(), out);
+      }
     }
     return 0;
   }

@@ -3,6 +3,9 @@ package io.shardset.cli.catalog;
 import io.shardset.catalog.ModelCatalog;
 import io.shardset.catalog.ModelDocuments;
 import io.shardset.model.CatalogSpec;
+import io.shardset.model.ShardSetModel;
+import io.shardset.reshard.ModelFile;
+import io.shardset.transaction.TransactionSettings;
 import io.shardset.util.AtomicFiles;
 
 import picocli.CommandLine.Command;
@@ -57,7 +60,16 @@ public final class CatalogInitCommand extends CatalogTask {
         return 1;
       }
     }
+    final ModelFile file = ModelFile.read(model);
     for (ModelDocuments.SchemaOperand schema : schemas) {
+      // The sequences first: a process that opens the new version takes blocks after theirs.
+      if (SequenceCarry.hasSequences(file, schema.schema())) {
+        final ShardSetModel parsed = file.model(schema.schema());
+        SequenceCarry.carry(parsed,
+            TransactionSettings.of(schema.schema(), parsed.transactions(), model).log(),
+            TransactionSettings.of(schema.schema(), parsed.transactions(), null, null,
+                settings).log(), out);
+      }
       final ModelCatalog.Version version = store.publish(schema.schema(), 0,
           schema.operand(), "shardset catalog init --model " + model.getFileName());
       out.println("schema '" + schema.schema() + "' written to the " + settings
