@@ -8,6 +8,7 @@ import io.shardset.model.ShardSetModel;
 import io.shardset.model.ShardingMethod;
 import io.shardset.model.TableSpec;
 import io.shardset.topology.Topology;
+import io.shardset.transaction.PreparedBranches;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -191,6 +193,7 @@ public final class Mover {
       throws SQLException, IOException, InterruptedException {
     RowMoves rows = new RowMoves(family, settings.batchSize());
     event(Step.DETACH, "start");
+    awaitNoPrepared(family);
     perShard(Step.DETACH, "source", family.sources(), s -> rows.detach(s) + " rows");
     event(Step.DETACH, "done");
 
@@ -386,6 +389,35 @@ public final class Mover {
     }
     if (!settings.grace().isZero()) {
       Thread.sleep(settings.grace().toMillis());
+    }
+  }
+
+  /**
+   * Waits until the sources hold no transaction of ShardSet's prepared: one a process decided
+   * before the move was announced, and which it commits only now (it was paused, say, and
+   * excluded for its lease), would add rows the copy could not see.
+   */
+  private void awaitNoPrepared(MovingFamily family) throws SQLException, InterruptedException {
+    final long deadline = System.nanoTime() + settings.drainTimeout().toNanos();
+    for (String source : family.sources()) {
+      try (Connection connection = family.connect(source)) {
+        List<String> prepared = PreparedBranches.on(connection);
+        if (!prepared.isEmpty()) {
+          event(Step.DETACH, "waiting for " + prepared.size() + " prepared transaction"
+              + (prepared.size() == 1 ? "" : "s") + " on " + source);
+        }
+        while (!prepared.isEmpty()) {
+          if (System.nanoTime() - deadline > 0) {
+            throw new IllegalStateException("shard " + source + " holds " + prepared.size()
+                + " prepared transaction" + (prepared.size() == 1 ? "" : "s") + " of ShardSet"
+                + " (" + prepared.get(0) + (prepared.size() == 1 ? "" : ", ...") + ") that did"
+                + " not end within " + settings.drainTimeout().toSeconds() + " s; resume the"
+                + " move once recovery has finished them");
+          }
+          TimeUnit.MILLISECONDS.sleep(50);
+          prepared = PreparedBranches.on(connection);
+        }
+      }
     }
   }
 

@@ -1,5 +1,7 @@
 package io.shardset.reshard;
 
+import io.shardset.calcite.ShardSetRuntime;
+import io.shardset.model.ShardSetModel;
 import io.shardset.testing.LongTest;
 import io.shardset.testing.PostgresServer;
 
@@ -7,9 +9,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Moves on PostgreSQL shards, whose tables and move tables have lower-case names and whose
@@ -28,6 +39,68 @@ class PostgresMoverTest {
       MoverTest.assertDone(fixture);
       assertEquals(List.of("s1", "s2", "s3", "s4"),
           fixture.model().shards().stream().map(s -> s.name()).toList());
+    });
+  }
+
+  /**
+   * A transaction of ShardSet's left prepared on a source (its process decided it, then was
+   * paused): the move waits for it before it copies, so that the rows it commits move too.
+   */
+  @Test void aTransactionPreparedOnASourceIsWaitedForAndItsRowsMove() throws Exception {
+    onPostgres("reshard_prepared", fixture -> {
+      final ShardSetModel before = fixture.model();
+      final RowOwners owners = RowOwners.of(ShardSetRuntime.get().schema(before)
+          .table("CUSTOMERS").sharded(), before);
+      final List<Integer> late = IntStream.range(100_000, 101_000)
+          .filter(id -> owners.ownerOf(List.of(id)).equals("s0")).limit(50).boxed().toList();
+      // Prepared transactions' ids are the PostgreSQL server's, not one database's.
+      final String gid = "ss_test" + ProcessHandle.current().pid() + "_late_1_0";
+      try (Connection c = fixture.connect(0); Statement s = c.createStatement()) {
+        c.setAutoCommit(false);
+        for (int id : late) {
+          s.executeUpdate("INSERT INTO CUSTOMERS VALUES (" + id + ", 'late')");
+        }
+        s.execute("PREPARE TRANSACTION '" + gid + "'");
+      }
+      final MoverTest.Events events = new MoverTest.Events(0);
+      final CompletableFuture<Void> move = CompletableFuture.runAsync(() -> {
+        try {
+          MoverTest.mover(fixture, events, 100)
+              .apply(MoverTest.plan(fixture, MoverTest.addFifth(fixture)));
+        } catch (Exception e) {
+          throw new CompletionException(e);
+        }
+      });
+      final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+      while (!List.copyOf(events.events)
+          .contains("DETACH waiting for 1 prepared transaction on s0")) {
+        assertTrue(System.nanoTime() < deadline, events.events::toString);
+        assertTrue(!move.isDone(), () -> "the move did not wait: " + events.events);
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+      }
+      try (Connection c = fixture.connect(0); Statement s = c.createStatement()) {
+        s.execute("COMMIT PREPARED '" + gid + "'");
+      }
+      move.get(2, TimeUnit.MINUTES);
+      final ShardSetModel after = fixture.model();
+      final RowOwners now = RowOwners.of(ShardSetRuntime.get().schema(after)
+          .table("CUSTOMERS").sharded(), after);
+      int moved = 0;
+      for (int id : late) {
+        final String owner = now.ownerOf(List.of(id));
+        moved += owner.equals("s0") ? 0 : 1;
+        for (int shard = 0; shard < 5; shard++) {
+          try (Connection c = fixture.connect(shard);
+               Statement s = c.createStatement();
+               ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM CUSTOMERS WHERE"
+                   + " CUSTOMER_ID = " + id)) {
+            rs.next();
+            assertEquals(owner.equals("s" + shard) ? 1 : 0, rs.getInt(1),
+                "customer " + id + " on s" + shard + ", owned by " + owner);
+          }
+        }
+      }
+      assertTrue(moved > 0, "none of the late customers moved");
     });
   }
 
