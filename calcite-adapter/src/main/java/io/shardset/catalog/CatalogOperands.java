@@ -10,28 +10,12 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
- * The operand a ShardSet schema is built from: the model file's own, or, where it points at a
- * catalog, the newest version the catalog keeps of the schema.
+ * A schema's model as a catalog keeps it, for the processes that open it: the newest version,
+ * and a version's operand and validated model, with the folder of the file that points at the
+ * catalog as its {@code ${modelDir}}.
  */
 public final class CatalogOperands {
   private CatalogOperands() {
-  }
-
-  /**
-   * The operand of schema {@code schema}: {@code operand} itself, or the catalog's newest
-   * version of the schema, with the pointing file's folder as its {@code ${modelDir}}.
-   *
-   * @throws IllegalArgumentException if the catalog cannot be read or holds no such schema;
-   *     the message names the catalog by URL and user, never its password
-   */
-  public static Map<String, Object> resolve(String schema, Map<String, Object> operand,
-      UnaryOperator<String> env) {
-    final CatalogSpec spec = ModelParser.catalog(schema, operand, env);
-    if (spec == null) {
-      return operand;
-    }
-    final ModelCatalog.Version version = newest(spec, schema);
-    return operand(version, operand);
   }
 
   /**

@@ -202,7 +202,7 @@ class ModelCatalogTest {
         "jdbcPassword", SECRET));
     operand.put("baseDirectory", new File(folder.toString()));
     final IllegalArgumentException unreachable = assertThrows(IllegalArgumentException.class,
-        () -> CatalogOperands.resolve("S", operand, name -> null));
+        () -> CatalogOperands.newest(ModelParser.catalog("S", operand, name -> null), "S"));
     assertTrue(unreachable.getMessage().startsWith("cannot read the model of schema 'S' from"
         + " the catalog jdbc:postgresql://127.0.0.1:1/catalog as someone: cannot connect to"
         + " the catalog jdbc:postgresql://127.0.0.1:1/catalog as someone: "),
