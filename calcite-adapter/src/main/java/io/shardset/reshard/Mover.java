@@ -194,6 +194,11 @@ public final class Mover {
     RowMoves rows = new RowMoves(family, settings.batchSize());
     event(Step.DETACH, "start");
     awaitNoPrepared(family);
+    for (String source : family.sources()) {
+      try (Connection connection = family.connect(source)) {
+        WriteBarrier.pass(connection, source, family.parts(source), settings.drainTimeout());
+      }
+    }
     perShard(Step.DETACH, "source", family.sources(), s -> rows.detach(s) + " rows");
     event(Step.DETACH, "done");
 

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -82,26 +83,82 @@ class PostgresMoverTest {
         s.execute("COMMIT PREPARED '" + gid + "'");
       }
       move.get(2, TimeUnit.MINUTES);
-      final ShardSetModel after = fixture.model();
-      final RowOwners now = RowOwners.of(ShardSetRuntime.get().schema(after)
-          .table("CUSTOMERS").sharded(), after);
-      int moved = 0;
-      for (int id : late) {
-        final String owner = now.ownerOf(List.of(id));
-        moved += owner.equals("s0") ? 0 : 1;
-        for (int shard = 0; shard < 5; shard++) {
-          try (Connection c = fixture.connect(shard);
-               Statement s = c.createStatement();
-               ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM CUSTOMERS WHERE"
-                   + " CUSTOMER_ID = " + id)) {
-            rs.next();
-            assertEquals(owner.equals("s" + shard) ? 1 : 0, rs.getInt(1),
-                "customer " + id + " on s" + shard + ", owned by " + owner);
+      assertWhereTheyRoute(fixture, late);
+    });
+  }
+
+  /**
+   * A write of ShardSet's still open on a source when the move starts (its process lost its
+   * lease after the write's last check, and commits only later): the move waits for it before
+   * it detaches the moving rows, so that the rows it commits move too.
+   */
+  @Test void aWriteStillOpenOnASourceIsWaitedForAndItsRowsMove() throws Exception {
+    onPostgres("reshard_open", fixture -> {
+      final ShardSetModel before = fixture.model();
+      final RowOwners owners = RowOwners.of(ShardSetRuntime.get().schema(before)
+          .table("CUSTOMERS").sharded(), before);
+      final List<Integer> late = IntStream.range(100_000, 101_000)
+          .filter(id -> owners.ownerOf(List.of(id)).equals("s0")).limit(50).boxed().toList();
+      try (Connection open = fixture.connect(0); Statement write = open.createStatement()) {
+        open.setAutoCommit(false);
+        for (int id : late) {
+          write.executeUpdate("INSERT INTO CUSTOMERS VALUES (" + id + ", 'late')");
+        }
+        final CompletableFuture<Void> move = CompletableFuture.runAsync(() -> {
+          try {
+            MoverTest.mover(fixture, MoveListener.NONE, 100)
+                .apply(MoverTest.plan(fixture, MoverTest.addFifth(fixture)));
+          } catch (Exception e) {
+            throw new CompletionException(e);
           }
+        });
+        // The move waits for the open write's lock on s0.
+        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (waitingLocks(fixture) == 0) {
+          assertTrue(System.nanoTime() < deadline, "the move never waited");
+          assertTrue(!move.isDone(), "the move did not wait for the open write");
+          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        open.commit();
+        move.get(2, TimeUnit.MINUTES);
+      }
+      assertWhereTheyRoute(fixture, late);
+    });
+  }
+
+  /** The lock requests waiting on shard s0's database. */
+  private static int waitingLocks(MoveFixture fixture) throws SQLException {
+    try (Connection c = fixture.connect(0); Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM pg_locks WHERE NOT granted"
+             + " AND database = (SELECT oid FROM pg_database"
+             + " WHERE datname = current_database())")) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  /** Each customer once, on the shard the model now places it; some moved off s0. */
+  private static void assertWhereTheyRoute(MoveFixture fixture, List<Integer> customers)
+      throws SQLException {
+    final ShardSetModel after = fixture.model();
+    final RowOwners now = RowOwners.of(ShardSetRuntime.get().schema(after)
+        .table("CUSTOMERS").sharded(), after);
+    int moved = 0;
+    for (int id : customers) {
+      final String owner = now.ownerOf(List.of(id));
+      moved += owner.equals("s0") ? 0 : 1;
+      for (int shard = 0; shard < 5; shard++) {
+        try (Connection c = fixture.connect(shard);
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM CUSTOMERS WHERE"
+                 + " CUSTOMER_ID = " + id)) {
+          rs.next();
+          assertEquals(owner.equals("s" + shard) ? 1 : 0, rs.getInt(1),
+              "customer " + id + " on s" + shard + ", owned by " + owner);
         }
       }
-      assertTrue(moved > 0, "none of the late customers moved");
-    });
+    }
+    assertTrue(moved > 0, "none of the customers moved");
   }
 
   @LongTest
