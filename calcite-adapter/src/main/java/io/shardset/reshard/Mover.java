@@ -196,7 +196,8 @@ public final class Mover {
     awaitNoPrepared(family);
     for (String source : family.sources()) {
       try (Connection connection = family.connect(source)) {
-        WriteBarrier.pass(connection, source, family.parts(source), settings.drainTimeout());
+        WriteBarrier.pass(connection, source, family.parts(source), settings.drainTimeout(),
+            detail -> event(Step.DETACH, detail));
       }
     }
     perShard(Step.DETACH, "source", family.sources(), s -> rows.detach(s) + " rows");

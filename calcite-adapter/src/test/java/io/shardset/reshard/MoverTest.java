@@ -16,11 +16,19 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -132,6 +140,62 @@ class MoverTest {
   private static double share(ShardSetModel model, String shard) {
     return model.chunkMap().stream().filter(e -> e.shard().equals(shard))
         .mapToDouble(e -> e.to() - e.from()).sum() / ChunkMapSpec.HASH_SPACE;
+  }
+
+  /**
+   * A write still open on an H2 source when the move starts (its process lost its lease after
+   * the write's last check): the move waits for it before it detaches, so its rows move too.
+   */
+  @Test void aWriteStillOpenOnAnH2SourceIsWaitedFor() throws Exception {
+    MoveFixture fixture = MoveFixture.h2("open-write", folder, 400, 800);
+    fixture.reset();
+    ShardSetModel before = fixture.model();
+    RowOwners owners = RowOwners.of(ShardSetRuntime.get().schema(before).table("CUSTOMERS")
+        .sharded(), before);
+    List<Integer> late = IntStream.range(100_000, 101_000)
+        .filter(id -> owners.ownerOf(List.of(id)).equals("s0")).limit(50).boxed().toList();
+    Events events = new Events(0);
+    try (Connection open = fixture.connect(0); Statement write = open.createStatement()) {
+      open.setAutoCommit(false);
+      for (int id : late) {
+        write.executeUpdate("INSERT INTO CUSTOMERS VALUES (" + id + ", 'late')");
+      }
+      CompletableFuture<Void> move = CompletableFuture.runAsync(() -> {
+        try {
+          mover(fixture, events, 100).apply(plan(fixture, addFifth(fixture)));
+        } catch (Exception e) {
+          throw new CompletionException(e);
+        }
+      });
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+      while (!List.copyOf(events.events)
+          .contains("DETACH waiting for 1 session with uncommitted writes on s0")) {
+        assertTrue(System.nanoTime() < deadline, events.events::toString);
+        assertTrue(!move.isDone(), () -> "the move did not wait: " + events.events);
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+      }
+      open.commit();
+      move.get(2, TimeUnit.MINUTES);
+    }
+    ShardSetModel after = fixture.model();
+    RowOwners now = RowOwners.of(ShardSetRuntime.get().schema(after).table("CUSTOMERS")
+        .sharded(), after);
+    int moved = 0;
+    for (int id : late) {
+      String owner = now.ownerOf(List.of(id));
+      moved += owner.equals("s0") ? 0 : 1;
+      for (int shard = 0; shard < 5; shard++) {
+        try (Connection c = fixture.connect(shard);
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM CUSTOMERS WHERE CUSTOMER_ID = "
+                 + id)) {
+          rs.next();
+          assertEquals(owner.equals("s" + shard) ? 1 : 0, rs.getInt(1),
+              "customer " + id + " on s" + shard + ", owned by " + owner);
+        }
+      }
+    }
+    assertTrue(moved > 0, "none of the late customers moved");
   }
 
   @Test void addFifthShard() throws Exception {
