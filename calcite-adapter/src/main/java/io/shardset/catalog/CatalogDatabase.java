@@ -1,15 +1,13 @@
 package io.shardset.catalog;
 
 import io.shardset.model.CatalogSpec;
+import io.shardset.util.JdbcTables;
 
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -109,28 +107,16 @@ public final class CatalogDatabase {
 
   /** Creates a table unless it is there; one created meanwhile by another process is fine. */
   private static void create(Connection c, String table, String ddl) throws SQLException {
-    if (hasTable(c.getMetaData(), table)) {
+    if (JdbcTables.exists(c.getMetaData(), table)) {
       return;
     }
     try (Statement s = c.createStatement()) {
       s.execute(ddl);
     } catch (SQLException e) {
-      if (!hasTable(c.getMetaData(), table)) {
+      if (!JdbcTables.exists(c.getMetaData(), table)) {
         throw e;
       }
     }
-  }
-
-  /** Whether the catalog has the table, named in upper or (PostgreSQL) lower case. */
-  static boolean hasTable(DatabaseMetaData metadata, String table) throws SQLException {
-    for (String name : List.of(table, table.toLowerCase(Locale.ROOT))) {
-      try (ResultSet rs = metadata.getTables(null, null, name, new String[] {"TABLE"})) {
-        if (rs.next()) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   /** The kind of database a connection is to. */

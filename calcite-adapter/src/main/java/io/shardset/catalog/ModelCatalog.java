@@ -1,6 +1,7 @@
 package io.shardset.catalog;
 
 import io.shardset.model.CatalogSpec;
+import io.shardset.util.JdbcTables;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -228,7 +229,7 @@ public final class ModelCatalog {
       return e;
     }
     try (Connection c = connect()) {
-      if (!CatalogDatabase.hasTable(c.getMetaData(), TABLE)) {
+      if (!JdbcTables.exists(c.getMetaData(), TABLE)) {
         return new SQLException("the " + spec + " has no table " + TABLE + ": run"
             + " 'shardset catalog init' to create it", "42S02", e);
       }

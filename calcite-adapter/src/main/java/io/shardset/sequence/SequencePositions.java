@@ -1,15 +1,13 @@
 package io.shardset.sequence;
 
 import io.shardset.transaction.LogDatabase;
+import io.shardset.util.JdbcTables;
 
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -31,7 +29,7 @@ public final class SequencePositions {
       return positions;
     }
     try (Connection c = store.connect()) {
-      if (!hasTable(c.getMetaData())) {
+      if (!JdbcTables.exists(c.getMetaData(), SequenceStore.TABLE)) {
         return positions;
       }
       try (PreparedStatement p = c.prepareStatement("SELECT SEQUENCE_NAME, NEXT_VALUE FROM "
@@ -87,17 +85,5 @@ public final class SequencePositions {
         throw e;
       }
     }
-  }
-
-  private static boolean hasTable(DatabaseMetaData metadata) throws SQLException {
-    for (String name : List.of(SequenceStore.TABLE,
-        SequenceStore.TABLE.toLowerCase(Locale.ROOT))) {
-      try (ResultSet rs = metadata.getTables(null, null, name, new String[] {"TABLE"})) {
-        if (rs.next()) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 }

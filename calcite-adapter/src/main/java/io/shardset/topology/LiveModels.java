@@ -24,6 +24,7 @@ import java.util.concurrent.TimeoutException;
  * each, which registers the process in the catalog until {@link #close()}.
  */
 public final class LiveModels implements AutoCloseable {
+  /** The live models of model files; those of catalogs are their followers'. */
   private final Map<LiveModel.Key, LiveModel> models = new ConcurrentHashMap<>();
   private final Map<LiveModel.Key, CatalogFollower> followers = new ConcurrentHashMap<>();
   /** What this process is registered as in catalogs. */
@@ -68,13 +69,11 @@ public final class LiveModels implements AutoCloseable {
         CatalogFollower started =
             CatalogFollower.start(key, catalog, pointer, processId, description);
         followers.put(key, started);
-        models.put(key, started.live());
         // The last connection of the model gone, the process stops following and leaves
         // the catalog's registry: a move does not wait for a process that serves nothing.
         resources.closeWith(() -> {
           synchronized (followers) {
             followers.remove(key, started);
-            models.remove(key, started.live());
           }
           started.close();
         });

@@ -1,7 +1,6 @@
 package io.shardset.write;
 
 import io.shardset.execution.QueryTimeout;
-import io.shardset.topology.LeaseLostException;
 import io.shardset.topology.LiveModel;
 import io.shardset.topology.LiveSource;
 import io.shardset.topology.Placement;
@@ -161,11 +160,7 @@ public final class TableWrite {
    */
   private static Placement writing(TablePlacement placements, LiveModel.Ticket ticket,
       boolean enteredNow) throws SQLException {
-    try {
-      ticket.confirm();
-    } catch (LeaseLostException e) {
-      throw new SQLException(e.getMessage(), e.sqlState(), e);
-    }
+    ticket.check();
     try {
       return placements.forWriting(ticket.snapshot(), enteredNow
           ? "as when this statement was planned; run it again"

@@ -23,8 +23,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Five shards s0..s4 (s4 outside the model at first) holding a family of consistent-hash and
@@ -209,6 +211,43 @@ final class MoveFixture {
 
   ShardSetModel model() {
     return ModelFile.read(readFrom).model(FamilyShards.SCHEMA);
+  }
+
+  /** {@code count} customer ids from 100,000 on, none loaded, that the model places on a shard. */
+  List<Integer> newCustomersOn(String shard, int count) {
+    RowOwners owners = customerOwners(model());
+    return IntStream.range(100_000, 101_000)
+        .filter(id -> owners.ownerOf(List.of(id)).equals(shard)).limit(count).boxed().toList();
+  }
+
+  /**
+   * Asserts that each customer is once on the shard the model now places it, and on no other;
+   * and that some of them are no longer on {@code before}.
+   */
+  void assertCustomersWhereTheyRoute(List<Integer> customers, String before)
+      throws SQLException {
+    RowOwners now = customerOwners(model());
+    int moved = 0;
+    for (int id : customers) {
+      String owner = now.ownerOf(List.of(id));
+      moved += owner.equals(before) ? 0 : 1;
+      for (int shard = 0; shard < 5; shard++) {
+        try (Connection c = connect(shard);
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM CUSTOMERS WHERE"
+                 + " CUSTOMER_ID = " + id)) {
+          rs.next();
+          assertEquals(owner.equals("s" + shard) ? 1 : 0, rs.getInt(1),
+              "customer " + id + " on s" + shard + ", owned by " + owner);
+        }
+      }
+    }
+    assertTrue(moved > 0, "none of the customers left " + before);
+  }
+
+  private static RowOwners customerOwners(ShardSetModel model) {
+    return RowOwners.of(ShardSetRuntime.get().schema(model).table("CUSTOMERS").sharded(),
+        model);
   }
 
   /** Reads the model from this file from now on (one that points at a catalog, say). */

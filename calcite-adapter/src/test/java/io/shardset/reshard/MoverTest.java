@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -28,7 +27,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -149,11 +147,7 @@ class MoverTest {
   @Test void aWriteStillOpenOnAnH2SourceIsWaitedFor() throws Exception {
     MoveFixture fixture = MoveFixture.h2("open-write", folder, 400, 800);
     fixture.reset();
-    ShardSetModel before = fixture.model();
-    RowOwners owners = RowOwners.of(ShardSetRuntime.get().schema(before).table("CUSTOMERS")
-        .sharded(), before);
-    List<Integer> late = IntStream.range(100_000, 101_000)
-        .filter(id -> owners.ownerOf(List.of(id)).equals("s0")).limit(50).boxed().toList();
+    List<Integer> late = fixture.newCustomersOn("s0", 50);
     Events events = new Events(0);
     try (Connection open = fixture.connect(0); Statement write = open.createStatement()) {
       open.setAutoCommit(false);
@@ -177,25 +171,7 @@ class MoverTest {
       open.commit();
       move.get(2, TimeUnit.MINUTES);
     }
-    ShardSetModel after = fixture.model();
-    RowOwners now = RowOwners.of(ShardSetRuntime.get().schema(after).table("CUSTOMERS")
-        .sharded(), after);
-    int moved = 0;
-    for (int id : late) {
-      String owner = now.ownerOf(List.of(id));
-      moved += owner.equals("s0") ? 0 : 1;
-      for (int shard = 0; shard < 5; shard++) {
-        try (Connection c = fixture.connect(shard);
-             Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM CUSTOMERS WHERE CUSTOMER_ID = "
-                 + id)) {
-          rs.next();
-          assertEquals(owner.equals("s" + shard) ? 1 : 0, rs.getInt(1),
-              "customer " + id + " on s" + shard + ", owned by " + owner);
-        }
-      }
-    }
-    assertTrue(moved > 0, "none of the late customers moved");
+    fixture.assertCustomersWhereTheyRoute(late, "s0");
   }
 
   @Test void addFifthShard() throws Exception {

@@ -1,7 +1,5 @@
 package io.shardset.reshard;
 
-import io.shardset.calcite.ShardSetRuntime;
-import io.shardset.model.ShardSetModel;
 import io.shardset.testing.LongTest;
 import io.shardset.testing.PostgresServer;
 
@@ -18,7 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -49,11 +46,7 @@ class PostgresMoverTest {
    */
   @Test void aTransactionPreparedOnASourceIsWaitedForAndItsRowsMove() throws Exception {
     onPostgres("reshard_prepared", fixture -> {
-      final ShardSetModel before = fixture.model();
-      final RowOwners owners = RowOwners.of(ShardSetRuntime.get().schema(before)
-          .table("CUSTOMERS").sharded(), before);
-      final List<Integer> late = IntStream.range(100_000, 101_000)
-          .filter(id -> owners.ownerOf(List.of(id)).equals("s0")).limit(50).boxed().toList();
+      final List<Integer> late = fixture.newCustomersOn("s0", 50);
       // Prepared transactions' ids are the PostgreSQL server's, not one database's.
       final String gid = "ss_test" + ProcessHandle.current().pid() + "_late_1_0";
       try (Connection c = fixture.connect(0); Statement s = c.createStatement()) {
@@ -83,7 +76,7 @@ class PostgresMoverTest {
         s.execute("COMMIT PREPARED '" + gid + "'");
       }
       move.get(2, TimeUnit.MINUTES);
-      assertWhereTheyRoute(fixture, late);
+      fixture.assertCustomersWhereTheyRoute(late, "s0");
     });
   }
 
@@ -94,11 +87,7 @@ class PostgresMoverTest {
    */
   @Test void aWriteStillOpenOnASourceIsWaitedForAndItsRowsMove() throws Exception {
     onPostgres("reshard_open", fixture -> {
-      final ShardSetModel before = fixture.model();
-      final RowOwners owners = RowOwners.of(ShardSetRuntime.get().schema(before)
-          .table("CUSTOMERS").sharded(), before);
-      final List<Integer> late = IntStream.range(100_000, 101_000)
-          .filter(id -> owners.ownerOf(List.of(id)).equals("s0")).limit(50).boxed().toList();
+      final List<Integer> late = fixture.newCustomersOn("s0", 50);
       try (Connection open = fixture.connect(0); Statement write = open.createStatement()) {
         open.setAutoCommit(false);
         for (int id : late) {
@@ -122,7 +111,7 @@ class PostgresMoverTest {
         open.commit();
         move.get(2, TimeUnit.MINUTES);
       }
-      assertWhereTheyRoute(fixture, late);
+      fixture.assertCustomersWhereTheyRoute(late, "s0");
     });
   }
 
@@ -135,30 +124,6 @@ class PostgresMoverTest {
       rs.next();
       return rs.getInt(1);
     }
-  }
-
-  /** Each customer once, on the shard the model now places it; some moved off s0. */
-  private static void assertWhereTheyRoute(MoveFixture fixture, List<Integer> customers)
-      throws SQLException {
-    final ShardSetModel after = fixture.model();
-    final RowOwners now = RowOwners.of(ShardSetRuntime.get().schema(after)
-        .table("CUSTOMERS").sharded(), after);
-    int moved = 0;
-    for (int id : customers) {
-      final String owner = now.ownerOf(List.of(id));
-      moved += owner.equals("s0") ? 0 : 1;
-      for (int shard = 0; shard < 5; shard++) {
-        try (Connection c = fixture.connect(shard);
-             Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM CUSTOMERS WHERE"
-                 + " CUSTOMER_ID = " + id)) {
-          rs.next();
-          assertEquals(owner.equals("s" + shard) ? 1 : 0, rs.getInt(1),
-              "customer " + id + " on s" + shard + ", owned by " + owner);
-        }
-      }
-    }
-    assertTrue(moved > 0, "none of the customers moved");
   }
 
   @LongTest
