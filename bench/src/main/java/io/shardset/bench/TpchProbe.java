@@ -1,8 +1,8 @@
 package io.shardset.bench;
 
 import io.shardset.bench.shardingsphere.ShardingSphereSystem;
-import io.shardset.calcite.jdbc.PlanCache;
 import io.shardset.calcite.jdbc.ShardSetDriver;
+import io.shardset.calcite.prepare.PlanCache;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,7 @@
 package io.shardset.calcite;
 
-import io.shardset.calcite.jdbc.PlanCache;
 import io.shardset.calcite.jdbc.ShardSetDriver;
+import io.shardset.calcite.prepare.PlanCache;
 import io.shardset.testing.Backend;
 import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;

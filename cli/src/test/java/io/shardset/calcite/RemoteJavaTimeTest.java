@@ -1,7 +1,7 @@
 package io.shardset.calcite;
 
 import io.shardset.calcite.jdbc.ShardSetDriver;
-import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
+import io.shardset.calcite.remote.ShardSetRemoteDriver;
 import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 

@@ -1,6 +1,6 @@
 package io.shardset.calcite;
 
-import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
+import io.shardset.calcite.remote.ShardSetRemoteDriver;
 import io.shardset.testing.ShardFixture;
 
 import org.apache.calcite.avatica.AvaticaSpecificDatabaseMetaData;

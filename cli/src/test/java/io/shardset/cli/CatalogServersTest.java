@@ -1,7 +1,7 @@
 package io.shardset.cli;
 
 import io.shardset.calcite.ShardSetRuntime;
-import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
+import io.shardset.calcite.remote.ShardSetRemoteDriver;
 import io.shardset.catalog.CatalogDatabase;
 import io.shardset.catalog.ModelCatalog;
 import io.shardset.catalog.ModelDocuments;

@@ -1,7 +1,7 @@
 package io.shardset.cli;
 
-import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
-import io.shardset.calcite.jdbc.ShardSetSqlDialectFactory;
+import io.shardset.calcite.remote.ShardSetRemoteDriver;
+import io.shardset.calcite.remote.ShardSetSqlDialectFactory;
 import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
 
@@ -142,7 +142,7 @@ class FederationTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"org.apache.calcite.avatica.remote.Driver",
-      "io.shardset.calcite.jdbc.ShardSetRemoteDriver"})
+      "io.shardset.calcite.remote.ShardSetRemoteDriver"})
   void joinsAndWindowsWithShardSetsDialect(String driver) throws Exception {
     withFederating(driver, ShardSetSqlDialectFactory.class.getName(), calcite -> {
       assertEquals(List.of("1|Alpha|10", "2|Alpha|20", "3|Beta|5", "4|Beta|7", "5|Gamma|1"),

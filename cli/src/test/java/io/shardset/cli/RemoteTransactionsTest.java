@@ -1,6 +1,6 @@
 package io.shardset.cli;
 
-import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
+import io.shardset.calcite.remote.ShardSetRemoteDriver;
 import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
 

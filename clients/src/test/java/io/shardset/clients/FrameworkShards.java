@@ -1,7 +1,7 @@
 package io.shardset.clients;
 
 import io.shardset.calcite.jdbc.ShardSetDriver;
-import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
+import io.shardset.calcite.remote.ShardSetRemoteDriver;
 import io.shardset.cli.server.ServerSettings;
 import io.shardset.cli.server.ShardSetServer;
 import io.shardset.clients.Pools.Target;

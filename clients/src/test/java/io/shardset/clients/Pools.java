@@ -1,7 +1,7 @@
 package io.shardset.clients;
 
 import io.shardset.calcite.jdbc.ShardSetDriver;
-import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
+import io.shardset.calcite.remote.ShardSetRemoteDriver;
 
 import org.apache.commons.dbcp2.BasicDataSource;
 

@@ -77,7 +77,7 @@ class IsolatedDriverTest {
       }
     }
     assertTrue(drivers.containsAll(List.of("io.shardset.calcite.jdbc.ShardSetDriver",
-        "io.shardset.calcite.jdbc.ShardSetRemoteDriver", "org.h2.Driver",
+        "io.shardset.calcite.remote.ShardSetRemoteDriver", "org.h2.Driver",
         "org.postgresql.Driver", "org.mariadb.jdbc.Driver")), drivers.toString());
     for (String hidden : List.of("com.fasterxml.jackson.databind.ObjectMapper",
         "com.google.common.collect.ImmutableList", "com.zaxxer.hikari.HikariDataSource")) {
@@ -109,7 +109,7 @@ class IsolatedDriverTest {
         Serialization.PROTOBUF))) {
       final String url = server.jdbcUrl().replace("jdbc:avatica:remote:",
           "jdbc:shardset:remote:");
-      try (Connection c = driver("io.shardset.calcite.jdbc.ShardSetRemoteDriver")
+      try (Connection c = driver("io.shardset.calcite.remote.ShardSetRemoteDriver")
           .connect(url, new Properties())) {
         assertEquals("ShardSet", c.getMetaData().getDatabaseProductName());
         assertEquals(List.of("1, Ann", "2, Bo"),

@@ -290,4 +290,19 @@ public final class ClientErrors {
       super(reason, state, code, cause);
     }
   }
+
+  /**
+   * Throws {@code e} although the caller declares no checked exception: the methods of a
+   * {@code Meta}, which Avatica's connection calls from methods that declare
+   * {@link SQLException}. Declared to return an exception so that callers can write
+   * {@code throw raise(e)}.
+   */
+  public static RuntimeException raise(SQLException e) {
+    throw ClientErrors.<RuntimeException>unchecked(e);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Exception> E unchecked(Exception e) throws E {
+    throw (E) e;
+  }
 }

@@ -19,7 +19,7 @@ import java.util.function.Supplier;
 /**
  * Parameter values for parameters of an integer type that are assigned to a column
  * ({@link AssignedParameters}), as the databases take them: a fraction
- * rounded half away from zero as {@link RoundingCasts} rounds a literal
+ * rounded half away from zero as {@code prepare.RoundingCasts} rounds a literal
  * ({@code setBigDecimal(4.7)} for an INTEGER column stores 5, as PostgreSQL, MariaDB and H2
  * store it, where Calcite's conversion would truncate it to 4), and a value the type cannot
  * hold refused with 22003, where Calcite's conversion would wrap it around

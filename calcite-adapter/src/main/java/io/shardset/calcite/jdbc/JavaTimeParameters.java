@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * gives. The value goes as Avatica's zoneless local form (days, or milliseconds, since the
  * epoch), so no time zone shifts it on the way.
  */
-final class JavaTimeParameters {
+public final class JavaTimeParameters {
   private JavaTimeParameters() {
   }
 
@@ -41,7 +41,7 @@ final class JavaTimeParameters {
    *     sends the value's own type
    * @param zone the session's time zone
    */
-  static @Nullable TypedValue of(Object value, int sqlType, ZoneId zone) {
+  public static @Nullable TypedValue of(Object value, int sqlType, ZoneId zone) {
     final LocalDateTime local = local(value, zone);
     if (local == null) {
       return null;
@@ -71,7 +71,7 @@ final class JavaTimeParameters {
    * The parameter values with each {@code java.time} value (which Avatica's site keeps as it
    * is, of representation OBJECT, and Calcite cannot bind) as {@link #of} sends it.
    */
-  static List<TypedValue> sendable(List<TypedValue> values, ZoneId zone) {
+  public static List<TypedValue> sendable(List<TypedValue> values, ZoneId zone) {
     final List<TypedValue> sendable = new ArrayList<>(values.size());
     for (TypedValue value : values) {
       final TypedValue time = value == null || value.value == null ? null

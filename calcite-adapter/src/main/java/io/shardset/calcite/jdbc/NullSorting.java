@@ -13,7 +13,7 @@ import java.util.Map;
  * {@code defaultNullCollation} (HIGH unless the connection names another: NULLs last in
  * ascending order and first in descending order).
  */
-final class NullSorting {
+public final class NullSorting {
   private NullSorting() {
   }
 
@@ -22,7 +22,7 @@ final class NullSorting {
    * its constants are found by name in the class of the property's default value.
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  static Object of(NullCollation collation) {
+  public static Object of(NullCollation collation) {
     final Enum<?> end = InternalProperty.NULL_SORTING.getEnum(Map.of(), Enum.class);
     return Enum.valueOf((Class) end.getDeclaringClass(), avaticaName(collation));
   }

@@ -6,6 +6,9 @@ import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.ShardTypeSystem;
 import io.shardset.calcite.guard.ActivitySettings;
 import io.shardset.calcite.guard.ConnectionScatter;
+import io.shardset.calcite.prepare.PlanCache;
+import io.shardset.calcite.prepare.PlanCachingPrepare;
+import io.shardset.calcite.prepare.ShardSchemas;
 import io.shardset.calcite.relations.StatementTables;
 import io.shardset.calcite.relations.SystemTable;
 import io.shardset.session.SessionOwner;
@@ -58,6 +61,10 @@ public class ShardSetDriver extends Driver {
 
   /** The URL prefix this driver accepts. */
   public static final String CONNECT_STRING_PREFIX = "jdbc:shardset:";
+
+  /** The URL prefix of the remote driver, {@code io.shardset.calcite.remote}'s, which this
+   * driver leaves to it. */
+  public static final String REMOTE_CONNECT_STRING_PREFIX = CONNECT_STRING_PREFIX + "remote:";
 
   /**
    * The function libraries (Calcite's {@code fun} property) of connections that name none,
@@ -213,9 +220,9 @@ public class ShardSetDriver extends Driver {
   }
 
   /** Leaves {@code jdbc:shardset:remote:}, which starts with this driver's prefix, to
-   * {@link ShardSetRemoteDriver}. */
+   * the remote driver ({@link #REMOTE_CONNECT_STRING_PREFIX}). */
   @Override public boolean acceptsURL(String url) throws SQLException {
-    return super.acceptsURL(url) && !url.startsWith(ShardSetRemoteDriver.CONNECT_STRING_PREFIX);
+    return super.acceptsURL(url) && !url.startsWith(REMOTE_CONNECT_STRING_PREFIX);
   }
 
   /** Calcite's handler, and the closing of statements and scans on close. */

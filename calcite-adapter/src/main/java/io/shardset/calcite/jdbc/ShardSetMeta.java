@@ -119,7 +119,7 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
         session.setAutoCommit(autoCommit);
       }
     } catch (SQLException e) {
-      throw raise(e);
+      throw ClientErrors.raise(e);
     }
     return super.connectionSync(ch, properties);
   }
@@ -140,7 +140,7 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
     try {
       session.commit();
     } catch (SQLException e) {
-      throw raise(e);
+      throw ClientErrors.raise(e);
     }
   }
 
@@ -187,7 +187,7 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
       return result(RelationRows.FOREIGN_KEY_COLUMNS, RelationRows.foreignKeys(rootSchema(),
           pkSchema, pkTable, fkSchema, fkTable, order));
     } catch (SQLException e) {
-      throw raise(e);
+      throw ClientErrors.raise(e);
     }
   }
 
@@ -199,7 +199,7 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
       return result(RelationRows.INDEX_COLUMNS,
           RelationRows.indexes(rootSchema(), schema, table, unique));
     } catch (SQLException e) {
-      throw raise(e);
+      throw ClientErrors.raise(e);
     }
   }
 
@@ -207,7 +207,7 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
     try {
       return connection.unwrap(CalciteConnection.class).getRootSchema();
     } catch (SQLException e) {
-      throw raise(e);
+      throw ClientErrors.raise(e);
     }
   }
 
@@ -220,20 +220,6 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
     }
     return createResultSet(Map.of(), metaData, CursorFactory.ARRAY,
         Frame.create(0, true, new ArrayList<>(rows)));
-  }
-
-  /**
-   * Throws {@code e} although this class's methods declare no checked exception: only
-   * {@link AvaticaConnection}'s methods, which declare {@link SQLException}, call them.
-   * Declared to return an exception so that callers can write {@code throw raise(e)}.
-   */
-  static RuntimeException raise(SQLException e) {
-    throw ShardSetMeta.<RuntimeException>unchecked(e);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <E extends Exception> E unchecked(Exception e) throws E {
-    throw (E) e;
   }
 
   /**
@@ -268,7 +254,7 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
     try {
       return TimedRows.of(rows, statement.getQueryTimeout());
     } catch (SQLException e) {
-      throw raise(e);
+      throw ClientErrors.raise(e);
     }
   }
 

@@ -72,7 +72,7 @@ public final class ShardSetVersion {
   }
 
   /** The version Avatica's metadata reports for the driver and for the database. */
-  static DriverVersion driverVersion() {
+  public static DriverVersion driverVersion() {
     final int major = number(1);
     final int minor = number(2);
     return new DriverVersion(DRIVER_NAME, VERSION, PRODUCT_NAME, VERSION, false, major, minor,

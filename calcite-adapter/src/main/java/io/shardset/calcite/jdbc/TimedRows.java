@@ -124,14 +124,14 @@ final class TimedRows implements Iterable<Object> {
         } catch (Exception e) {
           elapsed.addSuppressed(e);
         }
-        throw ShardSetMeta.raise(elapsed);
+        throw ClientErrors.raise(elapsed);
       }
     }
 
     /** A failure, or the timeout it stands for as a SQLException, which JDBC promises. */
     private RuntimeException translated(RuntimeException e) {
       final SQLException timedOut = timedOut(e);
-      return timedOut == null ? e : ShardSetMeta.raise(timedOut);
+      return timedOut == null ? e : ClientErrors.raise(timedOut);
     }
   }
 

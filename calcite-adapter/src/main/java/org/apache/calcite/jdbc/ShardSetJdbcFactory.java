@@ -1,8 +1,8 @@
 package org.apache.calcite.jdbc;
 
 import io.shardset.calcite.jdbc.ClientErrors;
-import io.shardset.calcite.jdbc.JavaTimeColumns;
 import io.shardset.calcite.jdbc.StatementKeys;
+import io.shardset.calcite.remote.JavaTimeColumns;
 import io.shardset.session.IsolationLevels;
 import io.shardset.session.KeyRequest;
 import io.shardset.session.SessionOwner;

@@ -1,6 +1,6 @@
 package io.shardset.cli.server;
 
-import io.shardset.calcite.jdbc.ShardSetRemoteDriver;
+import io.shardset.calcite.remote.ShardSetRemoteDriver;
 import io.shardset.testing.PostgresServer;
 
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;

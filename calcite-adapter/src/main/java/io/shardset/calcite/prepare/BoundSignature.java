@@ -1,4 +1,4 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.prepare;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;

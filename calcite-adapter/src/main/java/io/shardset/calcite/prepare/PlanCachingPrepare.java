@@ -1,4 +1,4 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.prepare;
 
 import io.shardset.calcite.guard.ConnectionScatter;
 import io.shardset.calcite.guard.ShardHints;
@@ -57,14 +57,14 @@ import java.util.function.UnaryOperator;
  * again. Calcite explains what this does not recognise (a query with {@code ?} of its own,
  * say) from the statement's text, as {@code jdbc:calcite:} does.
  */
-final class PlanCachingPrepare extends CalcitePrepareImpl {
+public final class PlanCachingPrepare extends CalcitePrepareImpl {
   /** A statement whose EXPLAIN result has the columns and row form of every EXPLAIN. */
   private static final String EXPLAIN_SHAPE = "EXPLAIN PLAN WITH TYPE FOR VALUES 0";
 
   private final PlanCache cache;
   private final StatementTracker statements;
 
-  PlanCachingPrepare(PlanCache cache, StatementTracker statements) {
+  public PlanCachingPrepare(PlanCache cache, StatementTracker statements) {
     this.cache = Objects.requireNonNull(cache, "cache");
     this.statements = Objects.requireNonNull(statements, "statements");
   }

@@ -1,5 +1,6 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.remote;
 
+import io.shardset.calcite.jdbc.JavaTimeParameters;
 import io.shardset.session.KeyRequest;
 import io.shardset.session.SavepointStatement;
 import io.shardset.session.SessionSavepoint;

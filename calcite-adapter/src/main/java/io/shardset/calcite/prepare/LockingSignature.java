@@ -1,4 +1,4 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.prepare;
 
 import io.shardset.calcite.runtime.ShardQuery;
 

@@ -1,4 +1,4 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.prepare;
 
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;

@@ -1,4 +1,8 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.remote;
+
+import io.shardset.calcite.jdbc.NullSorting;
+import io.shardset.calcite.jdbc.ShardSetDriver;
+import io.shardset.calcite.jdbc.ShardSetVersion;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaFactory;
@@ -31,7 +35,8 @@ import java.util.Properties;
  */
 public class ShardSetRemoteDriver extends org.apache.calcite.avatica.remote.Driver {
   /** The URL prefix this driver accepts. */
-  public static final String CONNECT_STRING_PREFIX = "jdbc:shardset:remote:";
+  public static final String CONNECT_STRING_PREFIX =
+      ShardSetDriver.REMOTE_CONNECT_STRING_PREFIX;
 
   /** How a ShardSet server's queries order NULLs. */
   static final NullCollation SERVER_NULL_COLLATION =

@@ -1,4 +1,7 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.remote;
+
+
+import io.shardset.calcite.jdbc.ShardSetVersion;
 
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;

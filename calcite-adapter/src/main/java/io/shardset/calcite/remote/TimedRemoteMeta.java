@@ -1,5 +1,6 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.remote;
 
+import io.shardset.calcite.jdbc.ClientErrors;
 import io.shardset.execution.QueryTimeout;
 import io.shardset.execution.QueryTimeoutException;
 
@@ -131,7 +132,7 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
       throws NoSuchStatementException, MissingResultsException {
     final Deadline deadline = deadlines.get(h.id);
     if (deadline != null && deadline.fired) {
-      throw ShardSetMeta.raise(deadline.elapsed(null));
+      throw ClientErrors.raise(deadline.elapsed(null));
     }
     final Frame frame;
     try {
@@ -146,7 +147,7 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
       throw e;
     }
     if (deadline != null && (frame.done ? deadline.end() : deadline.fired)) {
-      throw ShardSetMeta.raise(deadline.elapsed(null));
+      throw ClientErrors.raise(deadline.elapsed(null));
     }
     return frame;
   }
@@ -220,7 +221,7 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
     final boolean done = result.resultSets.stream()
         .allMatch(r -> r.updateCount != -1 || r.firstFrame != null && r.firstFrame.done);
     if (done ? deadline.end() : deadline.fired) {
-      throw ShardSetMeta.raise(deadline.elapsed(null));
+      throw ClientErrors.raise(deadline.elapsed(null));
     }
     return result;
   }
@@ -232,7 +233,7 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
   private static void endAfterFailure(@Nullable Deadline deadline, Exception e) {
     if (deadline != null && deadline.end()) {
       final SQLException server = RemoteFailures.of(e);
-      throw ShardSetMeta.raise(deadline.elapsed(server == null ? e : server));
+      throw ClientErrors.raise(deadline.elapsed(server == null ? e : server));
     }
   }
 
@@ -244,7 +245,7 @@ final class TimedRemoteMeta extends AccessibleRemoteMeta {
    */
   private static RuntimeException reasoned(RuntimeException e) {
     final SQLException server = RemoteFailures.of(e);
-    return server == null ? e : ShardSetMeta.raise(server);
+    return server == null ? e : ClientErrors.raise(server);
   }
 
   private synchronized @Nullable ScheduledExecutorService timer() {

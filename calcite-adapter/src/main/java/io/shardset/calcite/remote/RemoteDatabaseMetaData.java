@@ -1,4 +1,4 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.remote;
 
 import io.shardset.calcite.relations.RelationRows;
 import io.shardset.calcite.relations.SystemTable;

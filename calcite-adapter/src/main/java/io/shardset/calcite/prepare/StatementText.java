@@ -1,4 +1,4 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.prepare;
 
 /** What is done to a statement's text before Calcite parses it. */
 final class StatementText {

@@ -1,4 +1,4 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.prepare;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * cached plan or of a prepared statement holding it, a {@link NoClassDefFoundError}
  * ("Could not initialize class Baz$1$1") that does not. This signature keeps the first
  * failure and raises it again in place of the later ones, so that every run fails with the
- * same state and reason ({@link ClientErrors}).
+ * same state and reason ({@link io.shardset.calcite.jdbc.ClientErrors}).
  */
 final class InitFailureSignature<T> extends CalciteSignature<T> {
   private final CalciteSignature<T> plan;

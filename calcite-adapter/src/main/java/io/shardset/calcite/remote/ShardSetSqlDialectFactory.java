@@ -1,4 +1,4 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.remote;
 
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlDialectFactory;
@@ -7,7 +7,7 @@ import java.sql.DatabaseMetaData;
 
 /**
  * The dialect factory a Calcite model names in a JDBC schema over a ShardSet server
- * ({@code "sqlDialectFactory": "io.shardset.calcite.jdbc.ShardSetSqlDialectFactory"}): it
+ * ({@code "sqlDialectFactory": "io.shardset.calcite.remote.ShardSetSqlDialectFactory"}): it
  * answers {@link ShardSetSqlDialect} whatever the driver reports. Calcite's own factory picks
  * a dialect by product name, and knows neither "ShardSet" ({@code jdbc:shardset:remote:}) nor
  * "Avatica" (Avatica's remote driver, which answers for itself): its ANSI fallback sends

@@ -1,4 +1,6 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.remote;
+
+import io.shardset.calcite.jdbc.ClientErrors;
 
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaSqlException;

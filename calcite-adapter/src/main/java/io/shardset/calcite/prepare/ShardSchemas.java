@@ -1,4 +1,4 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.prepare;
 
 import io.shardset.calcite.ShardSchema;
 
@@ -11,12 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Finds the ShardSet schemas among a connection's schemas. */
-final class ShardSchemas {
+public final class ShardSchemas {
   private ShardSchemas() {
   }
 
   /** The ShardSet schemas of {@code schema} and of its sub-schemas, at any depth. */
-  static List<ShardSchema> under(SchemaPlus schema) {
+  public static List<ShardSchema> under(SchemaPlus schema) {
     final List<ShardSchema> found = new ArrayList<>();
     collect(schema, found);
     return found;

@@ -1,4 +1,4 @@
-package io.shardset.calcite.jdbc;
+package io.shardset.calcite.prepare;
 
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.plan.PlannedReaches;
@@ -33,7 +33,7 @@ import java.util.function.Supplier;
  * {@code CalcitePrepare} to {@code prepareSql} every statement, for {@code prepareStatement},
  * {@code Statement.executeQuery} and Avatica's {@code JdbcMeta} alike. The hook is therefore
  * {@link PlanCachingPrepare}, a {@code CalcitePrepareImpl} overriding {@code prepareSql}, installed
- * by {@link ShardSetDriver} ({@code jdbc:shardset:}, otherwise identical to
+ * by {@link io.shardset.calcite.jdbc.ShardSetDriver} ({@code jdbc:shardset:}, otherwise identical to
  * {@code jdbc:calcite:}). {@code jdbc:calcite:} keeps working uncached: Calcite registers its own
  * driver for that prefix and its prepare factory is fixed at construction. An Avatica server
  * gets the cache by giving {@code JdbcMeta} a {@code jdbc:shardset:} URL.
