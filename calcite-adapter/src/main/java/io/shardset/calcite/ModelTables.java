@@ -29,9 +29,11 @@ import java.util.function.Supplier;
  *   (a column added everywhere, say) are seen without a restart;</li>
  *   <li>after the model's pools closed with its last connection.</li>
  * </ul>
- * A build that fails is not kept: every connection that opens meanwhile reads the shards and
- * fails with the error they give. Connections that open together on a model that has no
- * tables yet wait for one build.
+ * Tables read again only for their age that come out alike ({@link #alike}) are not swapped
+ * for the new ones, so that the plans of the process's plan cache, made on tables by
+ * identity, keep serving the connections that open later. A build that fails is not kept:
+ * every connection that opens meanwhile reads the shards and fails with the error they give.
+ * Connections that open together on a model that has no tables yet wait for one build.
  */
 final class ModelTables {
   /** How long tables built from the shards serve new connections. */
@@ -87,9 +89,53 @@ final class ModelTables {
           && now - built.builtAtNanos() < maxAgeNanos) {
         return built.tables();
       }
-      final Map<String, Table> tables = Map.copyOf(build.get());
+      final Map<String, Table> fresh = Map.copyOf(build.get());
+      // Tables read again only for their age, and found alike, stay the ones connections
+      // have: the process's plans are made on tables by identity, and stay shared.
+      final Map<String, Table> tables = built != null && built.model().equals(model)
+          && Objects.equals(built.live(), live) && alike(built.tables(), fresh)
+          ? built.tables() : fresh;
       slot.built = new Built(model, live, now, tables);
       return tables;
     }
+  }
+
+  /**
+   * Whether tables read again from the shards are those read before: the same names, each
+   * sharded table with the same layout (columns, types, physical tables) and the same kind of
+   * SQL dialect on each shard. Their row counts are not compared: the planner's estimates
+   * stay those read first for as long as the tables stay.
+   */
+  static boolean alike(Map<String, Table> before, Map<String, Table> now) {
+    if (!before.keySet().equals(now.keySet())) {
+      return false;
+    }
+    for (Map.Entry<String, Table> entry : before.entrySet()) {
+      final Table other = now.get(entry.getKey());
+      if (entry.getValue() instanceof ShardTable mine && other instanceof ShardTable theirs) {
+        if (!alike(mine, theirs)) {
+          return false;
+        }
+      } else if (!(entry.getValue() instanceof SequenceTable
+          && other instanceof SequenceTable)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean alike(ShardTable before, ShardTable now) {
+    if (!before.layout().equals(now.layout())
+        || !before.shardNames().equals(now.shardNames())) {
+      return false;
+    }
+    for (int shard = 0; shard < before.shardNames().size(); shard++) {
+      if (before.dialect(shard).getClass() != now.dialect(shard).getClass()
+          || before.dialect(shard).getDatabaseProduct() != now.dialect(shard)
+              .getDatabaseProduct()) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -237,6 +237,15 @@ public final class ShardSchema extends AbstractSchema {
     return current().number();
   }
 
+  /**
+   * The tables the schema has now, as an object whose identity tells them apart: the
+   * connections that opened on the same version of the same model share it (see {@link
+   * ModelTables}), so a plan made on it serves each of them.
+   */
+  public Object tablesIdentity() {
+    return current().tables();
+  }
+
   /** The names of the schema's sharded tables (not its sequences), sorted. */
   public List<String> tableNames() {
     return current().tables().entrySet().stream()

@@ -7,6 +7,7 @@ import io.shardset.testing.ShardFixture;
 
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Table;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -162,6 +163,33 @@ class ShardSetRuntimeTest {
       assertTrue(allClosed(endpoints));
       assertEquals(0, runtime.execution().openModels());
     }
+  }
+
+  /** Tables read again for their age stay those connections have when nothing changed on
+   * the shards (so the process's plans made on them stay shared), and not after a column was
+   * added. */
+  @Test void tablesReadAgainAreAlikeUntilTheShardsChange() throws SQLException {
+    final String operand = operand("alike", 1);
+    try (ShardSetRuntime first = new ShardSetRuntime();
+         ShardSetRuntime second = new ShardSetRuntime();
+         ShardSetRuntime third = new ShardSetRuntime()) {
+      final Map<String, Table> before = tables(first.connect("S", operands(operand)));
+      final Map<String, Table> again = tables(second.connect("S", operands(operand)));
+      assertNotSame(before.get("T"), again.get("T"));
+      assertTrue(ModelTables.alike(before, again));
+      for (int s = 0; s < 2; s++) {
+        try (Connection c = DriverManager.getConnection(url("alike" + s), "sa", "");
+             Statement statement = c.createStatement()) {
+          statement.execute("ALTER TABLE T ADD COLUMN W INT");
+        }
+      }
+      assertFalse(ModelTables.alike(before, tables(third.connect("S", operands(operand)))));
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Table> tables(ShardSchema schema) {
+    return (Map<String, Table>) schema.tablesIdentity();
   }
 
   @Test void closingARuntimeEndsTheThreadsItsScansRanOn() throws Exception {

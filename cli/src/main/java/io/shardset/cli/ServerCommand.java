@@ -124,6 +124,12 @@ public final class ServerCommand implements Callable<Integer> {
           + " 64MB, or an eighth of the heap when that is less).")
   private String sortMemory;
 
+  @Option(names = "--plan-warmup", paramLabel = "FILE",
+      description = "Keep the statements whose plans the server holds in this file when it"
+          + " stops, and plan them again in the background when it starts, so that clients"
+          + " after a restart find them planned (default: none).")
+  private Path planWarmup;
+
   @Option(names = "--fetch-timeout", defaultValue = "30", paramLabel = "SECONDS",
       description = "Close a statement whose result still holds shard connections (streamed"
           + " past --result-spool-limit) when its client has fetched nothing for this long,"
@@ -215,7 +221,9 @@ public final class ServerCommand implements Callable<Integer> {
     final ServerSettings secured = settings.withSecurity(new TlsOptions(tlsKeystore,
         tlsPasswordFile, tlsCertificate, tlsKey, tlsClientCa).security()
         .withPlainHttpAllowed(allowPlainHttp).withAudit(audit));
-    return sortMemory == null ? secured : secured.withSortMemory(sortMemory);
+    final ServerSettings sorted = sortMemory == null ? secured
+        : secured.withSortMemory(sortMemory);
+    return planWarmup == null ? sorted : sorted.withPlanWarmup(planWarmup);
   }
 
   /** Reads a role's scatter limit. */

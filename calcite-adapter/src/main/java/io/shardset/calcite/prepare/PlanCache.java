@@ -2,10 +2,15 @@ package io.shardset.calcite.prepare;
 
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.plan.PlannedReaches;
+import io.shardset.calcite.relations.StatementTables;
+import io.shardset.calcite.relations.SystemTable;
 
 import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.lookup.LikePattern;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
@@ -19,31 +24,44 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * Cache of prepared plans ({@link CalciteSignature}s) keyed by normalized SQL text, so that a
- * statement prepared again, or differing only in literals, is not parsed, planned and compiled
- * again.
+ * The process's cache of prepared plans ({@link CalciteSignature}s) keyed by normalized SQL
+ * text, so that a statement prepared again, on any connection, or differing only in
+ * literals, is not parsed, planned and compiled again.
  *
  * <h2>Where it hooks in</h2>
  * Calcite 1.42 has no plan cache: {@code CalciteConnectionImpl.parseQuery} asks the driver's
  * {@code CalcitePrepare} to {@code prepareSql} every statement, for {@code prepareStatement},
  * {@code Statement.executeQuery} and Avatica's {@code JdbcMeta} alike. The hook is therefore
  * {@link PlanCachingPrepare}, a {@code CalcitePrepareImpl} overriding {@code prepareSql}, installed
- * by {@link io.shardset.calcite.jdbc.ShardSetDriver} ({@code jdbc:shardset:}, otherwise identical to
- * {@code jdbc:calcite:}). {@code jdbc:calcite:} keeps working uncached: Calcite registers its own
- * driver for that prefix and its prepare factory is fixed at construction. An Avatica server
- * gets the cache by giving {@code JdbcMeta} a {@code jdbc:shardset:} URL.
+ * by {@link io.shardset.calcite.jdbc.ShardSetDriver} ({@code jdbc:shardset:}, otherwise
+ * identical to {@code jdbc:calcite:}). {@code jdbc:calcite:} keeps working uncached: Calcite
+ * registers its own driver for that prefix and its prepare factory is fixed at construction.
+ * An Avatica server gets the cache by giving {@code JdbcMeta} a {@code jdbc:shardset:} URL.
  *
  * <h2>Scope and keys</h2>
- * A plan refers to its connection's schema objects (the ShardSet schema is built per
- * connection, and plans stash per-shard SQL built from it), so plans are cached per root schema
- * of a connection, held weakly: a closed connection's plans go with it. Within a root schema the
- * key is the normalized text, the default schema path, the element type and the maximum row
- * count. Only queries are cached; DDL and DML run at prepare time, so they always go to
+ * A plan is shared by every connection of the process that would make the same plan: the key
+ * is the normalized text, the default schema path, the element type and the maximum row
+ * count, within a scope of
+ * <ul>
+ *   <li>the tables of each ShardSet schema of the connection, by identity ({@link
+ *   ShardSchema#tablesIdentity()}): the connections that open on the same version of a model
+ *   share them, and a plan holds them (its scans stash per-shard SQL built from them);</li>
+ *   <li>the connection's settings that can change a plan ({@link PlanSettings}).</li>
+ * </ul>
+ * Nothing else of the connection that made a plan is in it: a cached plan is handed to each
+ * connection with that connection's root schema ({@link RootedSignature}), and at execution
+ * every scan finds its session, transaction, statement, cancel flag, time zone and sort memory
+ * through the data context of the connection that runs it. A connection whose root holds
+ * schemas other than ShardSet's, the statement tables and Calcite's metadata (a model with a
+ * JDBC schema beside, say) keeps plans of its own, as before this cache was shared.
+ * Only queries are cached; DDL and DML run at prepare time, so they always go to
  * Calcite. {@code EXPLAIN PLAN FOR} a query answers with the plan the query runs, from this
  * cache: each cached plan keeps the text Calcite's EXPLAIN would print of it, written down when
  * the plan was made (see {@link PlanCachingPrepare}).
@@ -66,27 +84,35 @@ import java.util.function.Supplier;
  * large for an INTEGER column) makes the statement fall back to its exact text.
  *
  * <h2>Bounds and invalidation</h2>
- * Each root schema keeps at most {@code maximumSize} plans, least recently used evicted first.
- * A plan is kept for the tables its ShardSet schemas had when it was made ({@link
- * ShardSchema#generation()}): when a schema takes the tables of a newer version of its model
- * file (a shard joined or left), the root's plans are dropped and its statements planned again
- * on the new tables. {@link #invalidate(CalciteSchema)} and {@link #invalidateAll()} drop plans
- * explicitly (after adding tables to a live connection's schema, say). Thread-local planner
- * hooks ({@code Hook.PROGRAM}, ...) are not part of the key.
+ * The process keeps at most {@code maximumSize} shared plans, least recently used evicted
+ * first, and each connection with plans of its own as many. A schema that takes the tables of
+ * a newer version of its model file (a shard joined or left) has other tables, so its
+ * statements are planned again on them; the plans of the older tables serve the connections
+ * that still have them (a transaction that began before) and are evicted once unused. Tables
+ * built anew for a connection that opens after {@code ModelTables.MAX_AGE} are other tables
+ * too, so the statements of the connections that open on them are planned once more. {@link
+ * #invalidate(CalciteSchema)} and {@link #invalidateAll()} drop plans explicitly (after adding
+ * tables to a live connection's schema, say). Thread-local planner hooks ({@code Hook.PROGRAM},
+ * ...) are not part of the key.
  */
 public final class PlanCache {
-  /** Plans kept per connection unless a size is given. */
+  /** Plans kept, in the process and per connection with plans of its own, unless a size is
+   * given. */
   public static final int DEFAULT_MAXIMUM_SIZE = 1000;
 
+  /** The schemas of a connection's root that hold no plan-specific state of the connection. */
+  private static final Set<String> PORTABLE_SCHEMAS =
+      Set.of(SystemTable.SCHEMA, StatementTables.SCHEMA);
+
   private final int maximumSize;
-  private final Cache<CalciteSchema, RootPlans> byRoot =
-      CacheBuilder.newBuilder().weakKeys().build();
-  private final Cache<CalciteSchema, RoutingColumns> routingColumns =
-      CacheBuilder.newBuilder().weakKeys().build();
+  /** The plans every connection whose root holds only portable schemas shares. */
+  private final Cache<Planned, CachedPlan> shared;
+  /** What each connection's root schema is to this cache, found on its first prepare. */
+  private final Cache<CalciteSchema, Root> roots = CacheBuilder.newBuilder().weakKeys().build();
   private final AtomicLong plans = new AtomicLong();
   private final AtomicLong hits = new AtomicLong();
 
-  /** Identity of a cached plan within one root schema. */
+  /** Identity of a cached plan within its scope. */
   record Key(String sql, List<String> defaultSchemaPath, String elementType, long maxRowCount) {
     Key {
       Objects.requireNonNull(sql, "sql");
@@ -109,88 +135,151 @@ public final class PlanCache {
       Objects.requireNonNull(signature, "signature");
       Objects.requireNonNull(reaches, "reaches");
     }
-  }
 
-  /**
-   * The plans of one root schema, made on the tables its ShardSet schemas had then.
-   *
-   * @param schemas the root's ShardSet schemas, found once: a connection's schemas stay
-   */
-  private record RootPlans(List<ShardSchema> schemas, Cache<Planned, CachedPlan> plans) {
-    /** The generation of each schema's tables now. */
-    List<Long> generations() {
-      final List<Long> generations = new ArrayList<>(schemas.size());
-      for (ShardSchema schema : schemas) {
-        generations.add(schema.generation());
-      }
-      return generations;
+    /** The plan as a connection with root schema {@code root} runs it. */
+    CachedPlan rootedAt(CalciteSchema root) {
+      return new CachedPlan(RootedSignature.of(signature, root), explanation, reaches);
     }
   }
 
   /**
-   * A key and the generations of the tables it was planned on: a plan of older tables is never
-   * found again.
+   * A connection's root schema as this cache sees it.
+   *
+   * @param schemas the root's ShardSet schemas, found once: a connection's schemas stay
+   * @param settings the connection's plan settings
+   * @param own the connection's own plans, or null if it shares the process's
+   * @param routing the columns whose literals its plans keep
    */
-  private record Planned(Key key, List<Long> generations) {
+  private record Root(List<ShardSchema> schemas, PlanSettings settings,
+      @Nullable Cache<Planned, CachedPlan> own, RoutingColumns routing) {
+    /** The scope of a plan made now. */
+    Scope scope() {
+      final List<SameTables> tables = new ArrayList<>(schemas.size());
+      for (ShardSchema schema : schemas) {
+        tables.add(new SameTables(schema.tablesIdentity()));
+      }
+      return new Scope(tables, settings);
+    }
   }
 
-  /** Creates a cache keeping at most {@code maximumSize} plans per connection. */
+  /** Tables compared by identity: those of one build of one model version. */
+  private record SameTables(Object tables) {
+    @Override public boolean equals(@Nullable Object o) {
+      return o instanceof SameTables other && other.tables == tables;
+    }
+
+    @Override public int hashCode() {
+      return System.identityHashCode(tables);
+    }
+  }
+
+  /** What a plan was made on: the tables of each ShardSet schema, and the plan settings. */
+  private record Scope(List<SameTables> tables, PlanSettings settings) {
+  }
+
+  /** A key within the scope it was planned in: a plan of other tables is never found. */
+  private record Planned(Key key, Scope scope) {
+  }
+
+  /** Creates a cache keeping at most {@code maximumSize} shared plans. */
   public PlanCache(int maximumSize) {
     if (maximumSize < 1) {
       throw new IllegalArgumentException("plan cache maximumSize must be positive: "
           + maximumSize);
     }
     this.maximumSize = maximumSize;
+    this.shared = CacheBuilder.newBuilder().maximumSize(maximumSize).build();
   }
 
-  /** The cached plan for {@code key}, planned by {@code planner} if absent. */
-  CachedPlan get(CalciteSchema root, Key key, Supplier<CachedPlan> planner) {
+  /**
+   * The cached plan for {@code key}, planned by {@code planner} if absent, as the connection of
+   * {@code context} runs it.
+   */
+  CachedPlan get(CalcitePrepare.Context context, Key key, Supplier<CachedPlan> planner) {
+    final Root root = root(context);
+    final Cache<Planned, CachedPlan> plansOfScope = root.own() != null ? root.own() : shared;
+    // The scope is read before planning: a plan made while a schema takes newer tables is
+    // kept under the older ones, where no later statement looks.
+    final Planned planned = new Planned(key, root.scope());
+    final CachedPlan cached = plansOfScope.getIfPresent(planned);
+    if (cached != null) {
+      hits.incrementAndGet();
+      return cached.rootedAt(context.getRootSchema());
+    }
     try {
-      final RootPlans ofRoot = byRoot.get(root, () -> new RootPlans(
-          ShardSchemas.under(root.plus()),
-          CacheBuilder.newBuilder().maximumSize(maximumSize).build()));
-      final Cache<Planned, CachedPlan> plansOfRoot = ofRoot.plans();
-      // Read before planning: a plan made while a schema takes newer tables is kept under the
-      // older generation, where no later statement looks.
-      final Planned planned = new Planned(key, ofRoot.generations());
-      final CachedPlan cached = plansOfRoot.getIfPresent(planned);
-      if (cached != null) {
-        hits.incrementAndGet();
-        return cached;
-      }
-      dropOlder(plansOfRoot, planned.generations());
-      return plansOfRoot.get(planned, () -> {
+      return plansOfScope.get(planned, () -> {
         plans.incrementAndGet();
         return planner.get();
+      }).rootedAt(context.getRootSchema());
+    } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
+      throw unwrapped(e, "planning failed: " + key.sql());
+    }
+  }
+
+  /** Calcite's own exception, so that the statement fails as it does uncached. */
+  private static RuntimeException unwrapped(Throwable e, String message) {
+    if (e.getCause() instanceof RuntimeException r) {
+      return r;
+    }
+    if (e.getCause() instanceof Error r) {
+      throw r;
+    }
+    return new IllegalStateException(message, e.getCause());
+  }
+
+  /** The columns whose literals the plans of the connection of {@code context} keep. */
+  RoutingColumns routingColumns(CalcitePrepare.Context context) {
+    return root(context).routing();
+  }
+
+  /** What the connection's root schema is to this cache, found on its first prepare. */
+  private Root root(CalcitePrepare.Context context) {
+    final CalciteSchema mutableRoot = context.getMutableRootSchema();
+    try {
+      return roots.get(mutableRoot, () -> {
+        final Properties properties =
+            context.getDataContext().getQueryProvider() instanceof CalciteConnection connection
+                ? connection.getProperties() : new Properties();
+        return new Root(ShardSchemas.under(mutableRoot.plus()), PlanSettings.of(properties),
+            portable(mutableRoot) ? null
+                : CacheBuilder.newBuilder().maximumSize(maximumSize).build(),
+            RoutingColumns.of(mutableRoot.plus()));
       });
     } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
-      // Calcite's own exception, so that the statement fails as it does uncached.
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error r) {
-        throw r;
-      }
-      throw new IllegalStateException("planning failed: " + key.sql(), e.getCause());
+      throw unwrapped(e, "cannot read the connection's schemas");
     }
   }
 
-  /** Drops the plans made on other tables than those of {@code generations}. */
-  private static void dropOlder(Cache<Planned, CachedPlan> plans, List<Long> generations) {
-    plans.asMap().keySet().removeIf(planned -> !planned.generations().equals(generations));
+  /** Whether every schema of a connection's root is one whose plans another connection with
+   * the same ShardSet tables and settings may run. */
+  private static boolean portable(CalciteSchema root) {
+    for (String name : root.plus().subSchemas().getNames(LikePattern.any())) {
+      final SchemaPlus schema = root.plus().subSchemas().get(name);
+      if (schema != null && !PORTABLE_SCHEMAS.contains(name) && !isShardSchema(schema)) {
+        return false;
+      }
+    }
+    return true;
   }
 
-  /** The columns whose literals the plans of {@code root} keep, found by {@code finder} the
-   * first time they are asked for. */
-  RoutingColumns routingColumns(CalciteSchema root, Supplier<RoutingColumns> finder) {
+  private static boolean isShardSchema(SchemaPlus schema) {
     try {
-      return routingColumns.get(root, finder::get);
-    } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new IllegalStateException("cannot read the routing columns", e.getCause());
+      return schema.unwrap(ShardSchema.class) != null;
+    } catch (ClassCastException e) {
+      // Another kind of schema: Calcite's unwrap throws rather than answer null.
+      return false;
     }
+  }
+
+  /**
+   * The statements of the shared plans, at most {@code max}, each text and default schema
+   * once: what a process started again may plan before its clients ask ({@link PlanWarmup}).
+   */
+  public List<PlanWarmup.Statement> statements(int max) {
+    return shared.asMap().keySet().stream()
+        .map(planned -> new PlanWarmup.Statement(planned.key().defaultSchemaPath(),
+            planned.key().sql()))
+        .distinct().limit(max).toList();
   }
 
   /** How many plans this cache has asked Calcite for. */
@@ -203,30 +292,52 @@ public final class PlanCache {
     return hits.get();
   }
 
-  /** How many plans are cached for {@code root}. */
+  /** How many plans a connection with root schema {@code root} can find now: the shared ones
+   * made on its tables and settings, or its own. */
   public long size(CalciteSchema root) {
-    final RootPlans ofRoot = byRoot.getIfPresent(root);
-    if (ofRoot == null) {
+    final Root known = roots.getIfPresent(root);
+    if (known == null) {
       return 0;
     }
-    ofRoot.plans().cleanUp();
-    return ofRoot.plans().size();
+    if (known.own() != null) {
+      known.own().cleanUp();
+      return known.own().size();
+    }
+    final Scope scope = known.scope();
+    shared.cleanUp();
+    return shared.asMap().keySet().stream().filter(p -> p.scope().equals(scope)).count();
   }
 
-  /** Drops the plans of one connection's root schema. */
+  /** Drops the plans a connection's root schema can find: its own, or the shared ones made on
+   * its tables (with any settings). */
   public void invalidate(CalciteSchema root) {
-    byRoot.invalidate(root);
-    routingColumns.invalidate(root);
+    final Root known = roots.getIfPresent(root);
+    roots.invalidate(root);
+    if (known == null) {
+      return;
+    }
+    if (known.own() != null) {
+      known.own().invalidateAll();
+      return;
+    }
+    final List<SameTables> tables = known.scope().tables();
+    shared.asMap().keySet().removeIf(planned -> planned.scope().tables().equals(tables));
   }
 
-  /** Drops the plans of a {@code jdbc:shardset:} connection. */
+  /** Drops the plans of a {@code jdbc:shardset:} connection (see {@link
+   * #invalidate(CalciteSchema)}). */
   public void invalidate(Connection connection) throws SQLException {
     invalidate(CalciteSchema.from(connection.unwrap(CalciteConnection.class).getRootSchema()));
   }
 
   /** Drops every plan. */
   public void invalidateAll() {
-    byRoot.invalidateAll();
-    routingColumns.invalidateAll();
+    shared.invalidateAll();
+    roots.asMap().values().forEach(root -> {
+      if (root.own() != null) {
+        root.own().invalidateAll();
+      }
+    });
+    roots.invalidateAll();
   }
 }

@@ -13,7 +13,6 @@ import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalcitePrepare;
-import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptUtil;
@@ -129,9 +128,7 @@ public final class PlanCachingPrepare extends CalcitePrepareImpl {
   @SuppressWarnings("unchecked")
   private <T> Planned<T> planned(Context context, String sql, SqlNode query, Type elementType,
       long maxRowCount) {
-    final CalciteSchema root = context.getMutableRootSchema();
-    final RoutingColumns routing =
-        cache.routingColumns(root, () -> RoutingColumns.of(root.plus()));
+    final RoutingColumns routing = cache.routingColumns(context);
     final LiteralParameterizer.ParameterizedSql normalized =
         LiteralParameterizer.parameterize(sql, query, routing);
     if (!normalized.values().isEmpty()) {
@@ -168,7 +165,7 @@ public final class PlanCachingPrepare extends CalcitePrepareImpl {
     // The connection's own root schema: getRootSchema() is a fresh snapshot per prepare.
     final PlanCache.Key key = new PlanCache.Key(sql, context.getDefaultSchemaPath(),
         elementType.getTypeName(), maxRowCount);
-    return cache.get(context.getMutableRootSchema(), key,
+    return cache.get(context, key,
         () -> uncached(context, sql, elementType, maxRowCount, true));
   }
 

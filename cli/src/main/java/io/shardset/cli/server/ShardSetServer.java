@@ -3,7 +3,9 @@ package io.shardset.cli.server;
 import io.shardset.calcite.ShardSetRuntime;
 import io.shardset.calcite.guard.ActivitySettings;
 import io.shardset.calcite.guard.AuditLog;
+import io.shardset.calcite.jdbc.ShardSetDriver;
 import io.shardset.calcite.plan.SortMemory;
+import io.shardset.calcite.prepare.PlanWarmup;
 import io.shardset.cli.security.CertificateOrPasswordAuthenticator;
 import io.shardset.cli.security.GuessingGuard;
 import io.shardset.cli.security.UsersFile;
@@ -36,6 +38,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * An Avatica HTTP server in this process that gives remote JDBC clients (the Avatica remote
@@ -58,9 +61,12 @@ public final class ShardSetServer implements AutoCloseable {
   private final MetricsEndpoint metrics;
   private final HealthEndpoint health;
   private final HttpServer http;
+  private final ServerPlanWarmup warmup;
 
   private ShardSetServer(ServerSettings settings, InetAddress address, Connection model,
-      ShardSetMeta meta, MetricsEndpoint metrics, HealthEndpoint health, HttpServer http) {
+      ShardSetMeta meta, MetricsEndpoint metrics, HealthEndpoint health, HttpServer http,
+      ServerPlanWarmup warmup) {
+    this.warmup = warmup;
     this.settings = settings;
     this.address = address;
     this.model = model;
@@ -186,7 +192,10 @@ public final class ShardSetServer implements AutoCloseable {
         throw new IllegalArgumentException("cannot listen on " + settings.bind() + ":"
             + settings.port() + ": " + cause.getMessage(), e);
       }
-      return new ShardSetServer(settings, address, model, meta, metrics, health, http);
+      // Once clients may connect: they plan what they send as the warm-up would.
+      final ServerPlanWarmup warmup = ServerPlanWarmup.start(settings.planWarmup(),
+          ((ShardSetDriver) DriverManager.getDriver(URL)).planCache(), URL, info);
+      return new ShardSetServer(settings, address, model, meta, metrics, health, http, warmup);
     } catch (SQLException | RuntimeException e) {
       closeAll(opened, e);
       throw e;
@@ -274,11 +283,16 @@ public final class ShardSetServer implements AutoCloseable {
       http.stop();
     } finally {
       final SQLException failure = new SQLException("closing the server failed");
-      closeAll(List.of(meta, health, model, metrics), failure);
+      closeAll(List.of(warmup, meta, health, model, metrics), failure);
       if (failure.getSuppressed().length > 0) {
         throw new IllegalStateException(failure.getSuppressed()[0].getMessage(), failure);
       }
     }
+  }
+
+  /** What planning the statements of {@code --plan-warmup}'s file did, once it is done. */
+  public CompletableFuture<PlanWarmup.Outcome> planWarmup() {
+    return warmup.done();
   }
 
   /** Stops listening and closes the process's ShardSet runtime (every shard pool, scan and
