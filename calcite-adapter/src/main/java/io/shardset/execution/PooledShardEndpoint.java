@@ -1,5 +1,7 @@
 package io.shardset.execution;
 
+import io.shardset.util.ForwardingConnection;
+
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
@@ -8,10 +10,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -436,53 +434,30 @@ final class PooledShardEndpoint implements ShardEndpoint {
   }
 
   /** A pooled connection whose close also gives its permit back, once. */
-  private static final class Permitted implements InvocationHandler {
-    private final Connection pooled;
+  private static final class Permitted extends ForwardingConnection {
     private final FairPermits permits;
     private final AtomicBoolean released = new AtomicBoolean();
 
     private Permitted(Connection pooled, FairPermits permits) {
-      this.pooled = pooled;
+      super(pooled);
       this.permits = permits;
     }
 
     static Connection wrap(Connection pooled, FairPermits permits) {
-      return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
-          new Class<?>[] {Connection.class}, new Permitted(pooled, permits));
+      return new Permitted(pooled, permits);
     }
 
     /** The pool's own connection behind a connection {@link #wrap} returned. */
     static Connection pooled(Connection connection) {
-      if (Proxy.isProxyClass(connection.getClass())
-          && Proxy.getInvocationHandler(connection) instanceof Permitted permitted) {
-        return permitted.pooled;
-      }
-      return connection;
+      return connection instanceof Permitted permitted ? permitted.delegate : connection;
     }
 
-    @Override public @Nullable Object invoke(Object proxy, Method method,
-        @Nullable Object @Nullable [] args) throws Throwable {
-      switch (method.getName()) {
-      case "close":
-        try {
-          pooled.close();
-        } finally {
-          if (released.compareAndSet(false, true)) {
-            permits.release();
-          }
-        }
-        return null;
-      case "equals":
-        return args != null && proxy == args[0];
-      case "hashCode":
-        return System.identityHashCode(proxy);
-      case "toString":
-        return pooled.toString();
-      default:
-        try {
-          return method.invoke(pooled, args);
-        } catch (InvocationTargetException e) {
-          throw e.getCause();
+    @Override public void close() throws SQLException {
+      try {
+        delegate.close();
+      } finally {
+        if (released.compareAndSet(false, true)) {
+          permits.release();
         }
       }
     }

@@ -2,6 +2,7 @@ package io.shardset.routing;
 
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -48,6 +49,14 @@ public final class HashRouter implements ShardRouter {
   @Override public OptionalInt shardOf(List<?> keyValues) {
     long hash = KeyHasher.hash(KeyHasher.keyBytes(keyTypes, keyValues));
     return OptionalInt.of(chunkMap.shardOf(hash));
+  }
+
+  /** The one shard of the key's chunk, found without building domains. */
+  @Override public BitSet shardsForKey(Comparable<?> value) {
+    ShardSets.checkKeyArity(keyTypes.size(), 1, "key");
+    BitSet shards = new BitSet(shardCount);
+    shards.set(shardOf(Collections.singletonList(value)).getAsInt());
+    return shards;
   }
 
   /**

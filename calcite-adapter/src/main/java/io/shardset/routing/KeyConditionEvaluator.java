@@ -1,5 +1,6 @@
 package io.shardset.routing;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -17,6 +18,23 @@ final class KeyConditionEvaluator {
    */
   static BitSet and(List<KeyCondition> terms, ShardRouter router, IntFunction<Object> params) {
     List<KeyType> keyTypes = router.keyTypes();
+    if (terms.size() == 1 && keyTypes.size() == 1
+        && terms.get(0) instanceof KeyCondition.Compare compare
+        && compare.op() == KeyCondition.Op.EQ) {
+      // A point query's one equality on a one-column key: its value goes to the router as it
+      // is, without the domains below (which a routed point query would otherwise build on
+      // every execution).
+      checkKeyColumn(compare.keyColumn(), 1);
+      Comparable<?> value = normalize(compare.operand(), keyTypes.get(0),
+          value(compare.operand(), params));
+      if (value == null || compare.integral() && value instanceof BigDecimal number
+          && number.scale() > 0) {
+        // NULL equals nothing, and an integer column no fraction (a canonical number has a
+        // positive scale only when it has a fractional part).
+        return new BitSet();
+      }
+      return router.shardsForKey(value);
+    }
     KeyDomain[] domains = new KeyDomain[keyTypes.size()];
     Arrays.fill(domains, KeyDomain.all());
     List<KeyCondition> others = new ArrayList<>();

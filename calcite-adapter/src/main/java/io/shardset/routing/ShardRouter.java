@@ -27,6 +27,15 @@ public interface ShardRouter {
   BitSet shardsFor(List<KeyDomain> perKeyColumn);
 
   /**
+   * The shards that can hold a row of a one-column key equal to {@code value}, normalized
+   * with {@link #keyTypes()}: what {@link #shardsFor} answers for that one point, which a
+   * router may find faster. Returns a new set that the caller may change.
+   */
+  default BitSet shardsForKey(Comparable<?> value) {
+    return shardsFor(List.of(KeyDomain.point(value)));
+  }
+
+  /**
    * Whether this router always places a key on the same shard, so that shards chosen from
    * literals when a query is planned stay right for every later execution of the plan. A
    * router that reads placement from outside (a directory) returns false: its queries route

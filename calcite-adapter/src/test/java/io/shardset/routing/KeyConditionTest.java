@@ -5,8 +5,10 @@ import io.shardset.routing.KeyCondition.Op;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.function.IntFunction;
 
 import static io.shardset.routing.KeyCondition.and;
@@ -43,6 +45,41 @@ class KeyConditionTest {
   /** (1, 'EU') → chunk 291, shard 3 of 4. */
   private final HashRouter pair = new HashRouter(List.of(KeyType.NUMBER, KeyType.STRING),
       ChunkMap.defaultPlacement(480, 4), 4);
+
+  /**
+   * One equality on a one-column key goes to the router's {@code shardsForKey} without domains:
+   * over every router kind and edge values (NULL, extremes, fractions compared with an integer
+   * column, strings a list does not name), it reaches the shards the domain path reaches for
+   * the same equality beside a term that changes nothing.
+   */
+  @Test void oneEqualityRoutesAsItsDomainDoes() {
+    final ListRouter regions = new ListRouter(KeyType.STRING, List.of(
+        new ListRouter.Partition(0, List.of("EU", "")), new ListRouter.Partition(1,
+            List.of("US", "\u00e9t\u00e9"))), OptionalInt.empty(), 2);
+    final HashRouter names = new HashRouter(List.of(KeyType.STRING),
+        ChunkMap.defaultPlacement(480, 4), 4);
+    final List<Object> numbers = List.of(0, 1, -1, 9, 10, 29, 30, 42, Long.MAX_VALUE,
+        Long.MIN_VALUE, new BigDecimal("42.0"), new BigDecimal("42.5"), new BigDecimal("-0.5"),
+        new BigDecimal("1E+3"), new BigDecimal("123456789012345678901234567890"), 7.0d, 7.25d);
+    final List<Object> strings = List.of("EU", "US", "", "eu", "\u00e9t\u00e9", "ASIA",
+        "x".repeat(300), "'; DROP TABLE T; --");
+    int compared = 0;
+    for (ShardRouter router : List.of(ranges, hash, regions, names)) {
+      final List<Object> values = new ArrayList<>(
+          router.keyTypes().get(0) == KeyType.STRING ? strings : numbers);
+      values.add(null);
+      for (Object value : values) {
+        final IntFunction<Object> bound = index -> value;
+        for (boolean integral : new boolean[] {false, true}) {
+          final KeyCondition direct = new KeyCondition.Compare(0, Op.EQ, param(0), integral);
+          assertEquals(and(direct, any()).shards(router, bound), direct.shards(router, bound),
+              router + ", " + value + (integral ? ", integral" : ""));
+          compared++;
+        }
+      }
+    }
+    assertEquals(2 * (2 * 18 + 2 * 9), compared);
+  }
 
   @Test void anyReachesEveryShard() {
     assertEquals(shards(0, 1, 2), any().shards(ranges, NO_PARAMS));
