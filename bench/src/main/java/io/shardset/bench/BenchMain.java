@@ -274,6 +274,14 @@ public final class BenchMain {
       report.addTable(ConcurrentClients.table(db.backend(), points, window));
       report.addConcurrency(points);
       report.addTarget(ConcurrentClients.target(db.backend(), points));
+      final int rounds = quick ? 10 : 20;
+      final int perRound = quick ? 2_000 : 5_000;
+      System.out.println("Running w17 client CPU per query (" + db.backend() + ") on D and X, "
+          + rounds + " rounds of " + perRound);
+      final List<PointQueryCpu.Point> cpu = new ConcurrentClients(db, Duration.ZERO, window)
+          .cpuPerQuery(rounds, perRound);
+      report.addTable(PointQueryCpu.table(db.backend(), cpu, rounds, perRound));
+      PointQueryCpu.targets(db.backend(), cpu).forEach(report::addTarget);
     }
     if (backend.equals("postgres") && selection.runs("w21")) {
       final BenchDatabase db = BenchDatabase.open(backend, dbFolder, data);
@@ -299,7 +307,7 @@ public final class BenchMain {
           .measure(List.of("L", "S", "X", "N"));
       report.addTable(TpchWorkload.table(name, results));
       report.addTable(TpchWorkload.failures(name + ": queries not answered", results));
-      TpchWorkload.targets(name, results).forEach(report::addTarget);
+      TpchWorkload.targets(name, tpchScale, results).forEach(report::addTarget);
     }
   }
 

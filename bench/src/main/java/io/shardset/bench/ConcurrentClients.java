@@ -111,6 +111,33 @@ public final class ConcurrentClients {
     return points;
   }
 
+  /**
+   * X's and D's client CPU per query on one client each, in interleaved rounds (see {@link
+   * PointQueryCpu}), after the same warm-up as {@link #measure()}.
+   */
+  public List<PointQueryCpu.Point> cpuPerQuery(int rounds, int perRound) throws Exception {
+    try (Connection routing = db.connectShardSet();
+         DirectPools direct = DirectPools.open(db.shards(), POOL, Workloads.POINT,
+             shardOf(routing));
+         Client d = directClient(direct);
+         Client x = preparedClient(db.connectShardSet())) {
+      final long expected = expected(data.customerKey(0));
+      for (Client client : List.of(d, x)) {
+        if (client.query(data.customerKey(0)) != expected) {
+          throw new IllegalStateException("w17: a system's answer differs from L's");
+        }
+        for (int n = 0; n < JIT_WARM_UP_QUERIES; n++) {
+          client.query(data.customerKey(n));
+        }
+      }
+      final Map<String, PointQueryCpu.Query> systems = new LinkedHashMap<>();
+      systems.put("D", d::query);
+      systems.put("X", x::query);
+      return new PointQueryCpu(systems, rounds, perRound).measure(
+          n -> data.customerKey((int) (n % Integer.MAX_VALUE)));
+    }
+  }
+
   private static LongToIntFunction shardOf(Connection shardSet)
       throws SQLException {
     final ShardSchema schema = shardSet.unwrap(CalciteConnection.class).getRootSchema()

@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  * per execution) or {@code error Q MESSAGE} (the failure's message, {@link #oneLine}). ShardSet
  * (X) then plans the queries it planned {@link #REPLAN_PASSES} times more, its plan cache
  * emptied before each, so that the JIT compiles the planner as in a server that has run a
- * while: {@code replan Q NANOS} per query and pass, and {@code done}.
+ * while: {@code replan Q NANOS} per query and pass, and {@code done}; before that, it runs
+ * them once on a second connection and says how many plans each made: {@code second Q PLANS}.
  */
 public final class TpchProbe {
   /** The file suffix of the specification's text where the suite keeps two texts. */
@@ -42,6 +43,7 @@ public final class TpchProbe {
   static final String RUN = "run";
   static final String ERROR = "error";
   static final String REPLAN = "replan";
+  static final String SECOND = "second";
   static final String DONE = "done";
   /** How many times X plans the queries again. */
   static final int REPLAN_PASSES = 5;
@@ -124,11 +126,33 @@ public final class TpchProbe {
         }
       }
       if (system.equals("X")) {
+        secondConnection(db, c, planned, runs);
         replan(c, planned);
       }
     } finally {
       if (shardingSphere != null) {
         shardingSphere.close();
+      }
+    }
+  }
+
+  /**
+   * Runs each planned query on a second connection of the process, as a server's next
+   * session would, and prints how many plans its prepare made: {@code second Q PLANS}.
+   */
+  private static void secondConnection(TpchDatabase db, Connection first, List<Integer> queries,
+      int runs) throws SQLException {
+    final PlanCache cache =
+        ((ShardSetDriver) DriverManager.getDriver(first.getMetaData().getURL())).planCache();
+    try (Connection second = db.connectShardSet()) {
+      for (int q : queries) {
+        final long plans = cache.plans();
+        try (PreparedStatement statement = second.prepareStatement(sql(q))) {
+          System.out.println(SECOND + " " + q + " " + (cache.plans() - plans));
+          if (runs > 0) {
+            readAll(statement);
+          }
+        }
       }
     }
   }

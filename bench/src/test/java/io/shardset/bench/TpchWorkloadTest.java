@@ -22,16 +22,41 @@ class TpchWorkloadTest {
     return results;
   }
 
-  @Test void xWithinTwiceLsTotalAndEveryPlanUnderASecondMeetsBoth() {
+  @Test void xsRunWithinThriceLsAndEveryPlanUnderASecondMeetsBoth() {
     final List<TpchWorkload.QueryResult> x = answered(50, 100);
     x.set(6, new TpchWorkload.QueryResult(7, 900.0, new Stats(1, 100, 100, 10), 5, null));
     final Map<String, List<TpchWorkload.QueryResult>> results = new LinkedHashMap<>();
     results.put("L", answered(1, 99));
     results.put("X", x);
     assertEquals(List.of(
-        "w18: X's total (plan + run) / L's = 4.15 / 2.20 s: 1.89 x (at most 2): met",
+        "w18: X's run total, plans cached, / L's = 2.20 / 2.18 s: 1.01 x (at most 3): met",
+        "w18: X's total with its first plans (plan + run) / L's = 4.15 / 2.20 s: 1.9 x"
+            + " (issue 18's measure)",
         "w18: X's slowest plan, Q07: 900 ms (at most 1,000): met"),
-        TpchWorkload.targets("w18", results));
+        TpchWorkload.targets("w18", 0.01, results));
+  }
+
+  /** At scale factor 1 the run target is 1.5 x L's; a second connection that planned
+   * anything misses its target. */
+  @Test void atScaleOneTheRunTargetIsTighterAndASecondConnectionMustPlanNothing() {
+    final List<TpchWorkload.QueryResult> x = new ArrayList<>();
+    for (int q = 1; q <= 22; q++) {
+      x.add(new TpchWorkload.QueryResult(q, 50.0, new Stats(1, 160, 160, 6), 5, null, 40.0,
+          q == 9 ? 1 : 0));
+    }
+    final Map<String, List<TpchWorkload.QueryResult>> results = new LinkedHashMap<>();
+    results.put("L", answered(1, 100));
+    results.put("X", x);
+    assertEquals(List.of(
+        "w18: X's run total, plans cached, / L's = 3.52 / 2.20 s: 1.60 x (at most 1.50): missed",
+        "w18: X's total with its first plans (plan + run) / L's = 4.62 / 2.22 s: 2.1 x"
+            + " (issue 18's measure)",
+        "w18: X's plans of the 22 again (plan cache emptied, JIT warm): 880 ms (at most"
+            + " 1,000): met",
+        "w18: X's slowest plan, Q01: 50 ms (at most 1,000): met",
+        "w18: plans made by a second connection's first execution of the 22 texts X planned:"
+            + " 1 (none): missed"),
+        TpchWorkload.targets("w18", 1, results));
   }
 
   @Test void aQueryXCouldNotPlanMissesBoth() {
@@ -40,9 +65,9 @@ class TpchWorkloadTest {
     final Map<String, List<TpchWorkload.QueryResult>> results = new LinkedHashMap<>();
     results.put("L", answered(1, 99));
     results.put("X", x);
-    assertEquals(List.of("w18: X's total (plan + run) / L's: missed, X answered 21 and L 22"
-        + " of 22", "w18: X's slowest plan: Q02 not planned (planning over 15 s) (at most"
-        + " 1,000 ms): missed"), TpchWorkload.targets("w18", results));
+    assertEquals(List.of("w18: X's run total, plans cached, / L's: missed, X answered 21 and L"
+        + " 22 of 22", "w18: X's slowest plan: Q02 not planned (planning over 15 s) (at most"
+        + " 1,000 ms): missed"), TpchWorkload.targets("w18", 0.01, results));
   }
 
   @Test void theTableMarksOtherRowCountsAndTotalsTheAnsweredQueries() {
@@ -77,11 +102,13 @@ class TpchWorkloadTest {
     assertEquals(List.of("total", "22.0", "2178.0 (22 of 22)", "1100.0", "2200.0 (22 of 22)",
         "110.0"), table.rows().get(22));
     assertEquals(List.of(
-        "w18: X's total (plan + run) / L's = 3.30 / 2.20 s: 1.50 x (at most 2): met",
-        "w18: X's total with its second plans (plan cache emptied, JIT warm) / L's = 2.31 /"
-            + " 2.20 s: 1.1 x (not the target's measure)",
+        "w18: X's run total, plans cached, / L's = 2.20 / 2.18 s: 1.01 x (at most 3): met",
+        "w18: X's total with its first plans (plan + run) / L's = 3.30 / 2.20 s: 1.5 x"
+            + " (issue 18's measure)",
+        "w18: X's plans of the 22 again (plan cache emptied, JIT warm): 110 ms (at most"
+            + " 1,000): met",
         "w18: X's slowest plan, Q01: 50 ms (at most 1,000): met"),
-        TpchWorkload.targets("w18", results));
+        TpchWorkload.targets("w18", 0.01, results));
   }
 
   @Test void theProbeReadsThePublishedTextsAndQ1InTheSpecificationsForm() {
