@@ -72,6 +72,7 @@ final class LiteralParameterizer {
     literals.sort(Comparator.comparingInt(l -> start(sql, l.getParserPosition())));
     final StringBuilder text = new StringBuilder();
     final List<Object> values = new ArrayList<>();
+    final List<Integer> spans = new ArrayList<>();
     int copied = 0;
     for (SqlLiteral literal : literals) {
       final SqlParserPos pos = literal.getParserPosition();
@@ -90,9 +91,11 @@ final class LiteralParameterizer {
       text.append(sql, copied, start).append('?');
       copied = end;
       values.add(value(literal));
+      spans.add(start);
+      spans.add(end);
     }
     text.append(sql.substring(copied));
-    return new ParameterizedSql(text.toString(), values);
+    return new ParameterizedSql(text.toString(), values, spans);
   }
 
   /**
@@ -223,11 +226,21 @@ final class LiteralParameterizer {
     }
   }
 
-  /** A query text with {@code ?} where literals were, and the literals' values in order. */
-  record ParameterizedSql(String sql, List<Object> values) {
+  /**
+   * A query text with {@code ?} where literals were, and the literals' values in order.
+   *
+   * @param spans where each replaced literal was in the original text: its start and end
+   *     offsets, two per value
+   */
+  record ParameterizedSql(String sql, List<Object> values, List<Integer> spans) {
     ParameterizedSql {
       java.util.Objects.requireNonNull(sql, "sql");
       values = List.copyOf(values);
+      spans = List.copyOf(spans);
+    }
+
+    ParameterizedSql(String sql, List<Object> values) {
+      this(sql, values, List.of());
     }
   }
 }

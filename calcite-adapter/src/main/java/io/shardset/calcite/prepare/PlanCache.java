@@ -109,6 +109,8 @@ public final class PlanCache {
   private final Cache<Planned, CachedPlan> shared;
   /** What each connection's root schema is to this cache, found on its first prepare. */
   private final Cache<CalciteSchema, Root> roots = CacheBuilder.newBuilder().weakKeys().build();
+  /** How statements of each shape were parameterized, shared by the process's connections. */
+  private final LiteralTemplates templates;
   private final AtomicLong plans = new AtomicLong();
   private final AtomicLong hits = new AtomicLong();
 
@@ -189,6 +191,7 @@ public final class PlanCache {
     }
     this.maximumSize = maximumSize;
     this.shared = CacheBuilder.newBuilder().maximumSize(maximumSize).build();
+    this.templates = new LiteralTemplates(maximumSize);
   }
 
   /**
@@ -225,6 +228,25 @@ public final class PlanCache {
       throw r;
     }
     return new IllegalStateException(message, e.getCause());
+  }
+
+  /** The parameterization of {@code sql} by how a statement of its shape was parameterized
+   * on a connection with the same plan settings and routing columns, or null. */
+  LiteralTemplates.@Nullable Match templated(CalcitePrepare.Context context, String sql) {
+    final Root root = root(context);
+    return templates.match(root.settings(), root.routing(), sql);
+  }
+
+  /** Keeps how the parser's parameterization treated {@code sql}, for its shape. */
+  void template(CalcitePrepare.Context context, String sql,
+      LiteralParameterizer.ParameterizedSql normalized) {
+    final Root root = root(context);
+    templates.record(root.settings(), root.routing(), sql, normalized);
+  }
+
+  /** How many prepares a statement shape's template parameterized without parsing. */
+  public long templateHits() {
+    return templates.hits();
   }
 
   /** The columns whose literals the plans of the connection of {@code context} keep. */
@@ -311,6 +333,7 @@ public final class PlanCache {
   /** Drops the plans a connection's root schema can find: its own, or the shared ones made on
    * its tables (with any settings). */
   public void invalidate(CalciteSchema root) {
+    templates.clear();
     final Root known = roots.getIfPresent(root);
     roots.invalidate(root);
     if (known == null) {
@@ -332,6 +355,7 @@ public final class PlanCache {
 
   /** Drops every plan. */
   public void invalidateAll() {
+    templates.clear();
     shared.invalidateAll();
     roots.asMap().values().forEach(root -> {
       if (root.own() != null) {

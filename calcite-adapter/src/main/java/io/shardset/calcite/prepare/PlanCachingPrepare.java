@@ -92,9 +92,14 @@ public final class PlanCachingPrepare extends CalcitePrepareImpl {
       return new LockingSignature<>(query.sql, prepareFollowingHints(context,
           CalcitePrepare.Query.of(locking.query()), elementType, maxRowCount));
     }
+    final @Nullable Planned<T> templated = templated(context, sql, elementType, maxRowCount);
+    if (templated != null) {
+      templated.reaches().check(() -> connectionScatter(context));
+      return templated.signature();
+    }
     final SqlNode parsed = parseStatement(context, sql);
     if (parsed != null && parsed.getKind().belongsTo(SqlKind.QUERY)) {
-      final Planned<T> planned = planned(context, sql, parsed, elementType, maxRowCount);
+      final Planned<T> planned = planned(context, sql, parsed, elementType, maxRowCount, true);
       planned.reaches().check(() -> connectionScatter(context));
       return planned.signature();
     }
@@ -127,7 +132,7 @@ public final class PlanCachingPrepare extends CalcitePrepareImpl {
    */
   @SuppressWarnings("unchecked")
   private <T> Planned<T> planned(Context context, String sql, SqlNode query, Type elementType,
-      long maxRowCount) {
+      long maxRowCount, boolean remember) {
     final RoutingColumns routing = cache.routingColumns(context);
     final LiteralParameterizer.ParameterizedSql normalized =
         LiteralParameterizer.parameterize(sql, query, routing);
@@ -137,6 +142,9 @@ public final class PlanCachingPrepare extends CalcitePrepareImpl {
       final @Nullable Object @Nullable [] values = shared == null ? null
           : LiteralValues.convert(normalized.values(), shared.signature().parameters);
       if (shared != null && values != null) {
+        if (remember) {
+          cache.template(context, sql, normalized);
+        }
         return new Planned<>(new BoundSignature<>(sql,
             (CalciteSignature<T>) shared.signature(), values), shared.explanation(),
             normalized.sql(), normalized.values(), shared.reaches());
@@ -145,6 +153,30 @@ public final class PlanCachingPrepare extends CalcitePrepareImpl {
     final PlanCache.CachedPlan own = cached(context, sql, elementType, maxRowCount);
     return new Planned<>((CalciteSignature<T>) own.signature(), own.explanation(), sql,
         List.of(), own.reaches());
+  }
+
+  /**
+   * What a query runs when a template of its shape parameterizes it ({@link LiteralTemplates}):
+   * the shared plan of the parameterized text bound to its literals, found without parsing the
+   * query; null if no template fits, or the shared plan or the literals do not (the query is
+   * then parsed, as any other).
+   */
+  @SuppressWarnings("unchecked")
+  private <T> @Nullable Planned<T> templated(Context context, String sql, Type elementType,
+      long maxRowCount) {
+    final LiteralTemplates.@Nullable Match match = cache.templated(context, sql);
+    if (match == null) {
+      return null;
+    }
+    final PlanCache.@Nullable CachedPlan shared = sharedOrNull(context, match.sql(),
+        elementType, maxRowCount);
+    final @Nullable Object @Nullable [] values = shared == null ? null
+        : LiteralValues.convert(match.values(), shared.signature().parameters);
+    if (shared == null || values == null) {
+      return null;
+    }
+    return new Planned<>(new BoundSignature<>(sql, (CalciteSignature<T>) shared.signature(),
+        values), shared.explanation(), match.sql(), match.values(), shared.reaches());
   }
 
   /** The plan of the parameterized text, or null if that text does not prepare although the
@@ -209,7 +241,7 @@ public final class PlanCachingPrepare extends CalcitePrepareImpl {
     }
     final Planned<T> planned;
     try {
-      planned = planned(context, text, query, elementType, maxRowCount);
+      planned = planned(context, text, query, elementType, maxRowCount, false);
     } catch (RuntimeException e) {
       return null;
     }

@@ -8,8 +8,11 @@ import io.shardset.model.TableSpec;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlIdentifier;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -50,6 +53,16 @@ final class RoutingColumns {
   private final Set<String> compositeKeys;
   private final Set<String> subpartitions;
   private final Set<String> listKeys;
+
+  @Override public boolean equals(@Nullable Object o) {
+    return o instanceof RoutingColumns other && partitions.equals(other.partitions)
+        && compositeKeys.equals(other.compositeKeys) && subpartitions.equals(other.subpartitions)
+        && listKeys.equals(other.listKeys);
+  }
+
+  @Override public int hashCode() {
+    return Objects.hash(partitions, compositeKeys, subpartitions, listKeys);
+  }
 
   private RoutingColumns(Set<String> partitions, Set<String> compositeKeys,
       Set<String> subpartitions, Set<String> listKeys) {
