@@ -3,7 +3,6 @@ package io.shardset.bench;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,7 +12,7 @@ import java.util.Objects;
 /**
  * w17's client CPU per routed point query: one client of each system at a time, in rounds that
  * take turns (the order rotating each round), each query's latency and the CPU time of the
- * thread that runs it recorded, and the process's CPU per query over each round beside it
+ * thread that runs it recorded, and the process's CPU over its rounds, per query, beside it
  * (it counts the threads a system hands work to, and the JIT and collector). One client leaves
  * the machine's cores to the shards and the client, so the figures are each system's own cost
  * rather than its queueing.
@@ -35,7 +34,7 @@ final class PointQueryCpu {
    *
    * @param threadCpu the client thread's CPU time per query
    * @param latency the latency per query
-   * @param processMicrosPerQuery the median over rounds of the process's CPU per query
+   * @param processMicrosPerQuery the process's CPU per query over all its rounds
    */
   record Point(String system, Stats threadCpu, Stats latency, double processMicrosPerQuery) {
   }
@@ -59,11 +58,11 @@ final class PointQueryCpu {
     final List<String> names = new ArrayList<>(systems.keySet());
     final Map<String, long[]> cpu = new LinkedHashMap<>();
     final Map<String, long[]> latency = new LinkedHashMap<>();
-    final Map<String, double[]> process = new LinkedHashMap<>();
+    final Map<String, long[]> process = new LinkedHashMap<>();
     for (String name : names) {
       cpu.put(name, new long[rounds * queriesPerRound]);
       latency.put(name, new long[rounds * queriesPerRound]);
-      process.put(name, new double[rounds]);
+      process.put(name, new long[1]);
     }
     long n = 0;
     for (int round = 0; round < rounds; round++) {
@@ -81,16 +80,14 @@ final class PointQueryCpu {
           latencies[round * queriesPerRound + i] = System.nanoTime() - start;
           cpus[round * queriesPerRound + i] = threads.getCurrentThreadCpuTime() - cpuStart;
         }
-        process.get(name)[round] = CpuTime.microsPerQuery(processStart, CpuTime.processNanos(),
-            queriesPerRound);
+        // Summed over the rounds: the process's CPU time advances in ticks of milliseconds.
+        process.get(name)[0] += CpuTime.processNanos() - processStart;
       }
     }
     final List<Point> points = new ArrayList<>();
     for (String name : names) {
-      final double[] perRound = process.get(name).clone();
-      Arrays.sort(perRound);
       points.add(new Point(name, Stats.of(cpu.get(name)), Stats.of(latency.get(name)),
-          perRound[perRound.length / 2]));
+          process.get(name)[0] / 1e3 / ((long) rounds * queriesPerRound)));
     }
     return points;
   }
@@ -114,7 +111,7 @@ final class PointQueryCpu {
         + ")", "One client of each system at a time, " + rounds + " rounds of " + perRound
         + " queries taking turns (the w1 query, prepared, a new key each time); CPU is the"
         + " client thread's CPU time per query, and beside it the JVM's process CPU per"
-        + " query, the median over rounds (every thread, JIT and GC included).",
+        + " query over the system's rounds (every thread, JIT and GC included).",
         List.of("system", "thread CPU p50 µs", "thread CPU p99 µs", "latency p50 µs",
             "latency p99 µs", "process CPU µs/query"), rows);
   }
