@@ -264,6 +264,10 @@ class PlanCacheTest extends SalesDataTestBase {
           CalciteSchema.from(c.unwrap(CalciteConnection.class).getRootSchema());
       assertEquals(2, small.size(root));
       assertEquals(3, small.plans());
+      // What a server keeps for its next start: the statements of the plans held, at most as
+      // many as asked for.
+      assertEquals(2, small.statements(10).size());
+      assertEquals(1, small.statements(1).size());
       small.invalidate(c);
       assertEquals(0, small.size(root));
       try (Statement s = c.createStatement();
