@@ -266,8 +266,8 @@ class PlanCacheTest extends SalesDataTestBase {
       assertEquals(3, small.plans());
       // What a server keeps for its next start: the statements of the plans held, at most as
       // many as asked for.
-      assertEquals(2, small.statements(10).size());
-      assertEquals(1, small.statements(1).size());
+      assertEquals(2, small.statements(c, 10).size());
+      assertEquals(1, small.statements(c, 1).size());
       small.invalidate(c);
       assertEquals(0, small.size(root));
       try (Statement s = c.createStatement();

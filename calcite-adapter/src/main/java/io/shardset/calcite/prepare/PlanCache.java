@@ -294,11 +294,20 @@ public final class PlanCache {
   }
 
   /**
-   * The statements of the shared plans, at most {@code max}, each text and default schema
-   * once: what a process started again may plan before its clients ask ({@link PlanWarmup}).
+   * The statements of the shared plans made on the tables a connection's ShardSet schemas
+   * have now, at most {@code max}, each text and default schema once: what a process started
+   * again may plan before its clients ask ({@link PlanWarmup}). Plans of other models the
+   * process serves are not among them.
    */
-  public List<PlanWarmup.Statement> statements(int max) {
+  public List<PlanWarmup.Statement> statements(Connection connection, int max)
+      throws SQLException {
+    final List<SameTables> tables = new ArrayList<>();
+    for (ShardSchema schema : ShardSchemas.under(
+        connection.unwrap(CalciteConnection.class).getRootSchema())) {
+      tables.add(new SameTables(schema.tablesIdentity()));
+    }
     return shared.asMap().keySet().stream()
+        .filter(planned -> planned.scope().tables().equals(tables))
         .map(planned -> new PlanWarmup.Statement(planned.key().defaultSchemaPath(),
             planned.key().sql()))
         .distinct().limit(max).toList();

@@ -28,25 +28,30 @@ final class ServerPlanWarmup implements AutoCloseable {
 
   private final @Nullable Path file;
   private final PlanCache cache;
+  private final Connection model;
   private final CompletableFuture<PlanWarmup.Outcome> done;
 
-  private ServerPlanWarmup(@Nullable Path file, PlanCache cache,
+  private ServerPlanWarmup(@Nullable Path file, PlanCache cache, Connection model,
       CompletableFuture<PlanWarmup.Outcome> done) {
     this.file = file;
     this.cache = cache;
+    this.model = model;
     this.done = done;
   }
 
   /**
    * Starts planning the statements of {@code file}, if it is given and exists, on a
    * connection of {@code url} with {@code info}.
+   *
+   * @param model the server's own connection on its model, open until this closes: the plans
+   *     kept at the end are those made on its tables
    */
-  static ServerPlanWarmup start(@Nullable Path file, PlanCache cache, String url,
-      Properties info) {
+  static ServerPlanWarmup start(@Nullable Path file, PlanCache cache, Connection model,
+      String url, Properties info) {
     final CompletableFuture<PlanWarmup.Outcome> done = new CompletableFuture<>();
     if (file == null || !Files.exists(file)) {
       done.complete(new PlanWarmup.Outcome(0, 0));
-      return new ServerPlanWarmup(file, cache, done);
+      return new ServerPlanWarmup(file, cache, model, done);
     }
     final Thread thread = new Thread(() -> {
       try {
@@ -64,7 +69,7 @@ final class ServerPlanWarmup implements AutoCloseable {
     }, "shardset-plan-warmup");
     thread.setDaemon(true);
     thread.start();
-    return new ServerPlanWarmup(file, cache, done);
+    return new ServerPlanWarmup(file, cache, model, done);
   }
 
   /** What planning the file's statements did, once it is done. */
@@ -72,17 +77,18 @@ final class ServerPlanWarmup implements AutoCloseable {
     return done;
   }
 
-  /** Writes the statements of the plans the process holds to the file. */
+  /** Writes the statements of the plans the process holds on the model's tables to the
+   * file. */
   @Override public void close() {
     if (file == null) {
       return;
     }
-    final List<PlanWarmup.Statement> statements =
-        cache.statements(PlanCache.DEFAULT_MAXIMUM_SIZE);
     try {
+      final List<PlanWarmup.Statement> statements =
+          cache.statements(model, PlanCache.DEFAULT_MAXIMUM_SIZE);
       PlanWarmup.write(file, statements);
       LOG.info("kept {} statements in {} for the next start", statements.size(), file);
-    } catch (IOException e) {
+    } catch (IOException | SQLException e) {
       LOG.warn("cannot keep the statements of the plan cache in {}: {}", file, e.getMessage());
     }
   }

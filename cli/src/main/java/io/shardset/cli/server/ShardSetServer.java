@@ -194,7 +194,7 @@ public final class ShardSetServer implements AutoCloseable {
       }
       // Once clients may connect: they plan what they send as the warm-up would.
       final ServerPlanWarmup warmup = ServerPlanWarmup.start(settings.planWarmup(),
-          ((ShardSetDriver) DriverManager.getDriver(URL)).planCache(), URL, info);
+          ((ShardSetDriver) DriverManager.getDriver(URL)).planCache(), model, URL, info);
       return new ShardSetServer(settings, address, model, meta, metrics, health, http, warmup);
     } catch (SQLException | RuntimeException e) {
       closeAll(opened, e);

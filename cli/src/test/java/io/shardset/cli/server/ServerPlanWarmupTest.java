@@ -20,6 +20,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -49,9 +50,15 @@ class ServerPlanWarmupTest {
       final Path warmup = folder.resolve("state").resolve("plans.jsonl");
       final ServerSettings settings = ServerSettings.loopback(model, 0,
           Driver.Serialization.PROTOBUF).withPlanWarmup(warmup);
-      try (ShardSetServer first = ShardSetServer.start(settings)) {
+      try (ShardSetServer first = ShardSetServer.start(settings);
+           ShardFixture other = ShardFixture.h2(2, "CREATE TABLE Q (ID BIGINT PRIMARY KEY)");
+           Connection elsewhere = DriverManager.getConnection(
+               ShardSetDriver.CONNECT_STRING_PREFIX, info(other.model("\"tables\": [{\"name\":"
+                   + " \"Q\", \"method\": \"consistent-hash\", \"shardKey\": [\"ID\"]}]")))) {
         assertEquals(new PlanWarmup.Outcome(0, 0), first.planWarmup().get(1, TimeUnit.MINUTES));
         assertRight(fixture, first, 7);
+        // A plan of another model in the same process: not the server's to keep.
+        assertEquals(List.of("0"), ShardFixture.rows(elsewhere, "SELECT COUNT(*) FROM Q"));
       }
       assertEquals(List.of(GROUPED, LIMITED, POINT + "?"), texts(warmup));
       assertEquals("rw-------",
@@ -105,6 +112,12 @@ class ServerPlanWarmupTest {
             ShardFixture.sorted(ShardFixture.rows(remote, sql)), sql);
       }
     }
+  }
+
+  private static Properties info(String model) {
+    final Properties info = new Properties();
+    info.setProperty("model", "inline:" + model);
+    return info;
   }
 
   private static List<String> texts(Path warmup) throws IOException {
