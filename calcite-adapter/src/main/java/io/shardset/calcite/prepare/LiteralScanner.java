@@ -55,35 +55,18 @@ final class LiteralScanner {
     int i = 0;
     while (i < n) {
       final char c = sql.charAt(i);
-      if (c == '\'' && !(i > 0 && isWordPart(sql.charAt(i - 1)))) {
-        final StringBuilder value = new StringBuilder();
-        int j = i + 1;
-        while (true) {
-          if (j >= n) {
-            return null;
-          }
-          final char d = sql.charAt(j);
-          if (d == '\'') {
-            if (j + 1 < n && sql.charAt(j + 1) == '\'') {
-              value.append('\'');
-              j += 2;
-              continue;
-            }
-            break;
-          }
-          value.append(d);
-          j++;
-        }
-        literals.add(new Literal(i, j + 1, value.toString()));
-        shape.append(STRING);
-        i = j + 1;
-      } else if (c == '\'' || c == '"') {
-        // A prefixed string (X'..', N'..', _UTF8'..') or a quoted identifier: shape, as is.
+      if (c == '\'' || c == '"') {
         final int end = quotedEnd(sql, i, c);
         if (end < 0) {
           return null;
         }
-        shape.append(sql, i, end);
+        if (c == '\'' && !(i > 0 && isWordPart(sql.charAt(i - 1)))) {
+          literals.add(new Literal(i, end, sql.substring(i + 1, end - 1).replace("''", "'")));
+          shape.append(STRING);
+        } else {
+          // A prefixed string (X'..', N'..', _UTF8'..') or a quoted identifier: shape, as is.
+          shape.append(sql, i, end);
+        }
         i = end;
       } else if (c == '`' || c == '[' || c == '?') {
         return null;
@@ -127,19 +110,18 @@ final class LiteralScanner {
   /** The offset after the quote that closes the one at {@code start}, doubled quotes being
    * part of the text; -1 if none does. */
   private static int quotedEnd(String sql, int start, char quote) {
-    int j = sql.indexOf(quote, start) + 1;
-    while (j > 0 && j <= sql.length()) {
-      final int close = sql.indexOf(quote, j);
+    int from = start + 1;
+    while (true) {
+      final int close = sql.indexOf(quote, from);
       if (close < 0) {
         return -1;
       }
       if (close + 1 < sql.length() && sql.charAt(close + 1) == quote) {
-        j = close + 2;
-        continue;
+        from = close + 2;
+      } else {
+        return close + 1;
       }
-      return close + 1;
     }
-    return -1;
   }
 
   private static boolean isDigit(char c) {

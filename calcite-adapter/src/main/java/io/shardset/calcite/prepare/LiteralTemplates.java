@@ -130,7 +130,7 @@ final class LiteralTemplates {
       }
       if (index == literals.size() || literals.get(index).start() != start
           || literals.get(index).end() != end
-          || !sameValue(literals.get(index).value(), normalized.values().get(k))) {
+          || !literals.get(index).value().equals(normalized.values().get(k))) {
         return;
       }
       parameterized[k] = index;
@@ -155,10 +155,6 @@ final class LiteralTemplates {
   /** Drops every template. */
   void clear() {
     templates.invalidateAll();
-  }
-
-  private static boolean sameValue(Object scanned, Object parsed) {
-    return scanned.equals(parsed);
   }
 
   private static List<Object> values(LiteralScanner.Scan scan) {

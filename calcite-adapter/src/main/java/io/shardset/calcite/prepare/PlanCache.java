@@ -156,12 +156,17 @@ public final class PlanCache {
       @Nullable Cache<Planned, CachedPlan> own, RoutingColumns routing) {
     /** The scope of a plan made now. */
     Scope scope() {
-      final List<SameTables> tables = new ArrayList<>(schemas.size());
-      for (ShardSchema schema : schemas) {
-        tables.add(new SameTables(schema.tablesIdentity()));
-      }
-      return new Scope(tables, settings);
+      return new Scope(tablesNow(schemas), settings);
     }
+  }
+
+  /** The tables each schema has now. */
+  private static List<SameTables> tablesNow(List<ShardSchema> schemas) {
+    final List<SameTables> tables = new ArrayList<>(schemas.size());
+    for (ShardSchema schema : schemas) {
+      tables.add(new SameTables(schema.tablesIdentity()));
+    }
+    return tables;
   }
 
   /** Tables compared by identity: those of one build of one model version. */
@@ -277,20 +282,12 @@ public final class PlanCache {
   private static boolean portable(CalciteSchema root) {
     for (String name : root.plus().subSchemas().getNames(LikePattern.any())) {
       final SchemaPlus schema = root.plus().subSchemas().get(name);
-      if (schema != null && !PORTABLE_SCHEMAS.contains(name) && !isShardSchema(schema)) {
+      if (schema != null && !PORTABLE_SCHEMAS.contains(name)
+          && ShardSchemas.shardSchema(schema) == null) {
         return false;
       }
     }
     return true;
-  }
-
-  private static boolean isShardSchema(SchemaPlus schema) {
-    try {
-      return schema.unwrap(ShardSchema.class) != null;
-    } catch (ClassCastException e) {
-      // Another kind of schema: Calcite's unwrap throws rather than answer null.
-      return false;
-    }
   }
 
   /**
@@ -301,11 +298,8 @@ public final class PlanCache {
    */
   public List<PlanWarmup.Statement> statements(Connection connection, int max)
       throws SQLException {
-    final List<SameTables> tables = new ArrayList<>();
-    for (ShardSchema schema : ShardSchemas.under(
-        connection.unwrap(CalciteConnection.class).getRootSchema())) {
-      tables.add(new SameTables(schema.tablesIdentity()));
-    }
+    final List<SameTables> tables = tablesNow(ShardSchemas.under(
+        connection.unwrap(CalciteConnection.class).getRootSchema()));
     return shared.asMap().keySet().stream()
         .filter(planned -> planned.scope().tables().equals(tables))
         .map(planned -> new PlanWarmup.Statement(planned.key().defaultSchemaPath(),

@@ -137,17 +137,13 @@ public final class PlanCachingPrepare extends CalcitePrepareImpl {
     final LiteralParameterizer.ParameterizedSql normalized =
         LiteralParameterizer.parameterize(sql, query, routing);
     if (!normalized.values().isEmpty()) {
-      final PlanCache.@Nullable CachedPlan shared = sharedOrNull(context, normalized.sql(),
-          elementType, maxRowCount);
-      final @Nullable Object @Nullable [] values = shared == null ? null
-          : LiteralValues.convert(normalized.values(), shared.signature().parameters);
-      if (shared != null && values != null) {
+      final @Nullable Planned<T> shared = boundOrNull(context, sql, normalized.sql(),
+          normalized.values(), elementType, maxRowCount);
+      if (shared != null) {
         if (remember) {
           cache.template(context, sql, normalized);
         }
-        return new Planned<>(new BoundSignature<>(sql,
-            (CalciteSignature<T>) shared.signature(), values), shared.explanation(),
-            normalized.sql(), normalized.values(), shared.reaches());
+        return shared;
       }
     }
     final PlanCache.CachedPlan own = cached(context, sql, elementType, maxRowCount);
@@ -161,22 +157,34 @@ public final class PlanCachingPrepare extends CalcitePrepareImpl {
    * query; null if no template fits, or the shared plan or the literals do not (the query is
    * then parsed, as any other).
    */
-  @SuppressWarnings("unchecked")
   private <T> @Nullable Planned<T> templated(Context context, String sql, Type elementType,
       long maxRowCount) {
     final LiteralTemplates.@Nullable Match match = cache.templated(context, sql);
-    if (match == null) {
-      return null;
-    }
-    final PlanCache.@Nullable CachedPlan shared = sharedOrNull(context, match.sql(),
+    return match == null ? null
+        : boundOrNull(context, sql, match.sql(), match.values(), elementType, maxRowCount);
+  }
+
+  /**
+   * The shared plan of a parameterized text bound to a query's literals, or null if that text
+   * does not prepare or a literal does not fit its parameter (the query is then prepared as
+   * written).
+   *
+   * @param sql the query's own text
+   * @param parameterized the text with {@code ?} where its literals were
+   * @param literals the literals' values, in order
+   */
+  @SuppressWarnings("unchecked")
+  private <T> @Nullable Planned<T> boundOrNull(Context context, String sql,
+      String parameterized, List<Object> literals, Type elementType, long maxRowCount) {
+    final PlanCache.@Nullable CachedPlan shared = sharedOrNull(context, parameterized,
         elementType, maxRowCount);
     final @Nullable Object @Nullable [] values = shared == null ? null
-        : LiteralValues.convert(match.values(), shared.signature().parameters);
+        : LiteralValues.convert(literals, shared.signature().parameters);
     if (shared == null || values == null) {
       return null;
     }
     return new Planned<>(new BoundSignature<>(sql, (CalciteSignature<T>) shared.signature(),
-        values), shared.explanation(), match.sql(), match.values(), shared.reaches());
+        values), shared.explanation(), parameterized, literals, shared.reaches());
   }
 
   /** The plan of the parameterized text, or null if that text does not prepare although the

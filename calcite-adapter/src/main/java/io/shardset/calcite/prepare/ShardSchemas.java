@@ -35,7 +35,8 @@ public final class ShardSchemas {
     }
   }
 
-  private static @Nullable ShardSchema shardSchema(SchemaPlus schema) {
+  /** The ShardSet schema {@code schema} is, or null if it is another kind. */
+  static @Nullable ShardSchema shardSchema(SchemaPlus schema) {
     try {
       return schema.unwrap(ShardSchema.class);
     } catch (ClassCastException e) {
