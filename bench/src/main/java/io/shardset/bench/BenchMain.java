@@ -269,8 +269,9 @@ public final class BenchMain {
       final BenchDatabase db = BenchDatabase.open(backend, dbFolder, data);
       final Duration window = Duration.ofSeconds(quick ? 3 : 10);
       System.out.println("Running w17 concurrent clients (" + db.backend() + ") on D, X, S");
-      final List<ConcurrentClients.Point> points =
-          new ConcurrentClients(db, Duration.ofSeconds(quick ? 1 : 3), window).measure();
+      final ConcurrentClients clients =
+          new ConcurrentClients(db, Duration.ofSeconds(quick ? 1 : 3), window);
+      final List<ConcurrentClients.Point> points = clients.measure();
       report.addTable(ConcurrentClients.table(db.backend(), points, window));
       report.addConcurrency(points);
       report.addTarget(ConcurrentClients.target(db.backend(), points));
@@ -278,8 +279,7 @@ public final class BenchMain {
       final int perRound = quick ? 2_000 : 5_000;
       System.out.println("Running w17 client CPU per query (" + db.backend() + ") on D and X, "
           + rounds + " rounds of " + perRound);
-      final List<PointQueryCpu.Point> cpu = new ConcurrentClients(db, Duration.ZERO, window)
-          .cpuPerQuery(rounds, perRound);
+      final List<PointQueryCpu.Point> cpu = clients.cpuPerQuery(rounds, perRound);
       report.addTable(PointQueryCpu.table(db.backend(), cpu, rounds, perRound));
       PointQueryCpu.targets(db.backend(), cpu).forEach(report::addTarget);
     }

@@ -126,9 +126,7 @@ public final class ConcurrentClients {
         if (client.query(data.customerKey(0)) != expected) {
           throw new IllegalStateException("w17: a system's answer differs from L's");
         }
-        for (int n = 0; n < JIT_WARM_UP_QUERIES; n++) {
-          client.query(data.customerKey(n));
-        }
+        warmUp(client);
       }
       final Map<String, PointQueryCpu.Query> systems = new LinkedHashMap<>();
       systems.put("D", d::query);
@@ -253,9 +251,14 @@ public final class ConcurrentClients {
   /** Runs {@link #JIT_WARM_UP_QUERIES} queries on one client of a system, unrecorded. */
   private void warmUp(Clients opener) throws Exception {
     try (Client client = opener.open()) {
-      for (int n = 0; n < JIT_WARM_UP_QUERIES; n++) {
-        client.query(data.customerKey(n));
-      }
+      warmUp(client);
+    }
+  }
+
+  /** Runs {@link #JIT_WARM_UP_QUERIES} queries on {@code client}, unrecorded. */
+  private void warmUp(Client client) throws Exception {
+    for (int n = 0; n < JIT_WARM_UP_QUERIES; n++) {
+      client.query(data.customerKey(n));
     }
   }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.LongUnaryOperator;
 
 /**
  * w17's client CPU per routed point query: one client of each system at a time, in rounds that
@@ -49,8 +50,8 @@ final class PointQueryCpu {
     this.queriesPerRound = queriesPerRound;
   }
 
-  /** Runs the rounds on this thread, keys from {@code keys}. */
-  List<Point> measure(KeySource keys) throws Exception {
+  /** Runs the rounds on this thread, the key of query n from {@code keys}. */
+  List<Point> measure(LongUnaryOperator keys) throws Exception {
     final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     if (!threads.isCurrentThreadCpuTimeSupported()) {
       throw new IllegalStateException("this JVM does not measure a thread's CPU time");
@@ -73,7 +74,7 @@ final class PointQueryCpu {
         final long[] latencies = latency.get(name);
         final long processStart = CpuTime.processNanos();
         for (int i = 0; i < queriesPerRound; i++) {
-          final long key = keys.key(n++);
+          final long key = keys.applyAsLong(n++);
           final long cpuStart = threads.getCurrentThreadCpuTime();
           final long start = System.nanoTime();
           query.run(key);
@@ -90,12 +91,6 @@ final class PointQueryCpu {
           process.get(name)[0] / 1e3 / ((long) rounds * queriesPerRound)));
     }
     return points;
-  }
-
-  /** The keys the queries read, by query number. */
-  @FunctionalInterface
-  interface KeySource {
-    long key(long n);
   }
 
   /** The report's table: a row per system. */

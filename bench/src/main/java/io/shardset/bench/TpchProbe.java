@@ -142,8 +142,7 @@ public final class TpchProbe {
    */
   private static void secondConnection(TpchDatabase db, Connection first, List<Integer> queries,
       int runs) throws SQLException {
-    final PlanCache cache =
-        ((ShardSetDriver) DriverManager.getDriver(first.getMetaData().getURL())).planCache();
+    final PlanCache cache = planCache(first);
     try (Connection second = db.connectShardSet()) {
       for (int q : queries) {
         final long plans = cache.plans();
@@ -160,8 +159,7 @@ public final class TpchProbe {
   /** Plans the queries again, {@link #REPLAN_PASSES} times, each with an empty plan cache,
    * and prints how long each took. */
   private static void replan(Connection c, List<Integer> queries) throws SQLException {
-    final PlanCache cache =
-        ((ShardSetDriver) DriverManager.getDriver(c.getMetaData().getURL())).planCache();
+    final PlanCache cache = planCache(c);
     for (int pass = 0; pass < REPLAN_PASSES; pass++) {
       for (int q : queries) {
         cache.invalidate(c);
@@ -172,6 +170,11 @@ public final class TpchProbe {
       }
     }
     System.out.println(DONE);
+  }
+
+  /** The plan cache of the driver of a {@code jdbc:shardset:} connection. */
+  private static PlanCache planCache(Connection c) throws SQLException {
+    return ((ShardSetDriver) DriverManager.getDriver(c.getMetaData().getURL())).planCache();
   }
 
   /**

@@ -3,6 +3,7 @@ package io.shardset.cli.server;
 import io.shardset.calcite.jdbc.ShardSetDriver;
 import io.shardset.calcite.prepare.PlanCache;
 import io.shardset.calcite.prepare.PlanWarmup;
+import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
 import org.apache.calcite.avatica.remote.Driver;
@@ -20,7 +21,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -52,9 +52,8 @@ class ServerPlanWarmupTest {
           Driver.Serialization.PROTOBUF).withPlanWarmup(warmup);
       try (ShardSetServer first = ShardSetServer.start(settings);
            ShardFixture other = ShardFixture.h2(2, "CREATE TABLE Q (ID BIGINT PRIMARY KEY)");
-           Connection elsewhere = DriverManager.getConnection(
-               ShardSetDriver.CONNECT_STRING_PREFIX, info(other.model("\"tables\": [{\"name\":"
-                   + " \"Q\", \"method\": \"consistent-hash\", \"shardKey\": [\"ID\"]}]")))) {
+           Connection elsewhere = Connector.SHARDSET.open(other.model("\"tables\": [{\"name\":"
+               + " \"Q\", \"method\": \"consistent-hash\", \"shardKey\": [\"ID\"]}]"))) {
         assertEquals(new PlanWarmup.Outcome(0, 0), first.planWarmup().get(1, TimeUnit.MINUTES));
         assertRight(fixture, first, 7);
         // A plan of another model in the same process: not the server's to keep.
@@ -112,12 +111,6 @@ class ServerPlanWarmupTest {
             ShardFixture.sorted(ShardFixture.rows(remote, sql)), sql);
       }
     }
-  }
-
-  private static Properties info(String model) {
-    final Properties info = new Properties();
-    info.setProperty("model", "inline:" + model);
-    return info;
   }
 
   private static List<String> texts(Path warmup) throws IOException {
