@@ -9,6 +9,7 @@ import io.shardset.model.ShardingMethod;
 import io.shardset.model.TableSpec;
 import io.shardset.topology.Topology;
 import io.shardset.transaction.PreparedBranches;
+import io.shardset.transaction.TransactionSettings;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -401,10 +402,16 @@ public final class Mover {
   /**
    * Waits until the sources hold no transaction of ShardSet's prepared: one a process decided
    * before the move was announced, and which it commits only now (it was paused, say, and
-   * excluded for its lease), would add rows the copy could not see.
+   * excluded for its lease), would add rows the copy could not see. Branches still prepared
+   * after half the drain timeout are finished here, their coordinators fenced first (see
+   * {@link PreparedBranches#finishStalled}): a coordinator that is paused holds them, and the
+   * locks they hold, for as long as it stays paused.
    */
-  private void awaitNoPrepared(MovingFamily family) throws SQLException, InterruptedException {
-    final long deadline = System.nanoTime() + settings.drainTimeout().toNanos();
+  private void awaitNoPrepared(MovingFamily family)
+      throws SQLException, IOException, InterruptedException {
+    final long start = System.nanoTime();
+    final long patience = settings.drainTimeout().toNanos() / 2;
+    final long deadline = start + settings.drainTimeout().toNanos();
     for (String source : family.sources()) {
       try (Connection connection = family.connect(source)) {
         List<String> prepared = PreparedBranches.on(connection);
@@ -412,19 +419,36 @@ public final class Mover {
           event(Step.DETACH, "waiting for " + prepared.size() + " prepared transaction"
               + (prepared.size() == 1 ? "" : "s") + " on " + source);
         }
+        boolean finished = false;
         while (!prepared.isEmpty()) {
-          if (System.nanoTime() - deadline > 0) {
+          if (!finished && System.nanoTime() - start - patience > 0) {
+            finished = true;
+            for (String outcome : PreparedBranches.finishStalled(transactionSettings(),
+                connection, prepared, Duration.ofSeconds(5))) {
+              event(Step.DETACH, "prepared transaction on " + source + " still there after "
+                  + settings.drainTimeout().dividedBy(2).toSeconds() + " s: " + outcome);
+            }
+          } else if (System.nanoTime() - deadline > 0) {
             throw new IllegalStateException("shard " + source + " holds " + prepared.size()
                 + " prepared transaction" + (prepared.size() == 1 ? "" : "s") + " of ShardSet"
                 + " (" + prepared.get(0) + (prepared.size() == 1 ? "" : ", ...") + ") that did"
                 + " not end within " + settings.drainTimeout().toSeconds() + " s; resume the"
                 + " move once recovery has finished them");
+          } else {
+            TimeUnit.MILLISECONDS.sleep(50);
           }
-          TimeUnit.MILLISECONDS.sleep(50);
           prepared = PreparedBranches.on(connection);
         }
       }
     }
+  }
+
+  /** The schema's transaction settings, as each process serving the model reads them. */
+  private TransactionSettings transactionSettings() throws IOException {
+    final ModelFile file = ModelFile.read(modelFile);
+    final ModelFile.CatalogSchema catalog = file.catalogSchema(schema);
+    return TransactionSettings.of(schema, file.model(schema).transactions(), modelFile, null,
+        catalog == null ? null : catalog.spec());
   }
 
   private void event(Step step, String detail) {

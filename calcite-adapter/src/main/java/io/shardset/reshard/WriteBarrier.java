@@ -1,10 +1,12 @@
 package io.shardset.reshard;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -21,8 +23,19 @@ import java.util.stream.Collectors;
  * the waiting: a lock that conflicts with every writer's, taken and let go at once. H2 has no
  * such lock: there the barrier waits until each session that held uncommitted changes when it
  * looked has been seen without any (coarser: it waits for writes to any table).
+ *
+ * <p>On PostgreSQL, a writer that has sat idle in its transaction for longer than the
+ * patience, holding a lock on the moving tables, is taken for stalled (its process paused,
+ * or cut off: a live writer sends its next statement or its commit) and its session is ended,
+ * which rolls the transaction back, as PostgreSQL's own
+ * {@code idle_in_transaction_session_timeout} would: the move does not wait on a process that
+ * may never come back, and no row of that transaction commits anywhere (it was not prepared
+ * yet, so its other shards roll back too).
  */
 final class WriteBarrier {
+  /** PostgreSQL's SQLState of a lock wait that ran past {@code lock_timeout}. */
+  private static final String LOCK_NOT_AVAILABLE = "55P03";
+
   private WriteBarrier() {
   }
 
@@ -40,13 +53,16 @@ final class WriteBarrier {
         .collect(Collectors.joining(", "));
     try {
       if (product.contains("postgres")) {
-        Transactions.run(connection, () -> {
-          try (Statement s = connection.createStatement()) {
-            s.execute("SET LOCAL lock_timeout = '" + timeout.toMillis() + "ms'");
-            s.execute("LOCK TABLE " + names + " IN SHARE MODE");
+        final Duration patience = timeout.dividedBy(2);
+        if (!lockPostgres(connection, names, patience)) {
+          for (String ended : endStalledWriters(connection, tables, patience)) {
+            waiting.accept("ended " + ended + " on " + shard + ": idle for over "
+                + patience.toSeconds() + " s in a transaction that wrote to the moving tables");
           }
-          return null;
-        });
+          if (!lockPostgres(connection, names, timeout.minus(patience))) {
+            throw new SQLException("still locked after " + timeout.toSeconds() + " s");
+          }
+        }
       } else if (product.contains("mariadb") || product.contains("mysql")) {
         try (Statement s = connection.createStatement()) {
           s.execute("SET SESSION lock_wait_timeout = " + Math.max(1, timeout.toSeconds()));
@@ -66,6 +82,62 @@ final class WriteBarrier {
           + names + " did not end within " + timeout.toSeconds() + " s; resume the move once"
           + " it has: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Takes and lets go of a lock that conflicts with every writer's.
+   *
+   * @return false if a writer held the tables for longer than {@code wait}
+   */
+  private static boolean lockPostgres(Connection connection, String names, Duration wait)
+      throws SQLException {
+    try {
+      Transactions.run(connection, () -> {
+        try (Statement s = connection.createStatement()) {
+          s.execute("SET LOCAL lock_timeout = '" + Math.max(1, wait.toMillis()) + "ms'");
+          s.execute("LOCK TABLE " + names + " IN SHARE MODE");
+        }
+        return null;
+      });
+      return true;
+    } catch (SQLException e) {
+      if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Ends the sessions that have been idle in a transaction holding a writer's lock on the
+   * tables for longer than {@code patience}.
+   *
+   * @return each session ended, as "session PID of USER"
+   */
+  private static List<String> endStalledWriters(Connection connection, List<TablePart> tables,
+      Duration patience) throws SQLException {
+    final List<String> ended = new ArrayList<>();
+    try (PreparedStatement find = connection.prepareStatement("SELECT a.pid, a.usename,"
+        + " pg_terminate_backend(a.pid) FROM pg_stat_activity a"
+        + " WHERE a.pid <> pg_backend_pid() AND a.datname = current_database()"
+        + " AND a.state IN ('idle in transaction', 'idle in transaction (aborted)')"
+        + " AND a.state_change < clock_timestamp() - make_interval(secs => ?)"
+        + " AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.granted"
+        + " AND l.relation = ANY (?::regclass[]) AND l.mode IN ('RowExclusiveLock',"
+        + " 'ShareUpdateExclusiveLock', 'ShareRowExclusiveLock', 'ExclusiveLock',"
+        + " 'AccessExclusiveLock'))")) {
+      find.setDouble(1, patience.toMillis() / 1000.0);
+      find.setArray(2, connection.createArrayOf("text",
+          tables.stream().map(TablePart::table).distinct().toArray()));
+      try (ResultSet rows = find.executeQuery()) {
+        while (rows.next()) {
+          if (rows.getBoolean(3)) {
+            ended.add("session " + rows.getInt(1) + " of " + rows.getString(2));
+          }
+        }
+      }
+    }
+    return ended;
   }
 
   /** H2: waits until every other session seen with uncommitted changes was seen without. */

@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -201,9 +202,10 @@ final class DecisionLog implements AutoCloseable {
       try {
         if (!exists(connection, "SELECT instance_id FROM shardset_tx_coordinators"
             + " WHERE instance_id = ? FOR UPDATE", id.instance())) {
+          lost(id.instance());
           throw new SQLException("coordinator instance " + id.instance() + " lost its"
-              + " registration in the decision log (its connection to the log broke and"
-              + " another process took it for dead)");
+              + " registration in the decision log (another process took it for dead: its"
+              + " connection to the log broke, or it stalled with a transaction prepared)");
         }
         update(connection, "INSERT INTO shardset_tx_decisions (gid, scope, participants,"
             + " decided_at) VALUES (?, ?, ?, ?)", id.text(), scope,
@@ -219,6 +221,46 @@ final class DecisionLog implements AutoCloseable {
       }
       sync(connection);
     }
+  }
+
+  /**
+   * Checks that this instance is still registered, after a sign that it may not be (a branch
+   * it was committing had been finished by another process): if it is not, the next
+   * transaction registers anew rather than fail to record its decision.
+   */
+  void confirm(String id) {
+    try (Connection connection = database.connect()) {
+      if (!exists(connection, "SELECT instance_id FROM shardset_tx_coordinators"
+          + " WHERE instance_id = ?", id)) {
+        lost(id);
+      }
+    } catch (SQLException e) {
+      LOG.debug("Cannot check the registration of coordinator instance {}: {}", id,
+          database.redact(e.getMessage()));
+    }
+  }
+
+  /**
+   * Forgets this instance's id once its registration is gone (another process took it for
+   * dead, or fenced it): the transactions begun under it can record nothing, and the next one
+   * registers anew. Its lock row goes with the connection that holds it.
+   */
+  private synchronized void lost(String id) {
+    if (!id.equals(instance)) {
+      return;
+    }
+    if (holder != null) {
+      try {
+        update(holder, "DELETE FROM shardset_tx_locks WHERE instance_id = ?", id);
+        holder.commit();
+      } catch (SQLException e) {
+        // The row stays, unlocked once the connection closes; recovery deletes it.
+      }
+    }
+    closeHolder();
+    instance = null;
+    LOG.warn("Coordinator instance {} lost its registration in the decision log {} (another"
+        + " process took it for dead); the transactions it had begun roll back", id, database);
   }
 
   private void sync(Connection connection) {
@@ -267,6 +309,16 @@ final class DecisionLog implements AutoCloseable {
       try {
         if (!exists(connection, "SELECT instance_id FROM shardset_tx_coordinators"
             + " WHERE instance_id = ?", other)) {
+          // Fenced, or gone: a lock row its connection no longer holds is deleted too.
+          try {
+            if (exists(connection, "SELECT instance_id FROM shardset_tx_locks"
+                + " WHERE instance_id = ? FOR UPDATE NOWAIT", other)) {
+              update(connection, "DELETE FROM shardset_tx_locks WHERE instance_id = ?", other);
+              connection.commit();
+            }
+          } catch (SQLException e) {
+            // Still held by the instance's connection: it goes when that connection ends.
+          }
           rollback(connection);
           return false;
         }
@@ -292,6 +344,40 @@ final class DecisionLog implements AutoCloseable {
       LOG.warn("Cannot tell whether coordinator instance {} is alive: {}", other,
           database.redact(e.getMessage()));
       return true;
+    }
+  }
+
+  /**
+   * Takes another instance for dead although it may hold its lock (it was paused, or cut off
+   * from its shards): its registration is deleted, so that it can record no decision any more
+   * (a decision it is recording right now is waited for, up to {@code wait}, and then
+   * seen). Whatever it had decided is in {@link #decisions()} read after this returns true.
+   *
+   * @return whether the instance can record nothing any more; false if the wait ran out or
+   *     the log failed
+   */
+  boolean fence(String other, Duration wait) {
+    try (Connection connection = database.connect()) {
+      connection.setAutoCommit(false);
+      try (PreparedStatement delete = connection.prepareStatement(
+          "DELETE FROM shardset_tx_coordinators WHERE instance_id = ?")) {
+        delete.setQueryTimeout((int) Math.max(1, wait.toSeconds()));
+        delete.setString(1, other);
+        delete.executeUpdate();
+        connection.commit();
+        LOG.info("Coordinator instance {} of decision log {} was fenced: it records no"
+            + " decision any more", other, database);
+        return true;
+      } catch (SQLException e) {
+        rollback(connection);
+        LOG.warn("Cannot fence coordinator instance {} of decision log {}: {}", other,
+            database, database.redact(e.getMessage()));
+        return false;
+      }
+    } catch (SQLException e) {
+      LOG.warn("Cannot fence coordinator instance {} of decision log {}: {}", other, database,
+          database.redact(e.getMessage()));
+      return false;
     }
   }
 

@@ -154,7 +154,10 @@ final class TwoPhaseCommit {
             branch.shard.redact(String.valueOf(failure.getMessage())));
       }
     }
-    if (everywhere) {
+    if (!everywhere) {
+      // A branch finished by another process: this instance may have been fenced meanwhile.
+      log.confirm(gid.instance());
+    } else {
       try {
         log.forget(gid.text());
       } catch (SQLException e) {

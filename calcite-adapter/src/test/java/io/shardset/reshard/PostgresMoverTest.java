@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -112,6 +113,46 @@ class PostgresMoverTest {
         move.get(2, TimeUnit.MINUTES);
       }
       fixture.assertCustomersWhereTheyRoute(late, "s0");
+    });
+  }
+
+  /**
+   * A write left open on a source by a process that stalled (it sits idle in its transaction
+   * past half the drain timeout): its session is ended, which rolls it back, and the move goes
+   * on; none of its rows is anywhere afterwards.
+   */
+  @Test void aWriteLeftIdleByAStalledProcessIsEndedAndTheMoveGoesOn() throws Exception {
+    onPostgres("reshard_stalled", fixture -> {
+      final List<Integer> late = fixture.newCustomersOn("s0", 50);
+      final MoverTest.Events events = new MoverTest.Events(0);
+      final int pid;
+      try (Connection open = fixture.connect(0); Statement write = open.createStatement()) {
+        open.setAutoCommit(false);
+        for (int id : late) {
+          write.executeUpdate("INSERT INTO CUSTOMERS VALUES (" + id + ", 'late')");
+        }
+        try (ResultSet rs = write.executeQuery("SELECT pg_backend_pid()")) {
+          rs.next();
+          pid = rs.getInt(1);
+        }
+        MoverTest.mover(fixture, events, 100)
+            .apply(MoverTest.plan(fixture, MoverTest.addFifth(fixture)));
+        final SQLException e = assertThrows(SQLException.class, open::commit);
+        assertEquals("57P01", e.getSQLState(), e.getMessage());
+      }
+      assertTrue(List.copyOf(events.events).contains("DETACH ended session " + pid + " of "
+          + PostgresServer.USER + " on s0: idle for over 2 s in a transaction that wrote to"
+          + " the moving tables"), events.events::toString);
+      MoverTest.assertDone(fixture);
+      for (int i = 0; i < 5; i++) {
+        try (Connection c = fixture.connect(i);
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM CUSTOMERS"
+                 + " WHERE NAME = 'late'")) {
+          rs.next();
+          assertEquals(0, rs.getInt(1), "late rows on s" + i);
+        }
+      }
     });
   }
 
