@@ -1,6 +1,7 @@
 package io.shardset.calcite.plan;
 
 import io.shardset.calcite.OpenScans;
+import io.shardset.calcite.runtime.BindColumn;
 import io.shardset.calcite.runtime.ShardEnumerables;
 import io.shardset.calcite.runtime.ShardQuery;
 import io.shardset.session.Sessions;
@@ -16,7 +17,9 @@ import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.List;
 
@@ -28,19 +31,39 @@ import java.util.List;
  * {@link ShardEnumerables#execute}; everything else is plain Java.
  */
 public final class EnumerableShardScan extends AbstractShardScan implements EnumerableRel {
+  /** The column a bind join filters by its other side's keys, or null. */
+  private final @Nullable BindColumn bind;
+
   private EnumerableShardScan(RelOptCluster cluster, RelTraitSet traitSet,
-      ShardScanSpec spec) {
+      ShardScanSpec spec, @Nullable BindColumn bind) {
     super(cluster, traitSet, spec);
+    this.bind = bind;
   }
 
   static EnumerableShardScan create(RelOptCluster cluster, RelTraitSet traitSet,
       ShardScanSpec spec) {
-    return new EnumerableShardScan(cluster, traitSet, spec);
+    return new EnumerableShardScan(cluster, traitSet, spec, null);
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     assert inputs.isEmpty();
-    return new EnumerableShardScan(getCluster(), traitSet, spec);
+    return new EnumerableShardScan(getCluster(), traitSet, spec, bind);
+  }
+
+  /** This scan, its rows kept by the keys of a bind join's other side (see
+   * {@link BindJoins}). */
+  EnumerableShardScan withBind(BindColumn bind) {
+    return new EnumerableShardScan(getCluster(), getTraitSet(), spec, bind);
+  }
+
+  /** The column a bind join filters, or null. */
+  @Nullable BindColumn bind() {
+    return bind;
+  }
+
+  @Override public RelWriter explainTerms(RelWriter pw) {
+    return super.explainTerms(pw).itemIf("bindKeys",
+        bind == null ? "" : getRowType().getFieldNames().get(bind.column()), bind != null);
   }
 
   /** The query code generation stashes: everything the scan's executions need, and no
@@ -59,8 +82,11 @@ public final class EnumerableShardScan extends AbstractShardScan implements Enum
         OpenScans.class);
     final Expression sessions = implementor.stash(spec.table().sessions(), Sessions.class);
     return implementor.result(physType,
-        Blocks.toBlock(
-            Expressions.call(ShardEnumerables.EXECUTE, implementor.getRootExpression(),
-                query, openScans, sessions)));
+        Blocks.toBlock(bind == null
+            ? Expressions.call(ShardEnumerables.EXECUTE, implementor.getRootExpression(),
+                query, openScans, sessions)
+            : Expressions.call(ShardEnumerables.EXECUTE_BOUND,
+                implementor.getRootExpression(), query, openScans, sessions,
+                implementor.stash(bind, BindColumn.class))));
   }
 }

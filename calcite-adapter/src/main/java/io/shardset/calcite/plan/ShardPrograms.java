@@ -72,7 +72,15 @@ public final class ShardPrograms {
         ShardPrograms::orderJoins,
         ShardPrograms::trimFields,
         ShardPrograms::costBased,
-        Programs.calc(DefaultRelMetadataProvider.INSTANCE));
+        Programs.calc(DefaultRelMetadataProvider.INSTANCE),
+        ShardPrograms::bindJoins);
+  }
+
+  /** Turns joins of the physical plan into bind joins where they gain ({@link BindJoins}). */
+  private static RelNode bindJoins(RelOptPlanner planner, RelNode rel,
+      RelTraitSet requiredOutputTraits, List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    return BindJoins.rewrite(rel);
   }
 
   /**

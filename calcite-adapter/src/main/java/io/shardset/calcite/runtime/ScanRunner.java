@@ -30,9 +30,17 @@ final class ScanRunner {
   private ScanRunner() {
   }
 
-  /** Starts the scan of the shards an execution reaches, on the threads of {@code services}. */
+  /**
+   * Starts the scan of the shards an execution reaches, on the threads of {@code services}.
+   *
+   * @param keys the key list the rows are kept by, or null; not sent to a scan that locks the
+   *     rows it reads ({@code FOR UPDATE} applies to simple queries only), which reads as
+   *     planned
+   */
   static Enumerator<Object[]> run(PlannedScan plan, DataContext root, ShardReach reach,
-      ScanServices services, ReadScope reads) {
+      ScanServices services, ReadScope reads, @Nullable JoinKeyList keys) {
+    final JoinKeyList keyList = keys == null || reads.locks(plan.shards().tables()) ? null
+        : keys;
     final IntFunction<@Nullable Object> bound = plan.bound(root);
     final KeyLists keyLists = plan.routing().keyLists();
     final ShardRouter router = reach.router();
@@ -43,7 +51,7 @@ final class ScanRunner {
     final List<ShardRequest> requests = new ArrayList<>();
     for (int shard = targets.nextSetBit(0); shard >= 0;
          shard = targets.nextSetBit(shard + 1)) {
-      requests.add(request(plan, bound, owners, texts, shard, reads));
+      requests.add(request(plan, bound, owners, texts, shard, reads, keyList));
     }
     final ReadPlan read = plan.read();
     if (read.anyShardAnswers() && requests.size() == 1) {
@@ -53,7 +61,7 @@ final class ScanRunner {
       final BitSet allowed = plan.routing().onlyShards();
       for (int shard = 0; shard < plan.shards().count(); shard++) {
         if (shard != target && texts.has(shard) && (allowed == null || allowed.get(shard))) {
-          fallbacks.add(request(plan, bound, owners, texts, shard, reads));
+          fallbacks.add(request(plan, bound, owners, texts, shard, reads, keyList));
         }
       }
       requests.set(0, requests.get(0).withFallbacks(fallbacks));
@@ -75,7 +83,8 @@ final class ScanRunner {
   }
 
   private static ShardRequest request(PlannedScan plan, IntFunction<@Nullable Object> bound,
-      Map<Integer, Integer> owners, ShardTexts texts, int shard, ReadScope reads) {
+      Map<Integer, Integer> owners, ShardTexts texts, int shard, ReadScope reads,
+      @Nullable JoinKeyList keys) {
     final ShardTexts.Text text = texts.of(shard);
     final Map<Integer, @Nullable Object> own = owners.isEmpty()
         ? Map.of() : plan.routing().keyLists().forShard(shard, owners, bound);
@@ -84,7 +93,10 @@ final class ScanRunner {
       values.add(own.containsKey(index) ? own.get(index) : bound.apply(index));
     }
     String sql = text.sql();
-    if (reads.locks(plan.shards().tables())) {
+    if (keys != null) {
+      sql = keys.wrap(sql, plan.read().reader().columns().size());
+      values.addAll(keys.values());
+    } else if (reads.locks(plan.shards().tables())) {
       if (plan.read().lockable() && text.lockable()) {
         sql = sql + " FOR UPDATE";
       } else {

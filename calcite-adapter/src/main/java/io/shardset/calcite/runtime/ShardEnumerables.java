@@ -7,6 +7,7 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.linq4j.tree.Types;
 
 import java.lang.reflect.Method;
@@ -19,7 +20,32 @@ public final class ShardEnumerables {
       Types.lookupMethod(ShardEnumerables.class, "execute", DataContext.class,
           ShardQuery.class, OpenScans.class, Sessions.class);
 
+  /** {@link #executeBound}, for code generation. */
+  public static final Method EXECUTE_BOUND =
+      Types.lookupMethod(ShardEnumerables.class, "executeBound", DataContext.class,
+          ShardQuery.class, OpenScans.class, Sessions.class, BindColumn.class);
+
   private ShardEnumerables() {
+  }
+
+  /**
+   * The rows of a shard scan that a bind join filters: each execution first reads the other
+   * side's keys ({@link BindJoinKeys}), and the shards send only the rows whose column is one
+   * of them; none when there is none, and all when there are more than the limits allow.
+   */
+  public static Enumerable<?> executeBound(DataContext root, ShardQuery query,
+      OpenScans openScans, Sessions sessions, BindColumn bind) {
+    return shaped(query, new AbstractEnumerable<>() {
+      @Override public Enumerator<Object[]> enumerator() {
+        final List<Object> keys = bind.keys().keys(root);
+        if (keys != null && keys.isEmpty()) {
+          return Linq4j.emptyEnumerator();
+        }
+        return openScans.track(root, query.open(root, openScans.services(),
+            sessions.of(root.getQueryProvider()),
+            keys == null ? null : JoinKeyList.of(bind, keys)));
+      }
+    });
   }
 
   /** The rows of a shard scan; each enumeration is one execution against the shards.
@@ -40,6 +66,11 @@ public final class ShardEnumerables {
             sessions.of(root.getQueryProvider())));
       }
     };
+    return shaped(query, rows);
+  }
+
+  /** The rows in the shape Calcite's generated code expects of the query's row type. */
+  private static Enumerable<?> shaped(ShardQuery query, AbstractEnumerable<Object[]> rows) {
     switch (query.columnCount()) {
     case 0:
       return rows.select(row -> List.of());

@@ -60,8 +60,17 @@ public final class ShardQuery {
    * as {@code session} says (through its transaction, say).
    */
   Enumerator<Object[]> open(DataContext root, ScanServices services, ShardSession session) {
+    return open(root, services, session, (JoinKeyList) null);
+  }
+
+  /**
+   * Starts this query's scan for one execution, keeping only the rows whose column is in
+   * {@code keys} when not null (see {@link JoinKeyList}).
+   */
+  Enumerator<Object[]> open(DataContext root, ScanServices services, ShardSession session,
+      @Nullable JoinKeyList keys) {
     if (live == null) {
-      return open(root, services, session, null);
+      return open(root, services, session, null, keys);
     }
     // The execution runs under one version of the model from start to end, so that the
     // resharding tool can wait for it before a step it would not expect.
@@ -69,7 +78,8 @@ public final class ShardQuery {
     try {
       final Placement placement = live.of(ticket.snapshot());
       return new TicketEnumerator(
-          open(root, services, session, placement.isAsPlanned() ? null : placement), ticket);
+          open(root, services, session, placement.isAsPlanned() ? null : placement, keys),
+          ticket);
     } catch (RuntimeException | Error e) {
       ticket.close();
       throw e;
@@ -78,7 +88,7 @@ public final class ShardQuery {
 
   /** Starts the scan, placed as the plan says or, when not null, as {@code placement} says. */
   private Enumerator<Object[]> open(DataContext root, ScanServices services,
-      ShardSession session, @Nullable Placement placement) {
+      ShardSession session, @Nullable Placement placement, @Nullable JoinKeyList keys) {
     final ShardReach reach = ShardReach.of(plan, root, live, placement);
     if (reach == null) {
       services.metrics().reached(0, plan.shards().count());
@@ -88,7 +98,8 @@ public final class ShardQuery {
         () -> reach.texts().texts().get(0).sql());
     services.metrics().reached(reach.targets().cardinality(), plan.shards().count());
     return ScanRunner.run(plan, root, reach, services,
-        session.reads(plan.shards().coordinator(), Boolean.TRUE.equals(root.get(LOCK_ROWS))));
+        session.reads(plan.shards().coordinator(), Boolean.TRUE.equals(root.get(LOCK_ROWS))),
+        keys);
   }
 
   /** The number of columns of each row. */

@@ -1,0 +1,14 @@
+package io.shardset.calcite.plan;
+
+import io.shardset.testing.Backend;
+
+/** {@link BindJoinTest} on MariaDB shards, which push the key list into the expression. */
+class MariaDbBindJoinTest extends BindJoinTest {
+  @Override Backend backend() {
+    return Backend.MARIADB;
+  }
+
+  @Override String analyze() {
+    return "ANALYZE TABLE ITEMS, SALES";
+  }
+}
