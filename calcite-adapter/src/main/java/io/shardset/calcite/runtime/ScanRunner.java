@@ -10,6 +10,7 @@ import io.shardset.session.ReadScope;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -41,6 +42,10 @@ final class ScanRunner {
       ScanServices services, ReadScope reads, @Nullable JoinKeyList keys) {
     final JoinKeyList keyList = keys == null || reads.locks(plan.shards().tables()) ? null
         : keys;
+    if (keyList != null && keyList.values().isEmpty()) {
+      // No key: no row of the scan can join, and no shard need be asked.
+      return Linq4j.emptyEnumerator();
+    }
     final IntFunction<@Nullable Object> bound = plan.bound(root);
     final KeyLists keyLists = plan.routing().keyLists();
     final ShardRouter router = reach.router();

@@ -7,7 +7,6 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
-import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.linq4j.tree.Types;
 
 import java.lang.reflect.Method;
@@ -38,9 +37,6 @@ public final class ShardEnumerables {
     return shaped(query, new AbstractEnumerable<>() {
       @Override public Enumerator<Object[]> enumerator() {
         final List<Object> keys = bind.keys().keys(root);
-        if (keys != null && keys.isEmpty()) {
-          return Linq4j.emptyEnumerator();
-        }
         return openScans.track(root, query.open(root, openScans.services(),
             sessions.of(root.getQueryProvider()),
             keys == null ? null : JoinKeyList.of(bind, keys)));

@@ -1,6 +1,7 @@
 package io.shardset.calcite.plan;
 
 import io.shardset.testing.Backend;
+import io.shardset.testing.Connector;
 import io.shardset.testing.ShardFixture;
 
 import org.apache.calcite.schema.Table;
@@ -44,6 +45,11 @@ class BindJoinTest {
   /** The database the shards run on. */
   Backend backend() {
     return Backend.H2;
+  }
+
+  /** The rows a transaction reads from each shard it enlists, besides its statements'. */
+  int transactionRowsPerShard() {
+    return 0;
   }
 
   /** The statement that makes the shards' row estimates those of their tables now. */
@@ -138,6 +144,22 @@ class BindJoinTest {
         .explainContains("bindKeys=[ITEM_ID]")
         .executesOnEachShard(1)
         .returnsCount(0);
+  }
+
+  @Test void aScanThatLocksItsRowsReadsAsPlanned() throws SQLException {
+    // FOR UPDATE locks every row a scan reads: a key list would leave rows unlocked.
+    final String join = "SELECT s.SALE_ID, i.PRICE FROM SALES s"
+        + " JOIN ITEMS i ON s.ITEM_ID = i.ITEM_ID WHERE i.CATEGORY = 'none'";
+    try (Connection transactional = Connector.SHARDSET.open(fixture.model(TABLES))) {
+      transactional.setAutoCommit(false);
+      // Every sale read, none through a key list (MariaDB's transactions also ask each
+      // shard its session id, so not every statement sent carries the clause).
+      fixture.sql(transactional, join + " FOR UPDATE")
+          .sendsNothingContaining("shardset_keys")
+          .readsRows(SALES + 4 * transactionRowsPerShard())
+          .returnsUnsharded(join);
+      transactional.rollback();
+    }
   }
 
   @Test void aWholeTableHandsNoKeys() {

@@ -8,6 +8,11 @@ class MariaDbBindJoinTest extends BindJoinTest {
     return Backend.MARIADB;
   }
 
+  /** Its session id, which an XA branch's id carries. */
+  @Override int transactionRowsPerShard() {
+    return 1;
+  }
+
   @Override String analyze() {
     return "ANALYZE TABLE ITEMS, SALES";
   }
