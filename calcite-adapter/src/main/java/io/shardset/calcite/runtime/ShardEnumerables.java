@@ -9,6 +9,8 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.tree.Types;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
+
 import java.lang.reflect.Method;
 import java.util.List;
 
@@ -34,14 +36,7 @@ public final class ShardEnumerables {
    */
   public static Enumerable<?> executeBound(DataContext root, ShardQuery query,
       OpenScans openScans, Sessions sessions, BindColumn bind) {
-    return shaped(query, new AbstractEnumerable<>() {
-      @Override public Enumerator<Object[]> enumerator() {
-        final List<Object> keys = bind.keys().keys(root);
-        return openScans.track(root, query.open(root, openScans.services(),
-            sessions.of(root.getQueryProvider()),
-            keys == null ? null : JoinKeyList.of(bind, keys)));
-      }
-    });
+    return scan(root, query, openScans, sessions, bind);
   }
 
   /** The rows of a shard scan; each enumeration is one execution against the shards.
@@ -54,15 +49,22 @@ public final class ShardEnumerables {
    * @param sessions finds the session whose transaction the scan may read through */
   public static Enumerable<?> execute(DataContext root, ShardQuery query,
       OpenScans openScans, Sessions sessions) {
-    final AbstractEnumerable<Object[]> rows = new AbstractEnumerable<>() {
+    return scan(root, query, openScans, sessions, null);
+  }
+
+  /** The rows of a shard scan, filtered by a bind join's keys when {@code bind} is not null. */
+  private static Enumerable<?> scan(DataContext root, ShardQuery query, OpenScans openScans,
+      Sessions sessions, @Nullable BindColumn bind) {
+    return shaped(query, new AbstractEnumerable<>() {
       @Override public Enumerator<Object[]> enumerator() {
+        final List<Object> keys = bind == null ? null : bind.keys().keys(root);
         // The scan belongs to the statement and connection running it, which close it when
         // they close, whatever happened above it.
         return openScans.track(root, query.open(root, openScans.services(),
-            sessions.of(root.getQueryProvider())));
+            sessions.of(root.getQueryProvider()),
+            keys == null ? null : JoinKeyList.of(bind, keys)));
       }
-    };
-    return shaped(query, rows);
+    });
   }
 
   /** The rows in the shape Calcite's generated code expects of the query's row type. */

@@ -57,15 +57,8 @@ public final class ShardQuery {
 
   /**
    * Starts this query's scan for one execution, on the threads of {@code services}, reading
-   * as {@code session} says (through its transaction, say).
-   */
-  Enumerator<Object[]> open(DataContext root, ScanServices services, ShardSession session) {
-    return open(root, services, session, (JoinKeyList) null);
-  }
-
-  /**
-   * Starts this query's scan for one execution, keeping only the rows whose column is in
-   * {@code keys} when not null (see {@link JoinKeyList}).
+   * as {@code session} says (through its transaction, say), keeping only the rows whose
+   * column is in {@code keys} when not null (see {@link JoinKeyList}).
    */
   Enumerator<Object[]> open(DataContext root, ScanServices services, ShardSession session,
       @Nullable JoinKeyList keys) {
