@@ -61,14 +61,30 @@ class JoinPushdownTest extends SalesDataTestBase {
           + " ORDERS o WHERE o.CUSTOMER_ID = c.CUSTOMER_ID)",
       "SELECT a.ACCOUNT_ID FROM ACCOUNTS a WHERE a.REGION IN (SELECT k.REGION FROM COUNTRIES k"
           + " WHERE k.CODE > 'M')",
-      // not pushed: an anti join, a condition beyond key equalities, a duplicated left side
+      // anti joins and conditions beyond key equalities, as [NOT] EXISTS in the shards
       "SELECT c.CUSTOMER_ID FROM CUSTOMERS c WHERE NOT EXISTS (SELECT 1 FROM ORDERS o"
           + " WHERE o.CUSTOMER_ID = c.CUSTOMER_ID AND o.AMOUNT > 100)",
+      "SELECT c.NAME FROM CUSTOMERS c WHERE EXISTS (SELECT 1 FROM ORDERS o"
+          + " WHERE o.CUSTOMER_ID = c.CUSTOMER_ID AND o.AMOUNT > c.CUSTOMER_ID)",
+      "SELECT o.ORDER_ID, o.AMOUNT FROM ORDERS o WHERE NOT EXISTS (SELECT 1 FROM ORDERS o2"
+          + " WHERE o2.CUSTOMER_ID = o.CUSTOMER_ID AND o2.AMOUNT > o.AMOUNT)",
+      "SELECT o.ORDER_ID FROM ORDERS o WHERE EXISTS (SELECT 1 FROM ORDERS o2"
+          + " WHERE o2.CUSTOMER_ID = o.CUSTOMER_ID AND o2.ORDER_ID <> o.ORDER_ID)"
+          + " AND NOT EXISTS (SELECT 1 FROM ORDERS o3 WHERE o3.CUSTOMER_ID = o.CUSTOMER_ID"
+          + " AND o3.ORDER_ID <> o.ORDER_ID AND o3.AMOUNT < 20)",
+      "SELECT c.NAME, v.SITE FROM CUSTOMERS c JOIN VISITS v ON v.CUSTOMER_ID = c.CUSTOMER_ID"
+          + " WHERE NOT EXISTS (SELECT 1 FROM ORDERS o WHERE o.CUSTOMER_ID = c.CUSTOMER_ID"
+          + " AND o.AMOUNT > 4500)",
+      "SELECT a.ACCOUNT_ID FROM ACCOUNTS a WHERE NOT EXISTS (SELECT 1 FROM COUNTRIES k"
+          + " WHERE k.REGION = a.REGION AND k.CODE > 'M')",
+      // not pushed: NOT IN (null-aware), an outer column in no equality, a duplicated left
       "SELECT c.CUSTOMER_ID FROM CUSTOMERS c WHERE c.CUSTOMER_ID NOT IN"
           + " (SELECT o.CUSTOMER_ID FROM ORDERS o WHERE o.AMOUNT > 100)",
       "SELECT c.NAME FROM CUSTOMERS c WHERE EXISTS (SELECT 1 FROM ORDERS o"
-          + " WHERE o.CUSTOMER_ID = c.CUSTOMER_ID AND o.AMOUNT > c.CUSTOMER_ID)",
-      "SELECT k.CODE FROM COUNTRIES k WHERE k.REGION IN (SELECT a.REGION FROM ACCOUNTS a)"})
+          + " WHERE o.AMOUNT > c.CUSTOMER_ID * 10)",
+      "SELECT k.CODE FROM COUNTRIES k WHERE k.REGION IN (SELECT a.REGION FROM ACCOUNTS a)",
+      "SELECT k.CODE FROM COUNTRIES k WHERE NOT EXISTS (SELECT 1 FROM ACCOUNTS a"
+          + " WHERE a.REGION = k.REGION AND a.BALANCE > 14900)"})
   void semiAndAntiJoinsEqualUnsharded(String sql) {
     sql(sql).returnsSomeRows().returnsUnsharded();
   }
@@ -130,6 +146,16 @@ class JoinPushdownTest extends SalesDataTestBase {
         .executesOnEachShard(1)
         .sendsContaining("JOIN")
         .sendsContaining("GROUP BY")
+        .readsOnlyReturnedRows()
+        .returnsUnsharded();
+  }
+
+  @Test void colocatedAntiJoinRunsInsideTheShardsAsNotExists() {
+    // Each customer's largest orders: the other orders of a customer are on its shard.
+    sql("SELECT o.ORDER_ID, o.AMOUNT FROM ORDERS o WHERE NOT EXISTS (SELECT 1 FROM ORDERS o2"
+        + " WHERE o2.CUSTOMER_ID = o.CUSTOMER_ID AND o2.AMOUNT > o.AMOUNT)")
+        .executesOnEachShard(1)
+        .sendsToEachReachedShard(" WHERE NOT EXISTS (SELECT * FROM (SELECT ")
         .readsOnlyReturnedRows()
         .returnsUnsharded();
   }

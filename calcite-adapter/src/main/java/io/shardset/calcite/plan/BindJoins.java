@@ -193,8 +193,8 @@ public final class BindJoins {
   }
 
   /**
-   * Whether a side keeps only some rows of what it reads: a filter, in its shard SQL or
-   * above. A side that reads whole tables (every supplier, say) holds every key the other
+   * Whether a side keeps only some rows of what it reads: a filter, or a join condition
+   * beyond key equalities ({@link #filters}), in its shard SQL or above. A side that reads whole tables (every supplier, say) holds every key the other
    * side's rows refer to, and a key list of them would keep every row.
    */
   private static boolean filtered(RelNode side) {
@@ -202,7 +202,8 @@ public final class BindJoins {
     new RelVisitor() {
       @Override public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
         if (node instanceof Filter
-            || node instanceof EnumerableCalc calc && calc.getProgram().getCondition() != null) {
+            || node instanceof EnumerableCalc calc && calc.getProgram().getCondition() != null
+            || node instanceof Join join && filters(join)) {
           found[0] = true;
         } else if (node instanceof EnumerableShardScan scan) {
           visit(scan.spec().pushed(), 0, node);
@@ -211,6 +212,15 @@ public final class BindJoins {
       }
     }.go(side);
     return found[0];
+  }
+
+  /** Whether an inner join's condition tests more than its keys: TPC-H Q07's two nations,
+   * named in the condition that pairs them ({@code n1.N_NAME = 'FRANCE' AND n2.N_NAME =
+   * 'GERMANY' OR ...}). */
+  private static boolean filters(Join join) {
+    return join.getJoinType() == JoinRelType.INNER
+        && !join.analyzeCondition().getRemaining(join.getCluster().getRexBuilder())
+            .isAlwaysTrue();
   }
 
   /**

@@ -25,10 +25,11 @@ import java.util.List;
  * scan reaches the shards the driving (sharded) side reaches; pruning on either side of a
  * co-located inner join narrows it.
  *
- * <p>Only inner joins, and left joins and semi joins on key equalities whose left side
- * drives (each of its rows meets all its matches on its own shard), are pushed; any other
- * join runs above the scans. (Anti joins are not: see {@link SemiJoinWriter} for how semi
- * joins are written as SQL.)
+ * <p>Only inner joins, and left, semi and anti joins whose left side drives (each of its
+ * rows meets all its matches on its own shard), are pushed; any other join runs above the
+ * scans. A semi or anti join needs an {@code =} of a left and a right column in its condition
+ * and may test anything else ({@code EXISTS} and {@code NOT EXISTS} of TPC-H Q21, made joins
+ * by {@link ExistsAsJoins}); {@link SemiJoinWriter} writes them as SQL.
  */
 public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
   /** Default configuration. */
@@ -36,6 +37,15 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
       b0 -> b0.operand(LogicalJoin.class).inputs(
           b1 -> b1.operand(ShardScan.class).noInputs(),
           b2 -> b2.operand(ShardScan.class).noInputs()),
+      ShardJoinRule::new);
+
+  /** Only semi and anti joins. */
+  static final ShardRuleConfig SEMI_CONFIG = ShardRuleConfig.of("ShardJoinRule:semi",
+      b0 -> b0.operand(LogicalJoin.class)
+          .predicate(join -> !join.getJoinType().projectsRight())
+          .inputs(
+              b1 -> b1.operand(ShardScan.class).noInputs(),
+              b2 -> b2.operand(ShardScan.class).noInputs()),
       ShardJoinRule::new);
 
   private ShardJoinRule(ShardRuleConfig config) {
@@ -57,7 +67,7 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
    */
   static @Nullable ShardScan push(LogicalJoin join, ShardScanSpec left, ShardScanSpec right) {
     final JoinRelType type = join.getJoinType();
-    final boolean semi = type == JoinRelType.SEMI && SemiJoinWriter.isKeyMatch(join);
+    final boolean semi = !type.projectsRight() && SemiJoinWriter.isPushable(join);
     if (!acceptsSides(left.phase(), right.phase(), type)
         || type != JoinRelType.INNER && type != JoinRelType.LEFT && !semi
         || !join.getVariablesSet().isEmpty()

@@ -66,6 +66,7 @@ public final class ShardPrograms {
   public static Program standard() {
     return Programs.sequence(
         ShardPrograms::checkHints,
+        ShardPrograms::existsAsJoins,
         Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
         ShardPrograms::decorrelate,
         Programs.measure(DefaultRelMetadataProvider.INSTANCE),
@@ -74,6 +75,14 @@ public final class ShardPrograms {
         ShardPrograms::costBased,
         Programs.calc(DefaultRelMetadataProvider.INSTANCE),
         ShardPrograms::bindJoins);
+  }
+
+  /** Writes correlated {@code [NOT] EXISTS} subqueries of statements over ShardSet tables as
+   * semi and anti joins of the table they correlate with ({@link ExistsAsJoins}). */
+  private static RelNode existsAsJoins(RelOptPlanner planner, RelNode rel,
+      RelTraitSet requiredOutputTraits, List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    return readsShardTable(rel) ? ExistsAsJoins.rewrite(rel) : rel;
   }
 
   /** Turns joins of the physical plan into bind joins where they gain ({@link BindJoins}). */
@@ -163,9 +172,10 @@ public final class ShardPrograms {
         // Shard scans with their filters, so that pruning can decide which joins push, and
         // with projections and aggregates, so that a subquery grouped by its shard key (TPC-H
         // Q18's IN) is a shard scan that joins co-located, not a relation the join order
-        // may put above another table's join.
+        // may put above another table's join; and semi and anti joins the shards run (an
+        // EXISTS on a co-located table, TPC-H Q21's), one table to the join order.
         .addRuleCollection(List.of(ShardRules.TABLE_SCAN, ShardRules.FILTER,
-            ShardRules.PROJECT, ShardRules.AGGREGATE))
+            ShardRules.PROJECT, ShardRules.AGGREGATE, ShardRules.SEMI_JOIN))
         .addMatchOrder(HepMatchOrder.TOP_DOWN)
         .addRuleInstance(ShardRules.MULTI_JOIN)
         .addMatchOrder(HepMatchOrder.BOTTOM_UP)

@@ -8,6 +8,9 @@ import org.apache.calcite.adapter.enumerable.EnumerableTableModifyRule;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalTableModify;
 import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
 import org.apache.calcite.rel.rules.CoreRules;
@@ -37,6 +40,11 @@ public final class ShardRules {
 
   /** Runs co-located and reference-table joins inside the shards. */
   public static final ShardJoinRule JOIN = ShardJoinRule.DEFAULT_CONFIG.toRule(
+      ShardJoinRule.class);
+
+  /** Runs co-located semi and anti joins inside the shards, for the heuristic phase that
+   * orders inner joins (which the general rule would push before they are ordered). */
+  public static final ShardJoinRule SEMI_JOIN = ShardJoinRule.SEMI_CONFIG.toRule(
       ShardJoinRule.class);
 
   /** Gathers three or more inner joins into a MultiJoin, the joins shards can run pushed. */
@@ -109,6 +117,15 @@ public final class ShardRules {
   public static final SpillingHashJoinRule SPILLING_HASH_JOIN =
       SpillingHashJoinRule.DEFAULT_CONFIG.toRule(SpillingHashJoinRule.class);
 
+  /** Calcite's merge join rule, but not for anti joins: its merge join drops the left rows
+   * whose key is null, which an anti join on {@code =} (a {@code NOT EXISTS}) keeps. */
+  public static final RelOptRule MERGE_JOIN_NOT_ANTI =
+      ((ConverterRule) EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE).config
+          .withConversion(LogicalJoin.class,
+              (LogicalJoin join) -> join.getJoinType() != JoinRelType.ANTI, Convention.NONE,
+              EnumerableConvention.INSTANCE, "EnumerableMergeJoinRule:notAnti")
+          .toRule();
+
   /** All the rules a shard scan registers, with Calcite's transitive-predicate rule:
    * {@code c.ID = o.ID AND c.ID = 42} then also prunes {@code o}'s shards to those of 42. */
   public static final List<RelOptRule> RULES = List.of(TABLE_SCAN, FILTER, PROJECT,
@@ -123,7 +140,8 @@ public final class ShardRules {
    * {@link #VARIANCE_IN_DOUBLE} could move it to DOUBLE; its limit rule, whose limit casts
    * a {@code LIMIT ?} value to Integer; and its table modification rule, which would make a
    * sharded table's UPDATE or DELETE a change of the table's modifiable collection
-   * ({@link #OTHER_TABLE_MODIFY} keeps it for other tables). Scans call it as the planner
+   * ({@link #OTHER_TABLE_MODIFY} keeps it for other tables); and its merge join rule, by
+   * {@link #MERGE_JOIN_NOT_ANTI}. Scans call it as the planner
    * registers them, before any node above them is registered and matched. Constants are
    * reduced through {@link LiteralPreservingExecutor}.
    */
@@ -131,6 +149,9 @@ public final class ShardRules {
     planner.removeRule(CoreRules.AGGREGATE_REDUCE_FUNCTIONS);
     planner.removeRule(EnumerableRules.ENUMERABLE_LIMIT_RULE);
     planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
+    if (planner.removeRule(EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE)) {
+      planner.addRule(MERGE_JOIN_NOT_ANTI);
+    }
     RULES.forEach(planner::addRule);
     planner.addRule(ShardMergeRule.INSTANCE);
     LiteralPreservingExecutor.install(planner);

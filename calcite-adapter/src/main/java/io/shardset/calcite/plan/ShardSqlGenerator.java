@@ -8,6 +8,7 @@ import io.shardset.calcite.runtime.ShardTexts;
 import io.shardset.calcite.runtime.SqlTemplate;
 import io.shardset.topology.ShardSite;
 
+import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
@@ -16,6 +17,8 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalTableScan;
 import org.apache.calcite.rel.logical.LogicalUnion;
 import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
@@ -73,8 +76,19 @@ final class ShardSqlGenerator {
 
   /** Runs the join-flattening rules over a pushed tree. */
   private static final class JoinShaper {
+    /** Calcite's rule, but not for semi and anti joins, whose row type it cannot build; they
+     * become {@code [NOT] EXISTS} filters ({@link SemiJoinWriter#existsFilters}). */
+    private static final RelOptRule JOIN_PROJECT_TRANSPOSE =
+        CoreRules.JOIN_PROJECT_BOTH_TRANSPOSE.config
+            .withOperandSupplier(b0 -> b0.operand(LogicalJoin.class)
+                .predicate(join -> join.getJoinType().projectsRight())
+                .inputs(
+                    b1 -> b1.operand(LogicalProject.class).anyInputs(),
+                    b2 -> b2.operand(LogicalProject.class).anyInputs()))
+            .toRule();
+
     private final HepProgram program = new HepProgramBuilder()
-        .addRuleCollection(List.of(CoreRules.JOIN_PROJECT_BOTH_TRANSPOSE,
+        .addRuleCollection(List.of(JOIN_PROJECT_TRANSPOSE,
             CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
         .build();
 
@@ -370,7 +384,8 @@ final class ShardSqlGenerator {
       }
     });
     final RelNode flat =
-        expandTimestampSearches(JOIN_SHAPER.run(SemiJoinWriter.rewrite(physical)));
+        SemiJoinWriter.existsFilters(
+            expandTimestampSearches(JOIN_SHAPER.run(SemiJoinWriter.rewrite(physical))));
     return ShardSqlShaper.shape(
         new AliasSeededConverter(dialect, taken).visitRoot(flat).asStatement());
   }
