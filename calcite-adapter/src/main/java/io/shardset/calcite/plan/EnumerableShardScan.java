@@ -33,27 +33,35 @@ import java.util.List;
 public final class EnumerableShardScan extends AbstractShardScan implements EnumerableRel {
   /** The column a bind join filters by its other side's keys, or null. */
   private final @Nullable BindColumn bind;
+  /** Whether the scan starts when its statement starts (see {@link EarlyScans}). */
+  private final boolean early;
 
   private EnumerableShardScan(RelOptCluster cluster, RelTraitSet traitSet,
-      ShardScanSpec spec, @Nullable BindColumn bind) {
+      ShardScanSpec spec, @Nullable BindColumn bind, boolean early) {
     super(cluster, traitSet, spec);
     this.bind = bind;
+    this.early = early;
   }
 
   static EnumerableShardScan create(RelOptCluster cluster, RelTraitSet traitSet,
       ShardScanSpec spec) {
-    return new EnumerableShardScan(cluster, traitSet, spec, null);
+    return new EnumerableShardScan(cluster, traitSet, spec, null, false);
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     assert inputs.isEmpty();
-    return new EnumerableShardScan(getCluster(), traitSet, spec, bind);
+    return new EnumerableShardScan(getCluster(), traitSet, spec, bind, early);
   }
 
   /** This scan, its rows kept by the keys of a bind join's other side (see
    * {@link BindJoins}). */
   EnumerableShardScan withBind(BindColumn bind) {
-    return new EnumerableShardScan(getCluster(), getTraitSet(), spec, bind);
+    return new EnumerableShardScan(getCluster(), getTraitSet(), spec, bind, early);
+  }
+
+  /** This scan, started when its statement starts, where the shards' pools have room. */
+  EnumerableShardScan withEarlyStart() {
+    return new EnumerableShardScan(getCluster(), getTraitSet(), spec, bind, true);
   }
 
   /** The column a bind join filters, or null. */
@@ -69,7 +77,8 @@ public final class EnumerableShardScan extends AbstractShardScan implements Enum
   /** The query code generation stashes: everything the scan's executions need, and no
    * planner object. */
   public ShardQuery query() {
-    return ShardQueryFactory.create(spec);
+    final ShardQuery query = ShardQueryFactory.create(spec);
+    return early ? query.withEarlyStart() : query;
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
