@@ -1,6 +1,7 @@
 package io.shardset.calcite.prepare;
 
 import io.shardset.calcite.runtime.ExecutionScans;
+import io.shardset.execution.EndingEnumerator;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
@@ -52,27 +53,7 @@ final class ExecutionScansSignature<T> extends CalciteSignature<T> {
           scans.close();
           throw e;
         }
-        return new Enumerator<T>() {
-          @Override public T current() {
-            return enumerator.current();
-          }
-
-          @Override public boolean moveNext() {
-            return enumerator.moveNext();
-          }
-
-          @Override public void reset() {
-            enumerator.reset();
-          }
-
-          @Override public void close() {
-            try {
-              enumerator.close();
-            } finally {
-              scans.close();
-            }
-          }
-        };
+        return EndingEnumerator.closing(enumerator, scans::close);
       }
     };
   }

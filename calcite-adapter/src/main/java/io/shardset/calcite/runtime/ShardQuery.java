@@ -1,5 +1,6 @@
 package io.shardset.calcite.runtime;
 
+import io.shardset.execution.EndingEnumerator;
 import io.shardset.execution.ScanServices;
 import io.shardset.session.ShardSession;
 import io.shardset.topology.LiveModel;
@@ -88,10 +89,12 @@ public final class ShardQuery {
     final LiveModel.Ticket ticket = live.enter();
     try {
       final Placement placement = live.of(ticket.snapshot());
-      return new TicketEnumerator(
+      // The rows' end counts only if the process kept its lease on the model's catalog all
+      // along (else a shard may have received rows this read did not look for).
+      return EndingEnumerator.of(
           open(root, services, session, placement.isAsPlanned() ? null : placement, keys,
               early),
-          ticket);
+          ticket::confirm, ticket::close);
     } catch (RuntimeException | Error e) {
       ticket.close();
       throw e;
