@@ -77,9 +77,32 @@ public final class ParallelScan {
       List<ShardEndpoint.EarlyStart> reservations) {
     final ScanEnumerator<?> scan = comparator == null || requests.size() == 1
         ? buffered(requests, reader, options) : sorted(requests, reader, options, comparator);
-    // Each shard's connection went back to its pool with its last row, or goes at close.
-    final Runnable release = () -> reservations.forEach(ShardEndpoint.EarlyStart::release);
-    final Enumerator<@Nullable Object[]> released = EndingEnumerator.of(scan, release, release);
+    final Enumerator<@Nullable Object[]> released = new Enumerator<>() {
+      @Override public @Nullable Object[] current() {
+        return scan.current();
+      }
+
+      @Override public boolean moveNext() {
+        final boolean more = scan.moveNext();
+        if (!more) {
+          // Each shard's connection went back to its pool with its last row.
+          reservations.forEach(ShardEndpoint.EarlyStart::release);
+        }
+        return more;
+      }
+
+      @Override public void reset() {
+        scan.reset();
+      }
+
+      @Override public void close() {
+        try {
+          scan.close();
+        } finally {
+          reservations.forEach(ShardEndpoint.EarlyStart::release);
+        }
+      }
+    };
     try {
       scan.startEarly();
     } catch (RuntimeException | Error e) {

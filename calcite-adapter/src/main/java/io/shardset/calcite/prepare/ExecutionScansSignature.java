@@ -1,7 +1,6 @@
 package io.shardset.calcite.prepare;
 
 import io.shardset.calcite.runtime.ExecutionScans;
-import io.shardset.execution.EndingEnumerator;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
@@ -53,7 +52,27 @@ final class ExecutionScansSignature<T> extends CalciteSignature<T> {
           scans.close();
           throw e;
         }
-        return EndingEnumerator.closing(enumerator, scans::close);
+        return new Enumerator<T>() {
+          @Override public T current() {
+            return enumerator.current();
+          }
+
+          @Override public boolean moveNext() {
+            return enumerator.moveNext();
+          }
+
+          @Override public void reset() {
+            enumerator.reset();
+          }
+
+          @Override public void close() {
+            try {
+              enumerator.close();
+            } finally {
+              scans.close();
+            }
+          }
+        };
       }
     };
   }

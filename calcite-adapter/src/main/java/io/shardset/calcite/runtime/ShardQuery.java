@@ -1,6 +1,5 @@
 package io.shardset.calcite.runtime;
 
-import io.shardset.execution.EndingEnumerator;
 import io.shardset.execution.ScanServices;
 import io.shardset.session.ShardSession;
 import io.shardset.topology.LiveModel;
@@ -89,12 +88,10 @@ public final class ShardQuery {
     final LiveModel.Ticket ticket = live.enter();
     try {
       final Placement placement = live.of(ticket.snapshot());
-      // The rows' end counts only if the process kept its lease on the model's catalog all
-      // along (else a shard may have received rows this read did not look for).
-      return EndingEnumerator.of(
+      return new TicketEnumerator(
           open(root, services, session, placement.isAsPlanned() ? null : placement, keys,
               early),
-          ticket::confirm, ticket::close);
+          ticket);
     } catch (RuntimeException | Error e) {
       ticket.close();
       throw e;
