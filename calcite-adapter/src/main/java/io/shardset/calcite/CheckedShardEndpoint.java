@@ -2,8 +2,6 @@ package io.shardset.calcite;
 
 import io.shardset.execution.ShardEndpoint;
 
-import org.checkerframework.checker.nullness.qual.Nullable;
-
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Objects;
@@ -71,10 +69,6 @@ final class CheckedShardEndpoint implements ShardEndpoint {
   /** Whether the shard was checked and found as taken. */
   boolean isChecked() {
     return checked;
-  }
-
-  @Override public @Nullable EarlyStart reserveEarlyStart() {
-    return endpoint.reserveEarlyStart();
   }
 
   @Override public Connection connectForMonitoring() throws SQLException {

@@ -65,53 +65,6 @@ public final class ParallelScan {
     return buffered(requests, reader, options);
   }
 
-  /**
-   * Starts the requests now, on scan threads, for a consumer that reads them later: their rows
-   * concatenated, or merged by {@code comparator} when it is not null. Each request's endpoint
-   * must have granted {@code reservations} ({@link ShardEndpoint#reserveEarlyStart}); they are
-   * given back when the scan closes.
-   */
-  public static Enumerator<@Nullable Object[]> startEarly(List<ShardRequest> requests,
-      RowReader reader, ScanOptions options,
-      @Nullable Comparator<@Nullable Object[]> comparator,
-      List<ShardEndpoint.EarlyStart> reservations) {
-    final ScanEnumerator<?> scan = comparator == null || requests.size() == 1
-        ? buffered(requests, reader, options) : sorted(requests, reader, options, comparator);
-    final Enumerator<@Nullable Object[]> released = new Enumerator<>() {
-      @Override public @Nullable Object[] current() {
-        return scan.current();
-      }
-
-      @Override public boolean moveNext() {
-        final boolean more = scan.moveNext();
-        if (!more) {
-          // Each shard's connection went back to its pool with its last row.
-          reservations.forEach(ShardEndpoint.EarlyStart::release);
-        }
-        return more;
-      }
-
-      @Override public void reset() {
-        scan.reset();
-      }
-
-      @Override public void close() {
-        try {
-          scan.close();
-        } finally {
-          reservations.forEach(ShardEndpoint.EarlyStart::release);
-        }
-      }
-    };
-    try {
-      scan.startEarly();
-    } catch (RuntimeException | Error e) {
-      released.close();
-      throw e;
-    }
-    return released;
-  }
-
   /** Returns a concatenation that reads its requests on scan threads, however many they are. */
   static ScanEnumerator<ConcatCursor> buffered(List<ShardRequest> requests, RowReader reader,
       ScanOptions options) {

@@ -42,7 +42,6 @@ final class PooledShardEndpoint implements ShardEndpoint {
   private final long acquireTimeoutMillis;
   private final int maxPoolSize;
   private final FairPermits permits;
-  private final EarlyStarts earlyStarts;
   private final Secrets secrets;
   private final HikariDataSource dataSource;
   private final ShardMetrics metrics;
@@ -76,7 +75,6 @@ final class PooledShardEndpoint implements ShardEndpoint {
     this.acquireTimeoutMillis = settings.acquireTimeoutMillis();
     this.maxPoolSize = settings.maxPoolSize();
     this.permits = new FairPermits(settings.maxPoolSize());
-    this.earlyStarts = new EarlyStarts(settings.maxPoolSize());
     this.secrets = secrets;
     this.dataSource = dataSource;
     this.metrics = metrics;
@@ -168,10 +166,6 @@ final class PooledShardEndpoint implements ShardEndpoint {
       config.addDataSourceProperty("connectTimeout",
           String.valueOf(settings.connectTimeoutMillis()));
     }
-  }
-
-  @Override public @Nullable EarlyStart reserveEarlyStart() {
-    return earlyStarts.tryReserve();
   }
 
   @Override public String name() {

@@ -73,23 +73,6 @@ final class ScanEnumerator<C extends ScanCursor> implements Enumerator<@Nullable
     }
   }
 
-  /**
-   * Starts reading the shards now, before the first {@link #moveNext()}, on the consumer's
-   * thread; a failure to start shows at the first {@code moveNext()}.
-   */
-  void startEarly() {
-    if (!started && !control.isClosed()) {
-      started = true;
-      try {
-        cursor.start();
-      } catch (RuntimeException | Error e) {
-        exhausted = true;
-        close();
-        throw e;
-      }
-    }
-  }
-
   @Override public void reset() {
     throw new UnsupportedOperationException("a shard scan cannot be reset");
   }

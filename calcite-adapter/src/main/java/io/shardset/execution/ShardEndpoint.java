@@ -1,7 +1,5 @@
 package io.shardset.execution;
 
-import org.checkerframework.checker.nullness.qual.Nullable;
-
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.Executor;
@@ -30,21 +28,6 @@ public interface ShardEndpoint {
    */
   default Connection connectForMonitoring() throws SQLException {
     return connect();
-  }
-
-  /**
-   * Reserves a connection for a scan that starts before its rows are read (see
-   * {@code EarlyStarts}), or returns null: always, unless the endpoint is a pool with room for
-   * it (a transaction's connection, say, runs one statement at a time).
-   */
-  default @Nullable EarlyStart reserveEarlyStart() {
-    return null;
-  }
-
-  /** A connection reserved for an early scan, given back when the scan ends. */
-  interface EarlyStart {
-    /** Gives the reservation back; idempotent. */
-    void release();
   }
 
   /** The longest any statement may run on the shard, in milliseconds; 0 for no limit. */

@@ -23,8 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -171,16 +169,6 @@ public final class CountingShards implements AutoCloseable {
     shard(shard).outOfMemory = true;
   }
 
-  /**
-   * Makes every result set of every shard opened from now on wait for {@code gate} before it
-   * returns its first row (for at most a minute, then fail), until {@link #clearFailures()}.
-   */
-  public void holdFirstRows(CountDownLatch gate) {
-    for (Shard shard : shards.values()) {
-      shard.gate = gate;
-    }
-  }
-
   /** Returns the message of the failure that {@link #failAfterRows} injects. */
   public static String injectedFailureMessage(String shard, int rows) {
     return "injected failure on shard '" + shard + "' after " + rows + " rows";
@@ -191,7 +179,6 @@ public final class CountingShards implements AutoCloseable {
     for (Shard shard : shards.values()) {
       shard.failAfterRows = -1;
       shard.outOfMemory = false;
-      shard.gate = null;
     }
   }
 
@@ -382,7 +369,6 @@ public final class CountingShards implements AutoCloseable {
     final AtomicLong rowsRead = new AtomicLong();
     volatile int failAfterRows = -1;
     volatile boolean outOfMemory;
-    volatile @Nullable CountDownLatch gate;
 
     Shard(ShardConnectionSettings settings) {
       this.settings = settings;
@@ -522,7 +508,6 @@ public final class CountingShards implements AutoCloseable {
     private final ResultSet target;
     private final int failAfterRows;
     private final boolean outOfMemory;
-    private final @Nullable CountDownLatch gate;
     private int rows;
 
     ResultSetHandler(Shard shard, ResultSet target) {
@@ -530,15 +515,11 @@ public final class CountingShards implements AutoCloseable {
       this.target = target;
       this.failAfterRows = shard.failAfterRows;
       this.outOfMemory = shard.outOfMemory;
-      this.gate = shard.gate;
     }
 
     @Override public @Nullable Object invoke(Object proxy, Method method,
         @Nullable Object @Nullable [] args) throws Throwable {
       if (method.getName().equals("next")) {
-        if (gate != null && rows == 0 && !gate.await(1, TimeUnit.MINUTES)) {
-          throw new SQLException("the test never opened the gate");
-        }
         if (failAfterRows >= 0 && rows == failAfterRows) {
           String message = injectedFailureMessage(shard.settings.shardName(), failAfterRows);
           if (outOfMemory) {

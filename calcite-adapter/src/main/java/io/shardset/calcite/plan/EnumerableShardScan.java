@@ -33,35 +33,27 @@ import java.util.List;
 public final class EnumerableShardScan extends AbstractShardScan implements EnumerableRel {
   /** The column a bind join filters by its other side's keys, or null. */
   private final @Nullable BindColumn bind;
-  /** Whether the scan starts when its statement starts (see {@link EarlyScans}). */
-  private final boolean early;
 
   private EnumerableShardScan(RelOptCluster cluster, RelTraitSet traitSet,
-      ShardScanSpec spec, @Nullable BindColumn bind, boolean early) {
+      ShardScanSpec spec, @Nullable BindColumn bind) {
     super(cluster, traitSet, spec);
     this.bind = bind;
-    this.early = early;
   }
 
   static EnumerableShardScan create(RelOptCluster cluster, RelTraitSet traitSet,
       ShardScanSpec spec) {
-    return new EnumerableShardScan(cluster, traitSet, spec, null, false);
+    return new EnumerableShardScan(cluster, traitSet, spec, null);
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     assert inputs.isEmpty();
-    return new EnumerableShardScan(getCluster(), traitSet, spec, bind, early);
+    return new EnumerableShardScan(getCluster(), traitSet, spec, bind);
   }
 
   /** This scan, its rows kept by the keys of a bind join's other side (see
    * {@link BindJoins}). */
   EnumerableShardScan withBind(BindColumn bind) {
-    return new EnumerableShardScan(getCluster(), getTraitSet(), spec, bind, early);
-  }
-
-  /** This scan, started when its statement starts, where the shards' pools have room. */
-  EnumerableShardScan withEarlyStart() {
-    return new EnumerableShardScan(getCluster(), getTraitSet(), spec, bind, true);
+    return new EnumerableShardScan(getCluster(), getTraitSet(), spec, bind);
   }
 
   /** The column a bind join filters, or null. */
@@ -77,8 +69,7 @@ public final class EnumerableShardScan extends AbstractShardScan implements Enum
   /** The query code generation stashes: everything the scan's executions need, and no
    * planner object. */
   public ShardQuery query() {
-    final ShardQuery query = ShardQueryFactory.create(spec);
-    return early ? query.withEarlyStart() : query;
+    return ShardQueryFactory.create(spec);
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {

@@ -74,15 +74,7 @@ public final class ShardPrograms {
         ShardPrograms::trimFields,
         ShardPrograms::costBased,
         Programs.calc(DefaultRelMetadataProvider.INSTANCE),
-        ShardPrograms::bindJoins,
-        ShardPrograms::earlyScans);
-  }
-
-  /** Starts the scans of a statement that reads several when it starts ({@link EarlyScans}). */
-  private static RelNode earlyScans(RelOptPlanner planner, RelNode rel,
-      RelTraitSet requiredOutputTraits, List<RelOptMaterialization> materializations,
-      List<RelOptLattice> lattices) {
-    return EarlyScans.mark(rel);
+        ShardPrograms::bindJoins);
   }
 
   /** Writes correlated {@code [NOT] EXISTS} subqueries of statements over ShardSet tables as

@@ -72,8 +72,8 @@ public final class PlanCachingPrepare extends CalcitePrepareImpl {
       Type elementType, long maxRowCount) {
     final long started = System.nanoTime();
     try {
-      return ExecutionScansSignature.of(ShardHints.withBlockHintsFollowed(
-          () -> prepareFollowingHints(context, query, elementType, maxRowCount)));
+      return ShardHints.withBlockHintsFollowed(
+          () -> prepareFollowingHints(context, query, elementType, maxRowCount));
     } finally {
       // The statement being executed, if any, shows its planning time.
       statements.planned(System.nanoTime() - started);

@@ -4,7 +4,6 @@ import io.shardset.execution.ParallelScan;
 import io.shardset.execution.QueryTimeout;
 import io.shardset.execution.ScanOptions;
 import io.shardset.execution.ScanServices;
-import io.shardset.execution.ShardEndpoint;
 import io.shardset.execution.ShardRequest;
 import io.shardset.routing.ShardRouter;
 import io.shardset.session.ReadScope;
@@ -38,11 +37,9 @@ final class ScanRunner {
    * @param keys the key list the rows are kept by, or null; not sent to a scan that locks the
    *     rows it reads ({@code FOR UPDATE} applies to simple queries only), which reads as
    *     planned
-   * @param early whether to start the shard statements now, before the first row is asked
-   *     for, where every shard's pool has room for it ({@link ParallelScan#startEarly})
    */
   static Enumerator<Object[]> run(PlannedScan plan, DataContext root, ShardReach reach,
-      ScanServices services, ReadScope reads, @Nullable JoinKeyList keys, boolean early) {
+      ScanServices services, ReadScope reads, @Nullable JoinKeyList keys) {
     final JoinKeyList keyList = keys == null || reads.locks(plan.shards().tables()) ? null
         : keys;
     if (keyList != null && keyList.values().isEmpty()) {
@@ -80,40 +77,14 @@ final class ScanRunner {
             : Math.min(read.parallelism(), requests.size()),
         defaults.batchSize(), defaults.bufferBatches(), defaults.fetchSize(),
         timeout(root), cancelFlag(root), read.fewRowsExpected());
-    final List<ShardEndpoint.EarlyStart> reservations =
-        early && keyList == null && !reads.locks(plan.shards().tables())
-            ? reserveEarlyStarts(requests) : null;
     // Sorted shard streams are merged in order; anything else is concatenated as it comes.
-    final Enumerator<Object[]> rows;
-    if (reservations != null) {
-      rows = ParallelScan.startEarly(requests, read.reader(), options, read.mergeOrder(),
-          reservations);
-    } else {
-      rows = read.mergeOrder() == null || requests.size() == 1
-          ? ParallelScan.concat(requests, read.reader(), options)
-          : ParallelScan.merge(requests, read.reader(), options, read.mergeOrder());
-    }
+    final Enumerator<Object[]> rows = read.mergeOrder() == null || requests.size() == 1
+        ? ParallelScan.concat(requests, read.reader(), options)
+        : ParallelScan.merge(requests, read.reader(), options, read.mergeOrder());
     final ScanShards shards = plan.shards();
     return LoggingEnumerator.wrap(rows, () -> shards.tableName() + ": "
         + targets.cardinality() + " of " + shards.count() + " shards "
         + shards.names(targets));
-  }
-
-  /** A reservation of every request's endpoint for an early start, or null (none taken) if
-   * one has no room or a request has stand-ins (a duplicated table's other copies). */
-  private static @Nullable List<ShardEndpoint.EarlyStart> reserveEarlyStarts(
-      List<ShardRequest> requests) {
-    final List<ShardEndpoint.EarlyStart> reservations = new ArrayList<>();
-    for (ShardRequest request : requests) {
-      final ShardEndpoint.EarlyStart reservation = request.fallbacks().isEmpty()
-          ? request.endpoint().reserveEarlyStart() : null;
-      if (reservation == null) {
-        reservations.forEach(ShardEndpoint.EarlyStart::release);
-        return null;
-      }
-      reservations.add(reservation);
-    }
-    return reservations;
   }
 
   private static ShardRequest request(PlannedScan plan, IntFunction<@Nullable Object> bound,

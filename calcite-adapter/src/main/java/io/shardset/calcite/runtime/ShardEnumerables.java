@@ -13,7 +13,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.lang.reflect.Method;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 /** Entry point that generated code calls to run a shard scan. */
 public final class ShardEnumerables {
@@ -56,51 +55,16 @@ public final class ShardEnumerables {
   /** The rows of a shard scan, filtered by a bind join's keys when {@code bind} is not null. */
   private static Enumerable<?> scan(DataContext root, ShardQuery query, OpenScans openScans,
       Sessions sessions, @Nullable BindColumn bind) {
-    // Generated code creates every scan's enumerable when the statement starts, before it
-    // reads any: a scan planned to start early sends its statements now, and its first
-    // enumeration reads them.
-    final ExecutionScans execution = root.get(ExecutionScans.NAME) instanceof ExecutionScans x
-        ? x : null;
-    final AtomicReference<@Nullable Enumerator<Object[]>> started = new AtomicReference<>(
-        bind == null && execution != null && query.startsEarly()
-            ? startEarly(root, query, openScans, sessions, execution) : null);
     return shaped(query, new AbstractEnumerable<>() {
       @Override public Enumerator<Object[]> enumerator() {
-        final Enumerator<Object[]> early = started.getAndSet(null);
-        if (early != null) {
-          execution.opened(early);
-          return early;
-        }
         final List<Object> keys = bind == null ? null : bind.keys().keys(root);
         // The scan belongs to the statement and connection running it, which close it when
         // they close, whatever happened above it.
         return openScans.track(root, query.open(root, openScans.services(),
             sessions.of(root.getQueryProvider()),
-            keys == null ? null : JoinKeyList.of(bind, keys), false));
+            keys == null ? null : JoinKeyList.of(bind, keys)));
       }
     });
-  }
-
-  /**
-   * The scan started now, or null if it cannot start: the first read then opens it as any
-   * scan, and meets the same error, if it is read at all (a hash join whose other side has no
-   * row reads none). Until an operator opens it, the execution holds it, and closes it when
-   * it ends.
-   */
-  private static @Nullable Enumerator<Object[]> startEarly(DataContext root, ShardQuery query,
-      OpenScans openScans, Sessions sessions, ExecutionScans execution) {
-    final Enumerator<Object[]> scan;
-    try {
-      scan = openScans.track(root, query.open(root, openScans.services(),
-          sessions.of(root.getQueryProvider()), null, true));
-    } catch (RuntimeException e) {
-      return null;
-    }
-    if (!execution.started(scan)) {
-      scan.close();
-      return null;
-    }
-    return scan;
   }
 
   /** The rows in the shape Calcite's generated code expects of the query's row type. */

@@ -32,7 +32,6 @@ public final class ShardQuery {
 
   private final PlannedScan plan;
   private final @Nullable LivePlacement live;
-  private final boolean startsEarly;
 
   /**
    * Creates a query.
@@ -41,24 +40,8 @@ public final class ShardQuery {
    *     or null when the model cannot change
    */
   public ShardQuery(PlannedScan plan, @Nullable LivePlacement live) {
-    this(plan, live, false);
-  }
-
-  private ShardQuery(PlannedScan plan, @Nullable LivePlacement live, boolean startsEarly) {
     this.plan = Objects.requireNonNull(plan, "plan");
     this.live = live;
-    this.startsEarly = startsEarly;
-  }
-
-  /** This query, started when its statement starts rather than when its rows are first
-   * read, where the shards' pools have room (see {@link ShardEnumerables}). */
-  public ShardQuery withEarlyStart() {
-    return new ShardQuery(plan, live, true);
-  }
-
-  /** Whether the scan starts when its statement starts. */
-  public boolean startsEarly() {
-    return startsEarly;
   }
 
   /** What was planned. */
@@ -75,13 +58,12 @@ public final class ShardQuery {
   /**
    * Starts this query's scan for one execution, on the threads of {@code services}, reading
    * as {@code session} says (through its transaction, say), keeping only the rows whose
-   * column is in {@code keys} when not null (see {@link JoinKeyList}); its shard statements
-   * sent at once when {@code early}, where the shards' pools have room for it.
+   * column is in {@code keys} when not null (see {@link JoinKeyList}).
    */
   Enumerator<Object[]> open(DataContext root, ScanServices services, ShardSession session,
-      @Nullable JoinKeyList keys, boolean early) {
+      @Nullable JoinKeyList keys) {
     if (live == null) {
-      return open(root, services, session, null, keys, early);
+      return open(root, services, session, null, keys);
     }
     // The execution runs under one version of the model from start to end, so that the
     // resharding tool can wait for it before a step it would not expect.
@@ -89,8 +71,7 @@ public final class ShardQuery {
     try {
       final Placement placement = live.of(ticket.snapshot());
       return new TicketEnumerator(
-          open(root, services, session, placement.isAsPlanned() ? null : placement, keys,
-              early),
+          open(root, services, session, placement.isAsPlanned() ? null : placement, keys),
           ticket);
     } catch (RuntimeException | Error e) {
       ticket.close();
@@ -100,8 +81,7 @@ public final class ShardQuery {
 
   /** Starts the scan, placed as the plan says or, when not null, as {@code placement} says. */
   private Enumerator<Object[]> open(DataContext root, ScanServices services,
-      ShardSession session, @Nullable Placement placement, @Nullable JoinKeyList keys,
-      boolean early) {
+      ShardSession session, @Nullable Placement placement, @Nullable JoinKeyList keys) {
     final ShardReach reach = ShardReach.of(plan, root, live, placement);
     if (reach == null) {
       services.metrics().reached(0, plan.shards().count());
@@ -112,7 +92,7 @@ public final class ShardQuery {
     services.metrics().reached(reach.targets().cardinality(), plan.shards().count());
     return ScanRunner.run(plan, root, reach, services,
         session.reads(plan.shards().coordinator(), Boolean.TRUE.equals(root.get(LOCK_ROWS))),
-        keys, early);
+        keys);
   }
 
   /** The number of columns of each row. */
