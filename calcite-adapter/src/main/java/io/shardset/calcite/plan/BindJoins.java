@@ -194,8 +194,9 @@ public final class BindJoins {
 
   /**
    * Whether a side keeps only some rows of what it reads: a filter, or a join condition
-   * beyond key equalities ({@link #filters}), in its shard SQL or above. A side that reads whole tables (every supplier, say) holds every key the other
-   * side's rows refer to, and a key list of them would keep every row.
+   * beyond key equalities ({@link #filters}), in its shard SQL or above. A side that reads
+   * whole tables (every supplier, say) holds every key the other side's rows refer to, and a
+   * key list of them would keep every row.
    */
   private static boolean filtered(RelNode side) {
     final boolean[] found = {false};

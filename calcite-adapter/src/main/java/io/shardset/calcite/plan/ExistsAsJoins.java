@@ -335,7 +335,7 @@ final class ExistsAsJoins {
    */
   private record OuterColumns(ImmutableBitSet columns, boolean equalities) {
     boolean equatesAnOuterColumn() {
-      return equalities && !columns.isEmpty();
+      return equalities;
     }
 
     static OuterColumns of(RexNode condition) {

@@ -53,13 +53,16 @@ final class SemiJoinWriter {
    * one {@code =} of a left and a right column, and its other key equalities are {@code =}
    * too (not {@code IS NOT DISTINCT FROM}). */
   static boolean isPushable(LogicalJoin join) {
-    final JoinInfo info = join.analyzeCondition();
-    return !join.getJoinType().projectsRight() && !info.leftKeys.isEmpty()
-        && info.nullExclusionFlags.stream().allMatch(excludes -> excludes);
+    return !join.getJoinType().projectsRight() && equatesColumns(join.analyzeCondition());
   }
 
   private static boolean isKeyMatch(JoinInfo info) {
-    return info.isEqui() && !info.leftKeys.isEmpty()
+    return info.isEqui() && equatesColumns(info);
+  }
+
+  /** Whether a condition has at least one key pair, every one an {@code =}. */
+  private static boolean equatesColumns(JoinInfo info) {
+    return !info.leftKeys.isEmpty()
         && info.nullExclusionFlags.stream().allMatch(excludes -> excludes);
   }
 

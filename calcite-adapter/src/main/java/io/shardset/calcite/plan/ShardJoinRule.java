@@ -67,7 +67,7 @@ public final class ShardJoinRule extends RelRule<ShardRuleConfig> {
    */
   static @Nullable ShardScan push(LogicalJoin join, ShardScanSpec left, ShardScanSpec right) {
     final JoinRelType type = join.getJoinType();
-    final boolean semi = !type.projectsRight() && SemiJoinWriter.isPushable(join);
+    final boolean semi = SemiJoinWriter.isPushable(join);
     if (!acceptsSides(left.phase(), right.phase(), type)
         || type != JoinRelType.INNER && type != JoinRelType.LEFT && !semi
         || !join.getVariablesSet().isEmpty()
