@@ -29,8 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The sorts, groupings, DISTINCT and joins above the shards of a million rows, on a wide
  * column that is not the shard key, in a 128 MB heap (the build runs this class alone with
  * {@code -Xmx128m}) with the default sort memory: each holds at most its budget and spills the
- * rest to temporary files, which are gone afterwards. The rows take about 1.2 GB as Java
- * strings; held in memory, any of these ends in OutOfMemoryError.
+ * rest to temporary files, which are gone afterwards (the build gives it a temporary folder of
+ * its own). The rows take about 1.2 GB as Java strings; held in memory, any of these ends in
+ * OutOfMemoryError.
  */
 @LongTest
 class BigQueriesMemoryTest {
@@ -42,8 +43,9 @@ class BigQueriesMemoryTest {
   private static List<String> databases;
   private static String model;
 
-  @BeforeAll static void createShards() throws SQLException {
+  @BeforeAll static void createShards() throws SQLException, IOException {
     PostgresServer.require();
+    Files.createDirectories(temporaryFolder());
     databases = PostgresServer.createDatabases("bigmem", SHARDS);
     final StringJoiner shards = new StringJoiner(", ");
     final StringJoiner ranges = new StringJoiner(", ");
