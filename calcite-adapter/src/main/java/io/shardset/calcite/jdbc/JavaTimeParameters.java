@@ -14,9 +14,11 @@ import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.temporal.Temporal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The parameter value Avatica's protocol carries for a {@code java.time} value, which
@@ -69,16 +71,24 @@ public final class JavaTimeParameters {
 
   /**
    * The parameter values with each {@code java.time} value (which Avatica's site keeps as it
-   * is, of representation OBJECT, and Calcite cannot bind) as {@link #of} sends it.
+   * is, of representation OBJECT, and Calcite cannot bind) as {@link #of} sends it; the
+   * values themselves when none is, without asking for the zone (which costs a point query
+   * a few per cent of its time).
    */
-  public static List<TypedValue> sendable(List<TypedValue> values, ZoneId zone) {
-    final List<TypedValue> sendable = new ArrayList<>(values.size());
-    for (TypedValue value : values) {
-      final TypedValue time = value == null || value.value == null ? null
-          : of(value.value, Types.OTHER, zone);
-      sendable.add(time == null ? value : time);
+  public static List<TypedValue> sendable(List<TypedValue> values, Supplier<ZoneId> zone) {
+    List<TypedValue> sendable = null;
+    for (int i = 0; i < values.size(); i++) {
+      final TypedValue value = values.get(i);
+      final TypedValue time = value == null || !(value.value instanceof Temporal temporal)
+          ? null : of(temporal, Types.OTHER, zone.get());
+      if (time != null) {
+        if (sendable == null) {
+          sendable = new ArrayList<>(values);
+        }
+        sendable.set(i, time);
+      }
     }
-    return sendable;
+    return sendable == null ? values : sendable;
   }
 
   /** The date and time a value shows in the session's time zone; a time of day is on

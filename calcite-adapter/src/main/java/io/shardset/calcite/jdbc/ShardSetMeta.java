@@ -546,7 +546,7 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
    * ({@link IntegerParameters}).
    */
   private List<TypedValue> sendable(StatementHandle h, List<TypedValue> values) {
-    final List<TypedValue> times = JavaTimeParameters.sendable(values, zone());
+    final List<TypedValue> times = JavaTimeParameters.sendable(values, this::zone);
     try {
       // The statement's parameters: the handle's signature may be the shared plan's, whose
       // parameters include the literals the plan cache made parameters.

@@ -1,6 +1,7 @@
 package org.apache.calcite.jdbc;
 
 import io.shardset.calcite.jdbc.ClientErrors;
+import io.shardset.calcite.jdbc.ReadOnceConnectionConfig;
 import io.shardset.calcite.jdbc.StatementKeys;
 import io.shardset.calcite.remote.JavaTimeColumns;
 import io.shardset.session.IsolationLevels;
@@ -290,7 +291,7 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
     @Override public CalciteConnectionConfig config() {
       CalciteConnectionConfig parsed = config;
       if (parsed == null) {
-        parsed = super.config();
+        parsed = new ReadOnceConnectionConfig(info);
         config = parsed;
       }
       return parsed;
