@@ -19,8 +19,6 @@ import io.shardset.transaction.LogDatabase;
 import io.shardset.transaction.TransactionCoordinator;
 import io.shardset.transaction.TransactionSettings;
 
-import org.apache.calcite.schema.Statistic;
-import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.sql.SqlDialect;
@@ -129,8 +127,8 @@ public final class ShardSchema extends AbstractSchema {
           runtime.coordinator(resources, model, endpoints,
               live == null ? null : live.model().file(),
               live == null ? null : live.model().catalog()),
-          table -> new ShardRowCount(table, threads,
-              sampled ? ShardRowCount.SAMPLE : Integer.MAX_VALUE), runtime.sequences());
+          table -> new ShardStatistic(table, threads,
+              sampled ? ShardStatistic.SAMPLE : Integer.MAX_VALUE), runtime.sequences());
     }
   }
 
@@ -143,7 +141,7 @@ public final class ShardSchema extends AbstractSchema {
   static ShardSchema create(ShardSetModel model, @Nullable LiveSource live,
       ShardMetadata metadata, OpenScans openScans) {
     return new ShardSchema(tables(model, live, metadata, openScans, new Sessions(),
-        new TransactionCoordinator(), table -> Statistics.UNKNOWN, new SequenceRegistry()),
+        new TransactionCoordinator(), table -> TableStatistic.UNKNOWN, new SequenceRegistry()),
         live, null, null);
   }
 
@@ -155,7 +153,7 @@ public final class ShardSchema extends AbstractSchema {
    */
   private static Map<String, Table> tables(ShardSetModel model, @Nullable LiveSource live,
       ShardMetadata metadata, OpenScans openScans, Sessions sessions,
-      TransactionCoordinator coordinator, Function<ShardedTable, Statistic> statistics,
+      TransactionCoordinator coordinator, Function<ShardedTable, TableStatistic> statistics,
       SequenceRegistry sequences) {
     final Map<String, Table> tables = new LinkedHashMap<>();
     final Map<String, SequenceTable> sequenceTables = sequenceTables(model, coordinator,

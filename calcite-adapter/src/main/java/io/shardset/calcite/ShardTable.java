@@ -25,6 +25,7 @@ import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.metadata.BuiltInMetadata;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexNode;
@@ -46,6 +47,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
@@ -62,7 +64,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final OpenScans openScans;
   private final Sessions sessions;
   private final TransactionCoordinator coordinator;
-  private final Statistic statistic;
+  private final TableStatistic statistic;
   private final ScatterLimit scatterLimit;
   private final List<String> modelShardNames;
   private final ScatterWarnings scatterWarnings = new ScatterWarnings();
@@ -83,7 +85,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
    *     INSERT leaves it out, by column position
    */
   ShardTable(ShardedTable table, List<SqlDialect> dialects, OpenScans openScans,
-      Sessions sessions, TransactionCoordinator coordinator, Statistic statistic,
+      Sessions sessions, TransactionCoordinator coordinator, TableStatistic statistic,
       ScatterLimit scatterLimit, List<String> modelShardNames,
       Map<Integer, GlobalSequence> columnSequences) {
     this.table = Objects.requireNonNull(table, "table");
@@ -103,12 +105,16 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   }
 
   /**
-   * The table as Calcite's planner asks for it, and what its INSERTs leave out for the shards
-   * to fill ({@link ShardColumnDefaults}).
+   * The table as Calcite's planner asks for it, what its INSERTs leave out for the shards
+   * to fill ({@link ShardColumnDefaults}), and its columns' distinct values
+   * ({@link ShardColumnDistincts}).
    */
   @Override public <C extends Object> @Nullable C unwrap(Class<C> aClass) {
     if (aClass == InitializerExpressionFactory.class) {
       return aClass.cast(columnDefaults);
+    }
+    if (aClass == BuiltInMetadata.DistinctRowCount.Handler.class) {
+      return aClass.cast(new ShardColumnDistincts(statistic));
     }
     return super.unwrap(aClass);
   }
@@ -118,9 +124,15 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   }
 
   /** The table's row count as its shards estimate it, read on first use (see
-   * {@link ShardRowCount}). */
+   * {@link ShardStatistic}). */
   @Override public Statistic getStatistic() {
     return statistic;
+  }
+
+  /** The distinct values of a column over the table, where its shards' statistics say (see
+   * {@link ShardStatistic}); empty when not known. */
+  public OptionalDouble distinctValues(int column) {
+    return statistic.distinctValues(column);
   }
 
   @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {

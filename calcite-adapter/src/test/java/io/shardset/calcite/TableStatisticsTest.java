@@ -6,18 +6,14 @@ import io.shardset.testing.ShardFixture;
 
 import org.apache.calcite.jdbc.CalciteConnection;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -27,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A sharded table's statistic is the sum of its shards' own row estimates: exact on H2, as
  * ANALYZE left it on PostgreSQL; one copy of a duplicated table; every subpartition table of
  * a subpartitioned one; unknown, and no error, when a shard cannot be reached or no shard
- * estimates a row.
+ * estimates a row. Its columns' distinct values are PostgreSQL's statistics', scaled to the
+ * table.
  */
 class TableStatisticsTest {
   private static final List<String> SALES_TABLES = List.of("CUSTOMERS", "ORDERS", "EVENTS",
@@ -41,11 +38,38 @@ class TableStatisticsTest {
 
   @Test void postgresTablesCountWhatAnalyzeFound() throws SQLException {
     try (ShardFixture fixture = SalesData.fixture(Backend.POSTGRES)) {
-      try (Connection loading = ShardFixture.connect(SalesData.model(fixture))) {
-        SalesData.load(fixture, loading);
-      }
-      fixture.shards().executeOnAll("ANALYZE");
+      loadAndAnalyze(fixture);
       assertRowCountsAreTheOracles(fixture, SalesData.model(fixture), SALES_TABLES);
+    }
+  }
+
+  @Test void postgresColumnsCountTheirDistinctValues() throws SQLException {
+    try (ShardFixture fixture = SalesData.fixture(Backend.POSTGRES);
+         ShardSetRuntime runtime = new ShardSetRuntime()) {
+      loadAndAnalyze(fixture);
+      final ShardSchema schema = runtime.connect(ShardFixture.SCHEMA,
+          ShardFixture.operand(SalesData.model(fixture)));
+      final ShardTable orders = schema.table("ORDERS");
+      // A unique column: as many values as rows (ANALYZE keeps -1, a share of the rows).
+      assertEquals(2000, orders.distinctValues(0).orElseThrow(), 0.5);
+      // The shard key, a share of each shard's rows: scaled to the table's (ANALYZE estimates
+      // it, here within a tenth).
+      final double customers =
+          oracleCount(fixture, "(SELECT DISTINCT CUSTOMER_ID FROM ORDERS) AS D");
+      assertEquals(customers, orders.distinctValues(1).orElseThrow(), customers / 10);
+      // A column of a few values, each on every shard: the shard's count is the table's.
+      assertEquals(2, orders.distinctValues(4).orElseThrow(), 0.5);
+      assertEquals(SalesData.REGIONS.length,
+          schema.table("CUSTOMERS").distinctValues(2).orElseThrow(), 0.5);
+    }
+  }
+
+  @Test void h2KeepsNoDistinctValues() throws SQLException {
+    try (ShardFixture fixture = SalesData.fixture(Backend.H2);
+         ShardSetRuntime runtime = new ShardSetRuntime()) {
+      final ShardSchema schema = runtime.connect(ShardFixture.SCHEMA,
+          ShardFixture.operand(SalesData.model(fixture)));
+      assertTrue(schema.table("ORDERS").distinctValues(0).isEmpty());
     }
   }
 
@@ -56,7 +80,8 @@ class TableStatisticsTest {
         SubpartitionData.load(fixture, loading);
       }
       try (ShardSetRuntime runtime = new ShardSetRuntime()) {
-        final ShardSchema schema = runtime.connect(ShardFixture.SCHEMA, operand(model));
+        final ShardSchema schema = runtime.connect(ShardFixture.SCHEMA,
+            ShardFixture.operand(model));
         for (String table : List.of("SHIPMENTS", "TICKETS")) {
           assertEquals(oracleCount(fixture, table),
               schema.table(table).getStatistic().getRowCount(), table);
@@ -68,14 +93,11 @@ class TableStatisticsTest {
   @Test void anUnreachableShardLeavesTheCountUnknownAndQueriesWork() throws SQLException {
     try (ShardFixture fixture = SalesData.fixture(Backend.POSTGRES);
          ShardSetRuntime runtime = new ShardSetRuntime()) {
-      try (Connection loading = ShardFixture.connect(SalesData.model(fixture))) {
-        SalesData.load(fixture, loading);
-      }
-      fixture.shards().executeOnAll("ANALYZE");
+      loadAndAnalyze(fixture);
       final String url = fixture.shards().settings("s2").jdbcUrl();
       final String database = url.substring(url.lastIndexOf('/') + 1);
       final ShardSchema schema = runtime.connect(ShardFixture.SCHEMA,
-          operand(SalesData.model(fixture)));
+          ShardFixture.operand(SalesData.model(fixture)));
       allowConnections(database, false);
       try {
         assertNull(schema.table("CUSTOMERS").getStatistic().getRowCount());
@@ -104,7 +126,7 @@ class TableStatisticsTest {
     try (ShardFixture fixture = SalesData.fixture(Backend.H2);
          ShardSetRuntime runtime = new ShardSetRuntime()) {
       final ShardSchema schema = runtime.connect(ShardFixture.SCHEMA,
-          operand(SalesData.model(fixture)));
+          ShardFixture.operand(SalesData.model(fixture)));
       assertNull(schema.table("ORDERS").getStatistic().getRowCount());
     }
   }
@@ -121,12 +143,21 @@ class TableStatisticsTest {
       }
     }
     try (ShardSetRuntime runtime = new ShardSetRuntime()) {
-      final ShardSchema schema = runtime.connect(ShardFixture.SCHEMA, operand(model));
+      final ShardSchema schema = runtime.connect(ShardFixture.SCHEMA,
+          ShardFixture.operand(model));
       for (String table : tables) {
         assertEquals(oracleCount(fixture, table),
             schema.table(table).getStatistic().getRowCount(), table);
       }
     }
+  }
+
+  /** Loads the sales data through ShardSet and has PostgreSQL analyze it. */
+  private static void loadAndAnalyze(ShardFixture fixture) throws SQLException {
+    try (Connection loading = ShardFixture.connect(SalesData.model(fixture))) {
+      SalesData.load(fixture, loading);
+    }
+    fixture.shards().executeOnAll("ANALYZE");
   }
 
   /** The rows of the oracle's table, as a row count. */
@@ -150,14 +181,4 @@ class TableStatisticsTest {
     }
   }
 
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> operand(String model) {
-    try {
-      final Map<String, Object> root = new ObjectMapper().readValue(model, Map.class);
-      return (Map<String, Object>)
-          ((List<Map<String, Object>>) root.get("schemas")).get(0).get("operand");
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
 }

@@ -3,6 +3,7 @@ package io.shardset.testing;
 import io.shardset.calcite.ShardSchema;
 import io.shardset.calcite.ShardTable;
 import io.shardset.load.ShardedInserter;
+import io.shardset.model.TestOperands;
 import io.shardset.routing.ShardRouter;
 
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -183,6 +184,14 @@ public final class ShardFixture implements AutoCloseable {
   private String transactionsJson() {
     return "\"transactions\": {\"log\": \"" + logFolder + "\", \"recoveryIntervalSeconds\": "
         + NO_BACKGROUND_RECOVERY_SECONDS + "}";
+  }
+
+  /** The operand of a model's first schema, as a schema factory is given it. */
+  @SuppressWarnings("unchecked")
+  public static Map<String, Object> operand(String model) {
+    final Map<String, Object> root = TestOperands.operand(model);
+    return (Map<String, Object>)
+        ((List<Map<String, Object>>) root.get("schemas")).get(0).get("operand");
   }
 
   /** Opens a {@code jdbc:calcite:} connection on an inline model. */

@@ -49,7 +49,7 @@ import java.util.function.UnaryOperator;
  */
 public final class BindJoins {
   /** The most distinct keys a scan is sent: the small side's estimate, and then its rows. */
-  static final int MAX_KEYS = 5_000;
+  static final int MAX_KEYS = 50_000;
   /** The most rows of the small side kept to read once. */
   static final int MAX_ROWS = 100_000;
   /**

@@ -181,7 +181,9 @@ public final class ShardPrograms {
         .addMatchOrder(HepMatchOrder.BOTTOM_UP)
         .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
         .build();
-    return Programs.of(program, true, DefaultRelMetadataProvider.INSTANCE)
+    // The join order, and the cost-based phase after it (the cluster keeps the provider),
+    // estimate joins by their columns' distinct values where the shards' statistics say.
+    return Programs.of(program, true, ShardMetadata.PROVIDER)
         .run(planner, rel, requiredOutputTraits, materializations, lattices);
   }
 

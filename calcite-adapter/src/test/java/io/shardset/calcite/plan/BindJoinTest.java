@@ -103,7 +103,7 @@ class BindJoinTest {
     // Category c7: items 7, 47, ..., 367 (10), sold 13 or 14 times each.
     fixture.sql(connection, "SELECT s.SALE_ID, i.PRICE FROM SALES s"
             + " JOIN ITEMS i ON s.ITEM_ID = i.ITEM_ID WHERE i.CATEGORY = 'c7'")
-        .explainContains("EnumerableBindKeys(key=[ITEM_ID], maxKeys=[5000])",
+        .explainContains("EnumerableBindKeys(key=[ITEM_ID], maxKeys=[" + BindJoins.MAX_KEYS + "])",
             "bindKeys=[ITEM_ID]")
         .sendsToEachReachedShard("WITH shardset_keys (c0, c1) AS (SELECT ",
             ") SELECT * FROM shardset_keys WHERE c1 IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")

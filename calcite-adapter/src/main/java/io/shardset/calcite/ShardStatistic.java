@@ -1,10 +1,9 @@
 package io.shardset.calcite;
 
+import io.shardset.topology.ColumnDistinctReader;
 import io.shardset.topology.RowEstimateReader;
 import io.shardset.topology.ShardSite;
 import io.shardset.topology.ShardedTable;
-
-import org.apache.calcite.schema.Statistic;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
@@ -14,34 +13,29 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A sharded table's statistic for the planner: its row count, the sum over its shards of each
  * shard's own estimate for its physical table (see {@link RowEstimateReader}); one copy for a
- * duplicated table, every subpartition table of a subpartitioned one.
+ * duplicated table, every subpartition table of a subpartitioned one; and its columns'
+ * distinct values, where the first shard's statistics keep them (see
+ * {@link ColumnDistinctReader}).
  *
  * <p>Read when the planner first asks, not when a connection opens, on the runtime's threads,
  * several shards at a time; kept with the table, which connections of the same model version
- * share (see {@link ModelTables}). The first planning waits for the read at most
- * {@link #WAIT_MILLIS}; a planning while it runs on longer does not wait. A shard that cannot
- * be read or keeps no estimate makes the count unknown (Calcite then assumes 100 rows), never
- * an error; so does an estimate of no rows at all. A schema that reads only some shards up
+ * share (see {@link ModelTables}), as a {@link FirstUseRead}. A shard that cannot be read
+ * or keeps no estimate makes the count unknown (Calcite then assumes 100 rows), never an
+ * error; so does an estimate of no rows at all. A schema that reads only some shards up
  * front ({@code "checkShards": "onFirstUse"}) asks at most {@link #SAMPLE} shards and counts
  * the others as having their average.
  */
-final class ShardRowCount implements Statistic {
-  private static final Logger LOG = LoggerFactory.getLogger(ShardRowCount.class);
-  /** How long the first planning that asks waits for the shards' estimates. */
-  static final long WAIT_MILLIS = 2_000;
+final class ShardStatistic implements TableStatistic {
+  private static final Logger LOG = LoggerFactory.getLogger(ShardStatistic.class);
   /** How many shards are asked at once. */
   private static final int PARALLELISM = 16;
   /**
@@ -55,15 +49,17 @@ final class ShardRowCount implements Statistic {
   private final ShardedTable table;
   private final Executor threads;
   private final int sample;
-  /** The read, once started; guarded by this. */
-  private @Nullable CompletableFuture<OptionalDouble> read;
+  private final FirstUseRead<OptionalDouble> read;
+  /** The statistics' distinct values of each column, as {@link ColumnDistinctReader} reads
+   * them from one shard; NaN where unknown. */
+  private final FirstUseRead<double[]> distinct;
 
   /**
    * Creates the statistic of a table, reading nothing yet.
    *
    * @param threads where the shards are read
    */
-  ShardRowCount(ShardedTable table, Executor threads) {
+  ShardStatistic(ShardedTable table, Executor threads) {
     this(table, threads, Integer.MAX_VALUE);
   }
 
@@ -73,44 +69,65 @@ final class ShardRowCount implements Statistic {
    *
    * @param threads where the shards are read
    */
-  ShardRowCount(ShardedTable table, Executor threads, int sample) {
+  ShardStatistic(ShardedTable table, Executor threads, int sample) {
     if (sample < 1) {
       throw new IllegalArgumentException("sample must be positive: " + sample);
     }
     this.table = table;
     this.threads = threads;
     this.sample = sample;
+    this.read = new FirstUseRead<>(this::readShards, threads, OptionalDouble.empty());
+    this.distinct = new FirstUseRead<>(this::readDistinct, threads, new double[0]);
+  }
+
+  /**
+   * The distinct values of a column over the whole table, from one shard's statistics. The
+   * shard key of a table spread over its shards has values of its own on each shard, so the
+   * shard's count, or share of its rows, holds for every shard, and the table's is their sum;
+   * so does a unique column's. Any other column's values recur on every shard (an order's
+   * customer, a line's part), so the shard's count is the table's.
+   */
+  @Override public OptionalDouble distinctValues(int column) {
+    final double[] values = distinct.get();
+    final Double rows = getRowCount();
+    if (column >= values.length || Double.isNaN(values[column]) || rows == null) {
+      return OptionalDouble.empty();
+    }
+    final double value = values[column];
+    final int shards = table.isDuplicated() ? 1 : table.shardCount();
+    final boolean ownValues = table.keyColumns().equals(List.of(column)) || value <= -1;
+    final double shardRows = rows / shards;
+    final double onShard = value < 0 ? -value * shardRows : Math.min(value, shardRows);
+    return OptionalDouble.of(Math.max(1, Math.min(rows, ownValues ? onShard * shards
+        : onShard)));
+  }
+
+  /** Each column's distinct values on the table's first shard (the copy read, for a
+   * duplicated table); none for a subpartitioned table. */
+  private double[] readDistinct() {
+    final ShardSite site = table.site(table.isDuplicated() ? table.readShard() : 0);
+    if (site.tables().size() != 1) {
+      return new double[0];
+    }
+    try (Connection connection = site.endpoint().connect()) {
+      final Map<String, Double> byName =
+          ColumnDistinctReader.read(connection, site.quoting(), site.qualifiedName());
+      final List<String> columns = site.physicalColumns();
+      final double[] values = new double[columns.size()];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = byName.getOrDefault(columns.get(i), Double.NaN);
+      }
+      return values;
+    } catch (SQLException | RuntimeException e) {
+      LOG.debug("table {}: no column statistics from shard '{}': {}", table.qualifiedName(),
+          site.name(), site.endpoint().redact(String.valueOf(e.getMessage())));
+      return new double[0];
+    }
   }
 
   @Override public @Nullable Double getRowCount() {
-    final CompletableFuture<OptionalDouble> started;
-    final boolean first;
-    synchronized (this) {
-      first = read == null;
-      if (first) {
-        read = start();
-      }
-      started = read;
-    }
-    try {
-      final OptionalDouble rows = first ? started.get(WAIT_MILLIS, TimeUnit.MILLISECONDS)
-          : started.getNow(OptionalDouble.empty());
-      return rows.isPresent() ? rows.getAsDouble() : null;
-    } catch (TimeoutException | ExecutionException e) {
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    }
-  }
-
-  private CompletableFuture<OptionalDouble> start() {
-    try {
-      return CompletableFuture.supplyAsync(this::readShards, threads);
-    } catch (RejectedExecutionException e) {
-      // The runtime is closing: nothing will be planned for long.
-      return CompletableFuture.completedFuture(OptionalDouble.empty());
-    }
+    final OptionalDouble rows = read.get();
+    return rows.isPresent() ? rows.getAsDouble() : null;
   }
 
   /** The sum of the shards' estimates, or empty if a shard has none or cannot be read. */
