@@ -4,7 +4,6 @@ import io.shardset.testing.LongTest;
 import io.shardset.testing.ShardFixture;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,12 +15,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The 22 TPC-H queries return through ShardSet, over TPC-H data spread over four shards, the
@@ -61,27 +57,7 @@ class TpchQueryTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("queries")
   void sameRowsAsUnsharded(TpchQuery query) throws SQLException {
-    final ResultRows expected = rows(fixture.oracle(), query.sql(TpchQuery.Engine.H2));
-    // An empty oracle result would make the comparison prove nothing.
-    assertEquals(query.rows(), expected.size(), query + " rows on the unsharded database");
-    final Optional<KnownFailure> knownFailure = TpchQueries.knownFailure(query);
-    if (knownFailure.isPresent()) {
-      final SQLException e = assertThrows(SQLException.class,
-          () -> rows(connection, query.sql(TpchQuery.Engine.CALCITE)),
-          query + " is listed as failing; if it runs now, take it off the list");
-      assertEquals(knownFailure.get().error(), rootCause(e).toString(), query + " error");
-      Assumptions.abort(query + " does not run through ShardSet: "
-          + knownFailure.get().reason());
-    }
-    final ResultRows actual = rows(connection, query.sql(TpchQuery.Engine.CALCITE));
-    final ResultComparison comparison = new ResultComparison(query.approximateColumns());
-    final Optional<String> difference = query.totalOrder()
-        ? comparison.difference(expected, actual)
-        : comparison.difference(expected.sorted(), actual.sorted());
-    if (difference.isPresent()) {
-      fail(query + " through ShardSet differs from the unsharded database: "
-          + difference.get());
-    }
+    TpchComparison.assertSameRows(query, fixture.oracle(), connection);
   }
 
   /**
@@ -129,14 +105,6 @@ class TpchQueryTest {
       }
     }
     return plan.toString();
-  }
-
-  private static Throwable rootCause(Throwable e) {
-    Throwable cause = e;
-    while (cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
   }
 
   private static ResultRows rows(Connection on, String sql) throws SQLException {
