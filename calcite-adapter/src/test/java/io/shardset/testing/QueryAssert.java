@@ -180,6 +180,25 @@ public final class QueryAssert {
     return this;
   }
 
+  /** Asserts that a shard received a statement containing every fragment. */
+  public QueryAssert sendsTo(String shard, String... fragments) {
+    countedShards();
+    final List<CountingShards.Execution> list = outcome().executions(shard);
+    assertTrue(list.stream().anyMatch(
+            e -> Arrays.stream(fragments).allMatch(f -> e.sql().contains(f))),
+        shard + " received no statement containing " + Arrays.toString(fragments) + " for "
+            + this + ": " + list);
+    return this;
+  }
+
+  /** Asserts that no statement sent to a shard contains {@code fragment}. */
+  public QueryAssert sendsNothingContaining(String shard, String fragment) {
+    countedShards();
+    outcome().executions(shard).forEach(e -> assertFalse(e.sql().contains(fragment),
+        shard + " received " + e.sql() + " for " + this));
+    return this;
+  }
+
   /** Asserts that no statement sent to any shard contains {@code fragment}. */
   public QueryAssert sendsNothingContaining(String fragment) {
     countedShards();

@@ -10,8 +10,10 @@ import java.util.Objects;
  * @param keys where an execution's keys come from
  * @param column the scan's output column the keys are compared with
  * @param type the column's type, which the keys are bound as
+ * @param shardKey whether the column is the one-column shard key of the scan's tables, so that
+ *     each shard is sent only the keys it can hold
  */
-public record BindColumn(BindJoinKeys keys, int column, SqlTypeName type) {
+public record BindColumn(BindJoinKeys keys, int column, SqlTypeName type, boolean shardKey) {
   public BindColumn {
     Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(type, "type");

@@ -14,8 +14,10 @@ import java.util.Map;
  *
  * @param column the scan's output column
  * @param values the keys, bound as the column's type: none is null
+ * @param shardKey whether the column is the scan's one-column shard key (see
+ *     {@link BindColumn#shardKey()})
  */
-record JoinKeyList(int column, List<Object> values) {
+record JoinKeyList(int column, List<Object> values, boolean shardKey) {
   /** The name of the common table expression, which no generated SQL uses otherwise. */
   private static final String NAME = "shardset_keys";
 
@@ -33,7 +35,12 @@ record JoinKeyList(int column, List<Object> values) {
         values.add(value);
       }
     }
-    return new JoinKeyList(bind.column(), values);
+    return new JoinKeyList(bind.column(), values, bind.shardKey());
+  }
+
+  /** The list of some of these keys. */
+  JoinKeyList only(List<Object> some) {
+    return new JoinKeyList(column, some, shardKey);
   }
 
   /** {@code sql}, of {@code columns} columns, keeping the rows whose column is a key. */

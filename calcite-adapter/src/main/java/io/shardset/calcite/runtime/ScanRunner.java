@@ -53,10 +53,21 @@ final class ScanRunner {
         ? Map.of() : keyLists.owners(router, bound);
     final ShardTexts texts = reach.texts();
     final BitSet targets = reach.targets();
+    final @Nullable List<List<Object>> ownKeys = keyList == null ? null
+        : ShardKeyLists.split(keyList, router, plan.shards().count());
     final List<ShardRequest> requests = new ArrayList<>();
     for (int shard = targets.nextSetBit(0); shard >= 0;
          shard = targets.nextSetBit(shard + 1)) {
-      requests.add(request(plan, bound, owners, texts, shard, reads, keyList));
+      if (ownKeys == null) {
+        requests.add(request(plan, bound, owners, texts, shard, reads, keyList));
+      } else if (!ownKeys.get(shard).isEmpty()) {
+        // A shard that holds none of the keys holds no row that joins: it is not asked.
+        requests.add(request(plan, bound, owners, texts, shard, reads,
+            keyList.only(ownKeys.get(shard))));
+      }
+    }
+    if (requests.isEmpty()) {
+      return Linq4j.emptyEnumerator();
     }
     final ReadPlan read = plan.read();
     if (read.anyShardAnswers() && requests.size() == 1) {

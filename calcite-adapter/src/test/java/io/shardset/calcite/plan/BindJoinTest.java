@@ -30,14 +30,21 @@ class BindJoinTest {
   private static final String[] DDL = {
       "CREATE TABLE ITEMS (ITEM_ID INTEGER PRIMARY KEY, CATEGORY VARCHAR(10) NOT NULL,"
           + " PRICE INTEGER NOT NULL)",
-      "CREATE TABLE SALES (SALE_ID INTEGER PRIMARY KEY, ITEM_ID INTEGER, QTY INTEGER NOT NULL)"};
+      "CREATE TABLE SALES (SALE_ID INTEGER PRIMARY KEY, ITEM_ID INTEGER, QTY INTEGER NOT NULL)",
+      "CREATE TABLE LOTS (LOT_ID INTEGER PRIMARY KEY, ITEM_ID INTEGER NOT NULL,"
+          + " UNITS INTEGER NOT NULL)"};
   private static final String TABLES = "\"tables\": ["
       + "{\"name\": \"ITEMS\", \"method\": \"consistent-hash\", \"shardKey\": [\"ITEM_ID\"]},"
-      + "{\"name\": \"SALES\", \"method\": \"consistent-hash\", \"shardKey\": [\"SALE_ID\"]}]";
+      + "{\"name\": \"SALES\", \"method\": \"consistent-hash\", \"shardKey\": [\"SALE_ID\"]},"
+      // Ranged on the item: not co-located with ITEMS, so joins of the two are bind joins.
+      + "{\"name\": \"LOTS\", \"method\": \"range\", \"shardKey\": [\"ITEM_ID\"], \"ranges\": ["
+      + "{\"shard\": \"s0\", \"to\": 100}, {\"shard\": \"s1\", \"from\": 100, \"to\": 200},"
+      + "{\"shard\": \"s2\", \"from\": 200, \"to\": 300}, {\"shard\": \"s3\", \"from\": 300}]}]";
   private static final int ITEMS = 400;
   private static final int SALES = 6_000;
   /** Sales refer to items up to this id, so that some refer to none. */
   private static final int ITEM_IDS = 450;
+  private static final int LOTS = 2_000;
 
   private ShardFixture fixture;
   private Connection connection;
@@ -70,6 +77,11 @@ class BindJoinTest {
       sales.add(new Object[] {id, id % 97 == 0 ? null : id % ITEM_IDS, id % 7});
     }
     fixture.load(connection, "SALES", sales);
+    final List<Object[]> lots = new ArrayList<>();
+    for (int id = 0; id < LOTS; id++) {
+      lots.add(new Object[] {id, id % ITEMS, id % 11});
+    }
+    fixture.load(connection, "LOTS", lots);
     // The shards' estimates, which PostgreSQL and MariaDB update in the background.
     fixture.shards().executeOnAll(analyze());
     awaitRowCounts();
@@ -82,7 +94,7 @@ class BindJoinTest {
    */
   private void awaitRowCounts() throws SQLException {
     final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-    for (String name : List.of("ITEMS", "SALES")) {
+    for (String name : List.of("ITEMS", "SALES", "LOTS")) {
       final Table table = ShardFixture.schema(connection).tables().get(name);
       while (table.getStatistic().getRowCount() == null) {
         assertTrue(System.nanoTime() < deadline, "the row count of " + name + " is not known");
@@ -109,6 +121,32 @@ class BindJoinTest {
             ") SELECT * FROM shardset_keys WHERE c1 IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         .readsRows(10 + 133)
         .returnsUnsharded();
+  }
+
+  @Test void keysOfTheScansShardKeyGoOnlyToTheShardsThatHoldThem() {
+    // Category c7: items 7, 47, ..., 367, five lots each; LOTS is ranged by the hundred.
+    fixture.sql(connection, "SELECT l.LOT_ID, i.PRICE FROM ITEMS i"
+            + " JOIN LOTS l ON l.ITEM_ID = i.ITEM_ID WHERE i.CATEGORY = 'c7'")
+        .explainContains("bindKeys=[ITEM_ID]")
+        .sendsTo("s0", "shardset_keys", "IN (?, ?, ?)")
+        .sendsTo("s1", "shardset_keys", "IN (?, ?)")
+        .sendsTo("s2", "shardset_keys", "IN (?, ?, ?)")
+        .sendsTo("s3", "shardset_keys", "IN (?, ?)")
+        .readsRows(10 + 50)
+        .returnsUnsharded();
+    // Items 0 to 50 are all on s0: the other shards are not asked for lots.
+    fixture.sql(connection, "SELECT l.LOT_ID, l.UNITS, i.ITEM_ID FROM ITEMS i"
+            + " JOIN LOTS l ON l.ITEM_ID = i.ITEM_ID WHERE i.PRICE BETWEEN 0 AND 50")
+        .sendsTo("s0", "shardset_keys")
+        .sendsNothingContaining("s1", "shardset_keys")
+        .sendsNothingContaining("s2", "shardset_keys")
+        .sendsNothingContaining("s3", "shardset_keys")
+        .returnsUnsharded();
+    for (int category = 0; category < 40; category += 3) {
+      fixture.sql(connection, "SELECT l.LOT_ID, l.UNITS, i.ITEM_ID FROM ITEMS i"
+              + " JOIN LOTS l ON l.ITEM_ID = i.ITEM_ID WHERE i.CATEGORY = 'c" + category + "'")
+          .returnsUnsharded();
+    }
   }
 
   @Test void everyCategoryAndPriceRangeReturnsTheUnshardedRows() {

@@ -109,7 +109,7 @@ class BindJoinKeysTest {
 
   @Test void aKeyListWrapsTheScanAndBindsItsKeysAsTheColumnsType() {
     final JoinKeyList list = JoinKeyList.of(new BindColumn(new BindJoinKeys(10, 10), 1,
-        org.apache.calcite.sql.type.SqlTypeName.BIGINT), List.of(7, 8L));
+        org.apache.calcite.sql.type.SqlTypeName.BIGINT, false), List.of(7, 8L));
     // As query parameters: an int stays an int, which the drivers bind to a BIGINT too.
     assertEquals(List.of(7, 8L), list.values());
     assertEquals("WITH shardset_keys (c0, c1, c2) AS (SELECT A, B, C FROM T) SELECT * FROM"
