@@ -1,6 +1,5 @@
 package io.shardset.calcite.plan;
 
-import io.shardset.calcite.ShardTable;
 import io.shardset.calcite.runtime.BindColumn;
 import io.shardset.calcite.runtime.BindJoinKeys;
 
@@ -16,7 +15,6 @@ import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
-import org.apache.calcite.rel.metadata.RelColumnOrigin;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
@@ -137,26 +135,13 @@ public final class BindJoins {
     final Scanned scanned = best.scanned();
     final RelNode small = EnumerableBindKeys.create(join.getInput(best.smallSide()), keys,
         best.smallKey());
-    final RelNode bound = scanned.rebuild().apply(scanned.scan().withBind(new BindColumn(keys,
-        scanned.column(), scanned.scan().getRowType().getFieldList().get(scanned.column())
-            .getType().getSqlTypeName(), isShardKey(mq, scanned.scan(), scanned.column()))));
+    final EnumerableShardScan scan = scanned.scan();
+    final int column = scanned.column();
+    final RelNode bound = scanned.rebuild().apply(scan.withBind(new BindColumn(keys, column,
+        scan.getRowType().getFieldList().get(column).getType().getSqlTypeName(),
+        scan.spec().isOneColumnShardKey(column))));
     return join.copy(join.getTraitSet(),
         best.smallSide() == 0 ? List.of(small, bound) : List.of(bound, small));
-  }
-
-  /**
-   * Whether a scan's column is the one-column shard key of the table it comes from, unchanged:
-   * each shard then holds only the keys its router places there (a co-located join's tables
-   * share the placement).
-   */
-  private static boolean isShardKey(RelMetadataQuery mq, EnumerableShardScan scan, int column) {
-    final RelColumnOrigin origin = mq.getColumnOrigin(scan.spec().pushed(), column);
-    if (origin == null || origin.isDerived()) {
-      return false;
-    }
-    final ShardTable table = origin.getOriginTable().unwrap(ShardTable.class);
-    return table != null && !table.sharded().isDuplicated()
-        && table.sharded().keyColumns().equals(List.of(origin.getOriginColumnOrdinal()));
   }
 
   /** Whether rows of the given side (0 left, 1 right) without a match are not needed. */

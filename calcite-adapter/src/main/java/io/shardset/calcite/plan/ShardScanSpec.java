@@ -165,6 +165,15 @@ public final class ShardScanSpec {
         && !isSingleShard();
   }
 
+  /**
+   * Whether an output field is the one-column shard key of the scan's table (or of a table
+   * co-located with it, which a pushed join makes equal), so that the table's router places
+   * each of its values on the shards.
+   */
+  boolean isOneColumnShardKey(int field) {
+    return table.keyColumns().size() == 1 && KeyColumns.of(pushed, table).keyColumn(field) == 0;
+  }
+
   double estimateRowCount(RelMetadataQuery mq) {
     return mq.getRowCount(pushed);
   }
