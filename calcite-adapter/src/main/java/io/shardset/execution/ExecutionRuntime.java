@@ -63,6 +63,9 @@ public final class ExecutionRuntime implements AutoCloseable {
 
   /** Creates a runtime with no model open. */
   public ExecutionRuntime() {
+    // Spill files of processes killed while they spilled; in the background, as a start-up
+    // needs none of it.
+    housekeeping.execute(() -> SpillFiles.removeStale(SpillFiles.directory()));
   }
 
   /**

@@ -20,7 +20,8 @@ import java.util.NoSuchElementException;
  * run, a partition of a join): written once, then read back in their order as often as asked.
  * Rows are serialized with Java serialization: the values Calcite's enumerable code carries
  * (numbers, strings, byte strings, dates as numbers, arrays and lists of them) all are; a row
- * may be null. {@link #close} deletes the file.
+ * may be null. {@link #close} deletes the file; {@link SpillFiles} names it, and deletes those
+ * of processes killed before they could.
  */
 public final class RowFile implements Closeable {
   private final Path path;
@@ -42,8 +43,7 @@ public final class RowFile implements Closeable {
    */
   public static RowFile create(Path directory, String operation) {
     try {
-      Files.createDirectories(directory);
-      final Path path = Files.createTempFile(directory, "shardset-", ".rows");
+      final Path path = SpillFiles.create(directory);
       try {
         return new RowFile(path, operation);
       } catch (IOException e) {

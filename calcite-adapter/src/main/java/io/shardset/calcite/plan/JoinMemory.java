@@ -1,5 +1,6 @@
 package io.shardset.calcite.plan;
 
+import io.shardset.execution.SpillFiles;
 import io.shardset.execution.SpillingHashJoin;
 
 import org.apache.calcite.DataContext;
@@ -12,7 +13,6 @@ import org.apache.calcite.linq4j.function.Predicate2;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-import java.nio.file.Path;
 import java.util.function.ToIntFunction;
 
 /**
@@ -61,6 +61,6 @@ public final class JoinMemory {
     final long bytes = SortMemory.bytes(root);
     final ToIntFunction<K> hash = comparer == null ? Object::hashCode : comparer::hashCode;
     return SpillingHashJoin.join(outer, inner, outerKey::apply, innerKey::apply, hash, join,
-        bytes, SortMemory.describe(bytes), Path.of(System.getProperty("java.io.tmpdir")));
+        bytes, SortMemory.describe(bytes), SpillFiles.directory());
   }
 }

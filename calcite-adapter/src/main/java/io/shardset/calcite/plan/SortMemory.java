@@ -1,12 +1,12 @@
 package io.shardset.calcite.plan;
 
 import io.shardset.execution.ExternalSort;
+import io.shardset.execution.SpillFiles;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.linq4j.Enumerable;
 
-import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -40,7 +40,7 @@ public final class SortMemory {
   public static <T> Enumerable<T> sort(Enumerable<T> input, Comparator<T> comparator,
       DataContext root) {
     return ExternalSort.sort(input, comparator, bytes(root),
-        Path.of(System.getProperty("java.io.tmpdir")));
+        SpillFiles.directory());
   }
 
   /** The budget as errors name it: "the sort memory of 16 MB (connection property ...)". */
