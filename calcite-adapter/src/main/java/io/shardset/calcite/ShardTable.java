@@ -69,6 +69,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
   private final List<String> modelShardNames;
   private final ScatterWarnings scatterWarnings = new ScatterWarnings();
   private final ShardColumnDefaults columnDefaults;
+  private final ShardColumnDistincts columnDistincts;
 
   /**
    * Creates the Calcite face of a table.
@@ -102,6 +103,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
     }
     this.product = product(this.dialects);
     this.columnDefaults = new ShardColumnDefaults(table.layout().columns(), columnSequences);
+    this.columnDistincts = new ShardColumnDistincts(this.statistic);
   }
 
   /**
@@ -114,7 +116,7 @@ public final class ShardTable extends AbstractTable implements TranslatableTable
       return aClass.cast(columnDefaults);
     }
     if (aClass == BuiltInMetadata.DistinctRowCount.Handler.class) {
-      return aClass.cast(new ShardColumnDistincts(statistic));
+      return aClass.cast(columnDistincts);
     }
     return super.unwrap(aClass);
   }
