@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
@@ -49,11 +50,13 @@ final class PooledShardEndpoint implements ShardEndpoint {
   private final ShardHealth health;
   /** Schedules the probes of a shard that is down. */
   private final ScheduledExecutorService housekeeping;
-  /** Learnt from the driver of the first connection; see {@link #streamsInTransactionOnly()}. */
-  private volatile @Nullable Boolean streamsInTransactionOnly;
   private final long lockTimeoutMillis;
-  /** What gives a new connection its lock timeout, learnt from the first connection. */
-  private volatile @Nullable String lockTimeoutSql;
+  /**
+   * Learnt from the first connection, once, under {@link #traitsLock}: connections made
+   * together must not each ask the driver, nor one of them see the traits half set.
+   */
+  private volatile @Nullable DriverTraits traits;
+  private final Object traitsLock = new Object();
   /** The physical connections given their lock timeout, by identity while they live. */
   private final Map<Connection, Boolean> setUp =
       Collections.synchronizedMap(new WeakHashMap<>());
@@ -216,12 +219,7 @@ final class PooledShardEndpoint implements ShardEndpoint {
       Connection connection = dataSource.getConnection();
       health.connected();
       try {
-        if (streamsInTransactionOnly == null) {
-          streamsInTransactionOnly = streamsInTransactionOnly(connection);
-          lockTimeoutSql = ShardSessions.lockTimeoutSql(
-              connection.getMetaData().getDatabaseProductName(), lockTimeoutMillis);
-        }
-        setUp(connection);
+        setUp(connection, traits(connection));
       } catch (SQLException | RuntimeException e) {
         connection.close();
         throw e;
@@ -297,8 +295,8 @@ final class PooledShardEndpoint implements ShardEndpoint {
    * Gives a connection its lock timeout the first time the pool hands it out: one statement
    * per physical connection, none per transaction.
    */
-  private void setUp(Connection connection) throws SQLException {
-    final String sql = lockTimeoutSql;
+  private void setUp(Connection connection, DriverTraits traits) throws SQLException {
+    final String sql = traits.lockTimeoutSql();
     if (sql == null) {
       return;
     }
@@ -339,15 +337,32 @@ final class PooledShardEndpoint implements ShardEndpoint {
 
   /** Known once a connection was made, which every statement does first. */
   @Override public boolean streamsInTransactionOnly() {
-    return Boolean.TRUE.equals(streamsInTransactionOnly);
+    final DriverTraits known = traits;
+    return known != null && known.streamsInTransactionOnly();
+  }
+
+  private DriverTraits traits(Connection connection) throws SQLException {
+    DriverTraits known = traits;
+    if (known == null) {
+      synchronized (traitsLock) {
+        known = traits;
+        if (known == null) {
+          final DatabaseMetaData metaData = connection.getMetaData();
+          known = new DriverTraits(streamsInTransactionOnly(metaData.getDriverName()),
+              ShardSessions.lockTimeoutSql(metaData.getDatabaseProductName(),
+                  lockTimeoutMillis));
+          traits = known;
+        }
+      }
+    }
+    return known;
   }
 
   /**
    * PgJDBC ignores the fetch size in autocommit mode and reads the whole result; the driver, not
    * the database, decides, so the driver's name is what tells.
    */
-  private static boolean streamsInTransactionOnly(Connection connection) throws SQLException {
-    String driver = connection.getMetaData().getDriverName();
+  private static boolean streamsInTransactionOnly(@Nullable String driver) {
     return driver != null && driver.startsWith("PostgreSQL");
   }
 
@@ -461,5 +476,15 @@ final class PooledShardEndpoint implements ShardEndpoint {
         }
       }
     }
+  }
+
+  /**
+   * What the shard's driver and database mean for every connection.
+   *
+   * @param streamsInTransactionOnly whether results stream only inside a transaction
+   * @param lockTimeoutSql what gives a new connection its lock timeout; null for none
+   */
+  private record DriverTraits(boolean streamsInTransactionOnly,
+      @Nullable String lockTimeoutSql) {
   }
 }

@@ -4,6 +4,7 @@ import io.shardset.execution.ShardPools;
 import io.shardset.testing.DroppingProxy;
 import io.shardset.testing.PostgresItems;
 import io.shardset.testing.ShardFixture;
+import io.shardset.testing.ThreadStacks;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -20,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.shardset.calcite.ExecutionResourcesTest.messages;
@@ -104,7 +106,7 @@ class PostgresPartitionTest {
       final long start = System.nanoTime();
       s.cancel();
       final long cancelMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      final Throwable thrown = query.get(30, TimeUnit.SECONDS);
+      final Throwable thrown = awaitFailure(query);
       final long failMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       System.out.printf(Locale.ROOT, "partition: cancel() returned after %d ms, the query failed"
           + " after %d ms%n", cancelMillis, failMillis);
@@ -113,6 +115,16 @@ class PostgresPartitionTest {
       assertTrue(messages(thrown).contains("Statement canceled"), messages(thrown));
       assertTrue(failMillis < 3_000, "the query failed after " + failMillis + " ms");
       assertReleasedAndWorksAgain(c);
+    }
+  }
+
+  /** What the query threw, or a failure that says where each thread stands after 30 s. */
+  private static Throwable awaitFailure(CompletableFuture<Throwable> query) throws Exception {
+    try {
+      return query.get(30, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError("the query still runs 30 s after the cancel; threads: "
+          + ThreadStacks.ofShardSet(), e);
     }
   }
 
