@@ -37,6 +37,8 @@ final class RunningStatement {
   private final Object lock = new Object();
   // Guarded by lock.
   private boolean released;
+  /** No cancel is sent once the reading thread ends its statement (see {@link #endCancels}). */
+  private boolean cancelsEnded;
   private boolean abandoned;
   private int cancelsInFlight;
   /** Whether the reading thread waits for the consumer, not for the shard. */
@@ -79,7 +81,7 @@ final class RunningStatement {
   @SuppressForbidden(reason = "a guarded block: cancelsInFlight changes under the lock it waits on")
   void cancel() {
     synchronized (lock) {
-      if (released || cancelsInFlight > 0) {
+      if (released || cancelsEnded || cancelsInFlight > 0) {
         return;
       }
       cancelsInFlight++;
@@ -112,14 +114,17 @@ final class RunningStatement {
   }
 
   /**
-   * Ends the statement's exposure to other threads before it is closed: waits until cancels
-   * on their way have returned. The driver bounds them (PgJDBC's cancelSignalTimeout).
+   * Sends no more cancels, and waits until those on their way have returned (the driver bounds
+   * them: PgJDBC's cancelSignalTimeout): what the reading thread does before it ends the
+   * statement's transaction, which a cancel must not reach (MariaDB kills whatever statement
+   * the connection runs). The statement can still be abandoned until {@link #release()}: a
+   * shard that stops answering during the rollback must not hold the reader.
    */
   @SuppressForbidden(reason = "a guarded block: cancelsInFlight changes under the lock it waits on")
-  void release() {
+  void endCancels() {
     boolean interrupted = false;
     synchronized (lock) {
-      released = true;
+      cancelsEnded = true;
       while (cancelsInFlight > 0) {
         try {
           lock.wait();
@@ -132,4 +137,16 @@ final class RunningStatement {
       Thread.currentThread().interrupt();
     }
   }
+
+  /**
+   * Ends the statement's exposure to other threads before its connection goes back to its
+   * pool: no cancel and no abort reaches it afterwards.
+   */
+  void release() {
+    endCancels();
+    synchronized (lock) {
+      released = true;
+    }
+  }
+
 }

@@ -418,10 +418,7 @@ final class ShardCursor implements AutoCloseable {
       @Nullable Registry registry, @Nullable Throwable pending) {
     try {
       if (statement != null) {
-        if (registry != null) {
-          registry.unregister(statement);
-        }
-        statement.release();
+        statement.endCancels();
         statement.statement().close();
       }
       if (endTransaction) {
@@ -432,6 +429,14 @@ final class ShardCursor implements AutoCloseable {
       LOG.debug("ending the read on shard '{}' failed: {}", endpoint.name(),
           endpoint.redact(String.valueOf(e.getMessage())));
     } finally {
+      if (statement != null) {
+        // Registered until the transaction ended: a scan that stopped abandons the connection
+        // of a shard that stopped answering, whose rollback would wait for its socket's timeout.
+        if (registry != null) {
+          registry.unregister(statement);
+        }
+        statement.release();
+      }
       try {
         connection.close();
       } catch (SQLException | RuntimeException e) {
