@@ -31,8 +31,8 @@ final class CancelWatch {
   private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService timer = new LastingScheduler("shardset-cancel-watch");
 
-  /** Guarded by this. */
-  private boolean started;
+  /** Written under this; read without it on every watch, which must not take the lock. */
+  private volatile boolean started;
   /** Guarded by this. */
   private boolean closed;
 
@@ -42,7 +42,7 @@ final class CancelWatch {
 
   void watch(Watched scan) {
     // Started on first use, as a runtime that never scans needs no thread.
-    if (watched.add(scan)) {
+    if (watched.add(scan) && !started) {
       startOnce();
     }
   }

@@ -1,6 +1,7 @@
 package org.apache.calcite.jdbc;
 
 import io.shardset.calcite.jdbc.ClientErrors;
+import io.shardset.calcite.jdbc.ExecutionContext;
 import io.shardset.calcite.jdbc.ReadOnceConnectionConfig;
 import io.shardset.calcite.jdbc.StatementKeys;
 import io.shardset.calcite.remote.JavaTimeColumns;
@@ -10,6 +11,7 @@ import io.shardset.session.SessionOwner;
 import io.shardset.session.SessionSavepoint;
 import io.shardset.session.ShardSession;
 
+import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -35,6 +37,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.TimeZone;
 
@@ -337,6 +340,21 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
       }
       throw new SQLException("not a savepoint of this connection: " + savepoint,
           ShardSession.NO_SAVEPOINT_SQL_STATE);
+    }
+
+    /**
+     * The context of an execution: {@link ExecutionContext}, which makes Calcite's variables
+     * only when a statement asks for them.
+     */
+    @Override public DataContext createDataContext(Map<String, Object> parameterValues,
+        @Nullable CalciteSchema rootSchema) {
+      final CalciteConnectionConfig config = config();
+      if (config.spark()) {
+        return super.createDataContext(parameterValues, rootSchema);
+      }
+      return new ExecutionContext(parameterValues, rootSchema == null ? null : rootSchema.plus(),
+          getTypeFactory(), this, this::getTimeZone, config.locale(),
+          () -> super.createDataContext(parameterValues, rootSchema));
     }
 
     /** The connection's time zone; a copy, since a {@link TimeZone} can be changed. */
