@@ -303,7 +303,7 @@ public final class BenchMain {
       // A system that cannot answer the 22 queries in this time has missed its target by far.
       final Duration budget = Duration.ofSeconds(quick ? 90 : 600);
       final Map<String, List<TpchWorkload.QueryResult>> results = new TpchWorkload(tpch,
-          quick ? 1 : 3, cap, budget)
+          TpchWorkload.RUNS, cap, budget)
           .measure(List.of("L", "S", "X", "N"));
       report.addTable(TpchWorkload.table(name, results));
       report.addTable(TpchWorkload.failures(name + ": queries not answered", results));
