@@ -117,7 +117,8 @@ class ServerSecurityTest {
     assertEquals(3, lines.size(), lines.toString());
     assertEquals("bob: old,users", lines.get(1));
     assertTrue(lines.get(2).matches("alice: PBKDF2-SHA512:210000:[A-Za-z0-9+/=]{24}:"
-        + "[A-Za-z0-9+/=]{88},users,write"), lines.get(2));
+        + "[A-Za-z0-9+/=]{88},SCRAM-SHA-256\\$4096:[A-Za-z0-9+/=]{24}\\$[A-Za-z0-9+/=]{44}:"
+        + "[A-Za-z0-9+/=]{44},users,write"), lines.get(2));
     assertFalse(Files.readString(users).contains(PASSWORD));
     try (CapturedLog log = new CapturedLog()) {
       server = start(ServerSecurity.PLAIN);

@@ -4,6 +4,7 @@ import io.shardset.util.AtomicFiles;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.eclipse.jetty.util.security.Credential;
+import org.eclipse.jetty.util.security.Password;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,9 +21,12 @@ import java.util.Map;
  * The users of a server: a file of {@code name: password,role...} lines, as Jetty's realm
  * files, where the password is a {@link PasswordHash} ({@code PBKDF2-SHA512:...}, what
  * {@code shardset users add} writes), Jetty's weak {@code MD5:}, {@code CRYPT:} or
- * {@code OBF:} forms, or clear text. Lines starting with {@code #} or {@code !} are comments.
- * Reading it never repeats a password: a warning names the line of each user whose password
- * is not hashed.
+ * {@code OBF:} forms, or clear text. Among the roles, a field that starts with
+ * {@code SCRAM-SHA-256$} is the password's {@link ScramSecret} (what the PostgreSQL protocol's
+ * clients authenticate with; {@code shardset users add} writes it too); a password in clear
+ * text or {@code OBF:} gets one derived when the file is read. Lines starting with {@code #}
+ * or {@code !} are comments. Reading it never repeats a password: a warning names the line of
+ * each user whose password is not hashed.
  */
 public final class UsersFile {
   private final Map<String, User> users;
@@ -33,10 +37,19 @@ public final class UsersFile {
     this.warnings = warnings;
   }
 
-  /** A user: their name, stored password and roles. */
-  public record User(String name, String stored, List<String> roles) {
+  /**
+   * A user: their name, stored password and roles, and the password's SCRAM-SHA-256 verifier
+   * where the file has one or the password is readable.
+   */
+  public record User(String name, String stored, List<String> roles,
+      @Nullable ScramSecret scram) {
     public User {
       roles = List.copyOf(roles);
+    }
+
+    /** A user without SCRAM verifier. */
+    public User(String name, String stored, List<String> roles) {
+      this(name, stored, roles, null);
     }
 
     /** Whether the password is this user's. */
@@ -106,12 +119,24 @@ public final class UsersFile {
             + " in clear text; replace it with 'shardset users add " + name + "'");
       }
       final List<String> roles = new ArrayList<>();
-      for (String role : fields) {
-        if (!role.isBlank()) {
-          roles.add(role.trim());
+      ScramSecret scram = null;
+      for (String field : fields) {
+        final String role = field.trim();
+        if (role.startsWith(ScramSecret.PREFIX)) {
+          try {
+            scram = ScramSecret.parse(role);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the users file " + where + " gives user '"
+                + name + "' " + e.getMessage(), e);
+          }
+        } else if (!role.isEmpty()) {
+          roles.add(role);
         }
       }
-      if (users.put(name, new User(name, stored, roles)) != null) {
+      if (scram == null) {
+        scram = readable(stored);
+      }
+      if (users.put(name, new User(name, stored, roles, scram)) != null) {
         throw new IllegalArgumentException("the users file " + where + " names user '" + name
             + "' a second time");
       }
@@ -136,12 +161,22 @@ public final class UsersFile {
    */
   public static void put(Path file, String name, PasswordHash password, List<String> roles)
       throws IOException {
+    put(file, name, password, null, roles);
+  }
+
+  /**
+   * Writes a user's line with a hashed password and its SCRAM-SHA-256 verifier, as
+   * {@link #put(Path, String, PasswordHash, List)} does.
+   */
+  public static void put(Path file, String name, PasswordHash password,
+      @Nullable ScramSecret scram, List<String> roles) throws IOException {
     if (name.isEmpty() || name.contains(":") || name.contains("=") || name.contains(",")
         || !name.equals(name.trim())) {
       throw new IllegalArgumentException("a user name has no ':', '=', ',' or surrounding"
           + " spaces: '" + name + "'");
     }
     final String entry = name + ": " + password.stored()
+        + (scram == null ? "" : "," + scram.stored())
         + (roles.isEmpty() ? "" : "," + String.join(",", roles));
     final List<String> lines = Files.exists(file)
         ? new ArrayList<>(Files.readAllLines(file, StandardCharsets.UTF_8)) : new ArrayList<>();
@@ -158,6 +193,19 @@ public final class UsersFile {
       lines.add(entry);
     }
     AtomicFiles.replace(file, String.join("\n", lines) + "\n");
+  }
+
+  /**
+   * The verifier of a password the file holds readable (clear text or Jetty's reversible
+   * {@code OBF:}), with a new salt; null for a hash, from which none can be derived.
+   */
+  private static @Nullable ScramSecret readable(String stored) {
+    if (stored.startsWith(PasswordHash.PREFIX) || stored.startsWith("MD5:")
+        || stored.startsWith("CRYPT:")) {
+      return null;
+    }
+    final String password = stored.startsWith("OBF:") ? Password.deobfuscate(stored) : stored;
+    return ScramSecret.of(password.toCharArray());
   }
 
   private static boolean weak(String stored) {

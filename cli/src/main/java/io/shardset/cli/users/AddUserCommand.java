@@ -1,6 +1,7 @@
 package io.shardset.cli.users;
 
 import io.shardset.cli.security.PasswordHash;
+import io.shardset.cli.security.ScramSecret;
 import io.shardset.cli.security.UsersFile;
 
 import picocli.CommandLine;
@@ -61,7 +62,7 @@ public final class AddUserCommand implements Callable<Integer> {
       return 1;
     }
     try {
-      UsersFile.put(file, name, PasswordHash.of(password), roles);
+      UsersFile.put(file, name, PasswordHash.of(password), ScramSecret.of(password), roles);
     } catch (IOException | IllegalArgumentException e) {
       err.println("user not written: " + e.getMessage());
       err.flush();
@@ -70,7 +71,7 @@ public final class AddUserCommand implements Callable<Integer> {
       Arrays.fill(password, '\0');
     }
     out.println("user '" + name + "' written to " + file + " with roles " + roles
-        + " and a hashed password");
+        + ", a hashed password and its SCRAM-SHA-256 verifier");
     out.flush();
     return 0;
   }

@@ -46,6 +46,44 @@ class UsersFileTest {
     assertFalse(users.user("bob").toString().contains("plain-1"));
   }
 
+  /**
+   * A written user carries the SCRAM-SHA-256 verifier of the password beside its hash, not as a
+   * role; a readable password gets one when read; a hash alone has none; and a verifier that is
+   * not of the form names the line, not the verifier.
+   */
+  @Test void scramVerifiersAreWrittenReadAndDerivedFromReadablePasswords() throws Exception {
+    final Path file = folder.resolve("users");
+    Files.writeString(file, "bob: plain-1,users\ncarl=OBF:1v2j1uum1xtv1zej1zer1xtn1uvk1v1v\n");
+    final ScramSecret written = ScramSecret.of("hashed-1".toCharArray());
+    UsersFile.put(file, "alice", PasswordHash.of("hashed-1".toCharArray()), written,
+        List.of("users", "write"));
+    UsersFile.put(file, "dora", PasswordHash.of("hashed-2".toCharArray()), List.of("users"));
+    final String line = Files.readAllLines(file).get(2);
+    assertTrue(line.matches("alice: PBKDF2-SHA512:[^,]+,SCRAM-SHA-256\\$4096:[^,]+,users,write"),
+        line);
+    final UsersFile users = UsersFile.read(file);
+    final UsersFile.User alice = users.user("alice");
+    assertEquals(List.of("users", "write"), alice.roles());
+    assertEquals(written.stored(), alice.scram().stored());
+    assertTrue(alice.matches("hashed-1".toCharArray()));
+    assertNull(users.user("dora").scram());
+    // Derived from the readable passwords: the proof of the right password checks out.
+    for (String[] user : new String[][] {{"bob", "plain-1"}, {"carl", "password"}}) {
+      final ScramSecret derived = users.user(user[0]).scram();
+      final ScramSecret expected =
+          ScramSecret.of(user[1].toCharArray(), derived.salt(), derived.iterations());
+      assertEquals(expected.stored(), derived.stored(), user[0]);
+    }
+    assertFalse(alice.toString().contains("SCRAM"));
+
+    Files.writeString(file, "erin: PBKDF2-SHA512:1000:c2FsdA==:aGFzaA==,SCRAM-SHA-256$9:eA==$eA==:"
+        + "eA==,users\n");
+    final IllegalArgumentException broken = assertThrows(IllegalArgumentException.class,
+        () -> UsersFile.read(file));
+    assertEquals("the users file " + file + " line 1 gives user 'erin' a SCRAM-SHA-256$"
+        + " verifier whose keys are not 32 bytes each", broken.getMessage());
+  }
+
   @Test void brokenLinesAreNamedWithoutTheirPasswords() throws Exception {
     final Path file = folder.resolve("users");
     Files.writeString(file, "alice: PBKDF2-SHA512:1000:not base64!:xyz,users\n");
