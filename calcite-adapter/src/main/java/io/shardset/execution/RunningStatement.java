@@ -37,8 +37,6 @@ final class RunningStatement {
   private final Object lock = new Object();
   // Guarded by lock.
   private boolean released;
-  /** No cancel is sent once the reading thread ends its statement (see {@link #endCancels}). */
-  private boolean cancelsEnded;
   private boolean abandoned;
   private int cancelsInFlight;
   /** Whether the reading thread waits for the consumer, not for the shard. */
@@ -81,7 +79,7 @@ final class RunningStatement {
   @SuppressForbidden(reason = "a guarded block: cancelsInFlight changes under the lock it waits on")
   void cancel() {
     synchronized (lock) {
-      if (released || cancelsEnded || cancelsInFlight > 0) {
+      if (released || cancelsInFlight > 0) {
         return;
       }
       cancelsInFlight++;
@@ -114,17 +112,14 @@ final class RunningStatement {
   }
 
   /**
-   * Sends no more cancels, and waits until those on their way have returned (the driver bounds
-   * them: PgJDBC's cancelSignalTimeout): what the reading thread does before it ends the
-   * statement's transaction, which a cancel must not reach (MariaDB kills whatever statement
-   * the connection runs). The statement can still be abandoned until {@link #release()}: a
-   * shard that stops answering during the rollback must not hold the reader.
+   * Ends the statement's exposure to other threads before it is closed: waits until cancels
+   * on their way have returned. The driver bounds them (PgJDBC's cancelSignalTimeout).
    */
   @SuppressForbidden(reason = "a guarded block: cancelsInFlight changes under the lock it waits on")
-  void endCancels() {
+  void release() {
     boolean interrupted = false;
     synchronized (lock) {
-      cancelsEnded = true;
+      released = true;
       while (cancelsInFlight > 0) {
         try {
           lock.wait();
@@ -137,16 +132,4 @@ final class RunningStatement {
       Thread.currentThread().interrupt();
     }
   }
-
-  /**
-   * Ends the statement's exposure to other threads before its connection goes back to its
-   * pool: no cancel and no abort reaches it afterwards.
-   */
-  void release() {
-    endCancels();
-    synchronized (lock) {
-      released = true;
-    }
-  }
-
 }

@@ -50,8 +50,6 @@ final class ScanControl implements ShardCursor.Registry, CancelWatch.Watched {
   private final Condition readersDone = lock.newCondition();
   // Guarded by lock; closed is also read without it.
   private volatile boolean closed;
-  /** {@link System#nanoTime()} at which the scan stopped; unused while it runs. */
-  private long stoppedNanos;
   private int readers;
   private int startedRequests;
   /** In the order they started; a statement is equal only to itself. */
@@ -248,7 +246,6 @@ final class ScanControl implements ShardCursor.Registry, CancelWatch.Watched {
         return;
       }
       closed = true;
-      stoppedNanos = System.nanoTime();
       stopListeners.forEach(Runnable::run);
       runningStatements.forEach(RunningStatement::cancel);
     } finally {
@@ -258,9 +255,9 @@ final class ScanControl implements ShardCursor.Registry, CancelWatch.Watched {
 
   /**
    * Stops the scan when its cancel flag is set or its query's time is up, and abandons the
-   * connections of statements whose shard kept them waiting past their time limit, or that
-   * still run {@link #ABANDON_AFTER_NANOS} after the scan stopped; their readers then fail at
-   * once, instead of waiting for a shard that does not answer.
+   * connections of statements whose shard kept them waiting past their time limit; their
+   * readers then fail at once with the limit that elapsed, instead of waiting for a shard that
+   * does not answer.
    *
    * <p>The query's time counts whatever the statements wait for: a driver's own timeout
    * covers only the execution of a statement, not the fetches of a result streamed to a
@@ -280,14 +277,7 @@ final class ScanControl implements ShardCursor.Registry, CancelWatch.Watched {
         fail(waitedFor, options.timeout().elapsed(""));
         return;
       }
-      if (closed && nowNanos - stoppedNanos > ABANDON_AFTER_NANOS) {
-        // Stopped, and a statement still runs: its shard ignored the cancel or does not answer
-        // (a cancel of a statement between fetches is no more than a flag in PgJDBC). The
-        // reading thread may be the consumer's own, which no close() looks after.
-        overdue = List.copyOf(runningStatements);
-      } else {
-        overdue = runningStatements.stream().filter(s -> s.overdue(nowNanos)).toList();
-      }
+      overdue = runningStatements.stream().filter(s -> s.overdue(nowNanos)).toList();
     } finally {
       lock.unlock();
     }

@@ -418,7 +418,10 @@ final class ShardCursor implements AutoCloseable {
       @Nullable Registry registry, @Nullable Throwable pending) {
     try {
       if (statement != null) {
-        statement.endCancels();
+        if (registry != null) {
+          registry.unregister(statement);
+        }
+        statement.release();
         statement.statement().close();
       }
       if (endTransaction) {
@@ -429,14 +432,6 @@ final class ShardCursor implements AutoCloseable {
       LOG.debug("ending the read on shard '{}' failed: {}", endpoint.name(),
           endpoint.redact(String.valueOf(e.getMessage())));
     } finally {
-      if (statement != null) {
-        // Registered until the transaction ended: a scan that stopped abandons the connection
-        // of a shard that stopped answering, whose rollback would wait for its socket's timeout.
-        if (registry != null) {
-          registry.unregister(statement);
-        }
-        statement.release();
-      }
       try {
         connection.close();
       } catch (SQLException | RuntimeException e) {

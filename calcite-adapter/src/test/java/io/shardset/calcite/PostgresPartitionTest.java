@@ -11,8 +11,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -20,7 +18,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -114,49 +111,6 @@ class PostgresPartitionTest {
       System.out.printf(Locale.ROOT, "partition: cancel() returned after %d ms, the query failed"
           + " after %d ms%n", cancelMillis, failMillis);
       assertTrue(cancelMillis < 2_000, "cancel took " + cancelMillis + " ms");
-      assertNotNull(thrown, "the query did not fail");
-      assertTrue(messages(thrown).contains("Statement canceled"), messages(thrown));
-      assertTrue(failMillis < 3_000, "the query failed after " + failMillis + " ms");
-      assertReleasedAndWorksAgain(c);
-    }
-  }
-
-  /**
-   * The consumer stalls once the shard went silent, until the cancel: the silent shard's reader
-   * has rows it fetched before, hands them over until the buffer is full, and is stopped there;
-   * it then ends its read transaction, whose rollback the shard never answers. The scan
-   * abandons that connection as it does a fetch's; also where the scan of s3 alone runs on the
-   * consumer's thread, which no other thread of the scan waits for.
-   */
-  @ParameterizedTest
-  @ValueSource(strings = {"SELECT * FROM ITEMS", "SELECT * FROM ITEMS WHERE ID > 3000000"})
-  void cancelEndsAReadWhoseRollbackTheShardNeverAnswers(String sql) throws Exception {
-    try (Connection c = ShardFixture.connect(model); Statement s = c.createStatement()) {
-      warmUp(s, sql);
-      final CountDownLatch dropped = new CountDownLatch(1);
-      final CountDownLatch canceled = new CountDownLatch(1);
-      final CompletableFuture<Throwable> query = CompletableFuture.supplyAsync(() -> {
-        try (ResultSet rs = s.executeQuery(sql)) {
-          while (rs.next()) {
-            if (dropped.getCount() > 0 && rs.getLong(1) > PostgresItems.S3_START) {
-              proxy.drop(true);
-              dropped.countDown();
-              canceled.await();
-            }
-          }
-          return null;
-        } catch (Throwable t) {
-          return t;
-        }
-      }, executor);
-      assertTrue(dropped.await(30, TimeUnit.SECONDS), "no row of s3 arrived");
-      final long start = System.nanoTime();
-      s.cancel();
-      canceled.countDown();
-      final Throwable thrown = awaitFailure(query);
-      final long failMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      System.out.printf(Locale.ROOT, "partition: %s with the consumer stalled failed %d ms after"
-          + " the cancel%n", sql, failMillis);
       assertNotNull(thrown, "the query did not fail");
       assertTrue(messages(thrown).contains("Statement canceled"), messages(thrown));
       assertTrue(failMillis < 3_000, "the query failed after " + failMillis + " ms");
