@@ -124,6 +124,12 @@ public final class ServerCommand implements Callable<Integer> {
           + " 64MB, or an eighth of the heap when that is less).")
   private String sortMemory;
 
+  @Option(names = "--pg-port", paramLabel = "N",
+      description = "Also speak PostgreSQL's wire protocol on this port (psql, pgbench, every"
+          + " language's PostgreSQL driver, BI tools), with the same users, roles and limits;"
+          + " 0 for any free port (default: off).")
+  private Integer pgPort;
+
   @Option(names = "--plan-warmup", paramLabel = "FILE",
       description = "Keep the statements whose plans the server holds in this file when it"
           + " stops, and plan them again in the background when it starts, so that clients"
@@ -200,6 +206,7 @@ public final class ServerCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(
         new Thread(server::shutdown, "shardset-server-shutdown"));
     out.println("Serving " + model + " at " + server.jdbcUrl()
+        + (server.pgPort() > 0 ? " and to PostgreSQL clients on port " + server.pgPort() : "")
         + (readOnly ? " (read-only)" : ""));
     out.flush();
     server.join();
@@ -223,7 +230,8 @@ public final class ServerCommand implements Callable<Integer> {
         .withPlainHttpAllowed(allowPlainHttp).withAudit(audit));
     final ServerSettings sorted = sortMemory == null ? secured
         : secured.withSortMemory(sortMemory);
-    return planWarmup == null ? sorted : sorted.withPlanWarmup(planWarmup);
+    final ServerSettings warmed = planWarmup == null ? sorted : sorted.withPlanWarmup(planWarmup);
+    return pgPort == null ? warmed : warmed.withPgPort(pgPort);
   }
 
   /** Reads a role's scatter limit. */

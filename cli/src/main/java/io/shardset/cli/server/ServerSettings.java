@@ -52,15 +52,19 @@ import java.util.stream.Collectors;
  *     {@link ServerSecurity})
  * @param planWarmup the file of the statements whose plans the server held when it stopped,
  *     which it plans again in the background when it starts; null for none
+ * @param pgPort the port of the PostgreSQL protocol listener ({@code --pg-port}), 0 for any
+ *     free one, {@link #NO_PG_PORT} for none
  */
 public record ServerSettings(Path model, String bind, int port,
     Driver.Serialization serialization, @Nullable Path users, List<String> roles,
     Duration idleTimeout, boolean readOnly, String functions,
     Duration statementTimeout, List<RoleScatter> roleScatter, long slowQueryMillis,
     List<String> operatorRoles, ResultSpooling spooling, @Nullable String sortMemory,
-    ServerSecurity security, @Nullable Path planWarmup) {
+    ServerSecurity security, @Nullable Path planWarmup, int pgPort) {
   /** The port Avatica servers listen on by default. */
   public static final int DEFAULT_PORT = 8765;
+  /** {@link #pgPort} of a server that does not speak PostgreSQL's protocol. */
+  public static final int NO_PG_PORT = -1;
   /** {@link #idleTimeout} unless set otherwise. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
 
@@ -97,6 +101,10 @@ public record ServerSettings(Path model, String bind, int port,
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be between 0 and 65535: " + port);
     }
+    if (pgPort < NO_PG_PORT || pgPort > 65535) {
+      throw new IllegalArgumentException("PostgreSQL port must be between 0 and 65535: "
+          + pgPort);
+    }
     if (users != null && roles.isEmpty()) {
       throw new IllegalArgumentException("authentication needs at least one role");
     }
@@ -126,56 +134,56 @@ public record ServerSettings(Path model, String bind, int port,
       Driver.Serialization serialization) {
     return new ServerSettings(model, "127.0.0.1", port, serialization, null, List.of(),
         DEFAULT_IDLE_TIMEOUT, false, DEFAULT_FUNCTIONS, Duration.ZERO, List.of(), 0, List.of(),
-        ResultSpooling.DEFAULT, null, ServerSecurity.PLAIN, null);
+        ResultSpooling.DEFAULT, null, ServerSecurity.PLAIN, null, NO_PG_PORT);
   }
 
   /** The same settings with authentication by the users of a realm file. */
   public ServerSettings withUsers(Path realm, List<String> userRoles) {
     return new ServerSettings(model, bind, port, serialization, realm, userRoles, idleTimeout,
         readOnly, functions, statementTimeout, roleScatter,
-        slowQueryMillis, operatorRoles, spooling, sortMemory, security, planWarmup);
+        slowQueryMillis, operatorRoles, spooling, sortMemory, security, planWarmup, pgPort);
   }
 
   /** The same settings on another address. */
   public ServerSettings withBind(String address) {
     return new ServerSettings(model, address, port, serialization, users, roles, idleTimeout,
         readOnly, functions, statementTimeout, roleScatter,
-        slowQueryMillis, operatorRoles, spooling, sortMemory, security, planWarmup);
+        slowQueryMillis, operatorRoles, spooling, sortMemory, security, planWarmup, pgPort);
   }
 
   /** The same settings with another idle timeout. */
   public ServerSettings withIdleTimeout(Duration timeout) {
     return new ServerSettings(model, bind, port, serialization, users, roles, timeout,
         readOnly, functions, statementTimeout, roleScatter,
-        slowQueryMillis, operatorRoles, spooling, sortMemory, security, planWarmup);
+        slowQueryMillis, operatorRoles, spooling, sortMemory, security, planWarmup, pgPort);
   }
 
   /** The same settings where nobody writes ({@code true}) or {@link WriteAccess} decides. */
   public ServerSettings withReadOnly(boolean nobodyWrites) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
         nobodyWrites, functions, statementTimeout, roleScatter,
-        slowQueryMillis, operatorRoles, spooling, sortMemory, security, planWarmup);
+        slowQueryMillis, operatorRoles, spooling, sortMemory, security, planWarmup, pgPort);
   }
 
   /** The same settings with other function libraries for remote sessions. */
   public ServerSettings withFunctions(String libraries) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
         readOnly, libraries, statementTimeout, roleScatter,
-        slowQueryMillis, operatorRoles, spooling, sortMemory, security, planWarmup);
+        slowQueryMillis, operatorRoles, spooling, sortMemory, security, planWarmup, pgPort);
   }
 
   /** The same settings with scatter limits by role. */
   public ServerSettings withRoleScatter(List<RoleScatter> limits) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
         readOnly, functions, statementTimeout, limits, slowQueryMillis, operatorRoles,
-        spooling, sortMemory, security, planWarmup);
+        spooling, sortMemory, security, planWarmup, pgPort);
   }
 
   /** The same settings where every statement may run {@code timeout}, zero for no limit. */
   public ServerSettings withStatementTimeout(Duration timeout) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
         readOnly, functions, timeout, roleScatter, slowQueryMillis, operatorRoles,
-        spooling, sortMemory, security, planWarmup);
+        spooling, sortMemory, security, planWarmup, pgPort);
   }
 
   /** The same settings where statements that take {@code millis} or more are logged, 0 for
@@ -183,28 +191,28 @@ public record ServerSettings(Path model, String bind, int port,
   public ServerSettings withSlowQueryMillis(long millis) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
         readOnly, functions, statementTimeout, roleScatter, millis, operatorRoles,
-        spooling, sortMemory, security, planWarmup);
+        spooling, sortMemory, security, planWarmup, pgPort);
   }
 
   /** The same settings with other result spooling. */
   public ServerSettings withSpooling(ResultSpooling other) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
         readOnly, functions, statementTimeout, roleScatter, slowQueryMillis, operatorRoles,
-        other, sortMemory, security, planWarmup);
+        other, sortMemory, security, planWarmup, pgPort);
   }
 
   /** The same settings where remote sessions sort within {@code size} ({@code 256MB}). */
   public ServerSettings withSortMemory(String size) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
         readOnly, functions, statementTimeout, roleScatter, slowQueryMillis, operatorRoles,
-        spooling, size, security, planWarmup);
+        spooling, size, security, planWarmup, pgPort);
   }
 
   /** The same settings with other security (TLS). */
   public ServerSettings withSecurity(ServerSecurity other) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
         readOnly, functions, statementTimeout, roleScatter, slowQueryMillis, operatorRoles,
-        spooling, sortMemory, other, planWarmup);
+        spooling, sortMemory, other, planWarmup, pgPort);
   }
 
   /** The same settings where the users with one of {@code roles} see every user's running
@@ -212,7 +220,7 @@ public record ServerSettings(Path model, String bind, int port,
   public ServerSettings withOperatorRoles(List<String> roles) {
     return new ServerSettings(model, bind, port, serialization, users, this.roles, idleTimeout,
         readOnly, functions, statementTimeout, roleScatter, slowQueryMillis, roles,
-        spooling, sortMemory, security, planWarmup);
+        spooling, sortMemory, security, planWarmup, pgPort);
   }
 
   /** The same settings where the server plans, when it starts, the statements whose plans it
@@ -220,6 +228,14 @@ public record ServerSettings(Path model, String bind, int port,
   public ServerSettings withPlanWarmup(Path file) {
     return new ServerSettings(model, bind, port, serialization, users, roles, idleTimeout,
         readOnly, functions, statementTimeout, roleScatter, slowQueryMillis, operatorRoles,
-        spooling, sortMemory, security, file);
+        spooling, sortMemory, security, file, pgPort);
+  }
+
+  /** The same settings with a PostgreSQL protocol listener on {@code port} (0 for any free
+   * one), or none ({@link #NO_PG_PORT}). */
+  public ServerSettings withPgPort(int port) {
+    return new ServerSettings(model, bind, this.port, serialization, users, roles, idleTimeout,
+        readOnly, functions, statementTimeout, roleScatter, slowQueryMillis, operatorRoles,
+        spooling, sortMemory, security, planWarmup, port);
   }
 }

@@ -1,9 +1,6 @@
 package io.shardset.cli.server;
 
-import io.shardset.calcite.guard.ActivitySettings;
 import io.shardset.calcite.guard.AuditLog;
-import io.shardset.calcite.guard.ConnectionScatter;
-import io.shardset.model.ScatterLimit;
 
 import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.NoSuchConnectionException;
@@ -190,19 +187,8 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
    * scatter limit of the user's role. */
   @Override protected Connection createConnection(String url, Properties info)
       throws SQLException {
-    final Properties properties = ClientProperties.restrict(server, info);
     final Caller caller = callers.get();
-    // Who runs the connection's statements, as SHARDSET.STATEMENTS shows them, and whose
-    // statements it sees and may cancel.
-    properties.setProperty("user", caller.user());
-    // For the audit trail of the connection's writes, when the server writes one.
-    properties.setProperty(AuditLog.ADDRESS, caller.address());
-    properties.setProperty(ActivitySettings.STATEMENTS,
-        caller.seesAllStatements() ? "all" : "own");
-    final ScatterLimit scatter = caller.scatter();
-    if (scatter != null) {
-      properties.putAll(ConnectionScatter.properties(scatter));
-    }
+    final Properties properties = SessionProperties.of(server, info, caller);
     final Connection connection = super.createConnection(url, properties);
     if (!caller.mayWrite()) {
       try {

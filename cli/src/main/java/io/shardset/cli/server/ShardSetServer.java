@@ -10,6 +10,9 @@ import io.shardset.cli.security.CertificateOrPasswordAuthenticator;
 import io.shardset.cli.security.GuessingGuard;
 import io.shardset.cli.security.UsersFile;
 import io.shardset.cli.security.UsersLoginService;
+import io.shardset.cli.server.pg.PgListener;
+import io.shardset.cli.server.pg.PgListenerSettings;
+import io.shardset.cli.server.pg.PgUsers;
 import io.shardset.execution.ShardMetrics;
 
 import org.apache.calcite.avatica.remote.LocalService;
@@ -17,6 +20,10 @@ import org.apache.calcite.avatica.server.HandlerFactory;
 import org.apache.calcite.avatica.server.HttpServer;
 import org.apache.calcite.avatica.server.ServerCustomizer;
 
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.eclipse.jetty.security.ConstraintSecurityHandler;
 import org.eclipse.jetty.security.HashLoginService;
 import org.eclipse.jetty.server.Connector;
@@ -29,6 +36,8 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -39,6 +48,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLException;
 
 /**
  * An Avatica HTTP server in this process that gives remote JDBC clients (the Avatica remote
@@ -62,11 +73,14 @@ public final class ShardSetServer implements AutoCloseable {
   private final HealthEndpoint health;
   private final HttpServer http;
   private final ServerPlanWarmup warmup;
+  /** The PostgreSQL protocol listener, or null when the server speaks only Avatica's. */
+  private final @Nullable PgListener pg;
 
   private ShardSetServer(ServerSettings settings, InetAddress address, Connection model,
       ShardSetMeta meta, MetricsEndpoint metrics, HealthEndpoint health, HttpServer http,
-      ServerPlanWarmup warmup) {
+      ServerPlanWarmup warmup, @Nullable PgListener pg) {
     this.warmup = warmup;
+    this.pg = pg;
     this.settings = settings;
     this.address = address;
     this.model = model;
@@ -117,9 +131,12 @@ public final class ShardSetServer implements AutoCloseable {
       throw new IllegalArgumentException("cannot read the users file " + settings.users());
     }
     final AuditLog audit = AuditLog.of(settings.security().audit());
-    final UsersLoginService login = settings.users() == null ? null : loginService(
-        settings.users(), new GuessingGuard(settings.security().guessing(), sleeper,
-            Clock.systemUTC()), audit);
+    final UsersFile users = settings.users() == null ? null : usersFile(settings.users());
+    // One guard for both protocols: guesses through one count against the other.
+    final GuessingGuard guard = new GuessingGuard(settings.security().guessing(), sleeper,
+        Clock.systemUTC());
+    final UsersLoginService login = users == null ? null
+        : new UsersLoginService(REALM, users, guard, audit);
     final Properties info = new Properties();
     // In the properties, not the URL: URLs split on ';', which H2 URLs contain.
     info.setProperty("model", settings.model().toAbsolutePath().toString());
@@ -193,23 +210,65 @@ public final class ShardSetServer implements AutoCloseable {
             + settings.port() + ": " + cause.getMessage(), e);
       }
       // Once clients may connect: they plan what they send as the warm-up would.
+      final PgListener pg;
+      try {
+        pg = settings.pgPort() == ServerSettings.NO_PG_PORT ? null
+            : PgListener.start(pgSettings(settings, users, guard, audit),
+                new PgSessions(URL, info, WriteAccess.of(settings), settings.roleScatter(),
+                    settings.operatorRoles(), audit));
+      } catch (RuntimeException e) {
+        http.stop();
+        throw e;
+      }
+      if (pg != null) {
+        opened.add(0, pg);
+      }
       final ServerPlanWarmup warmup = ServerPlanWarmup.start(settings.planWarmup(),
           ((ShardSetDriver) DriverManager.getDriver(URL)).planCache(), model, URL, info);
-      return new ShardSetServer(settings, address, model, meta, metrics, health, http, warmup);
+      return new ShardSetServer(settings, address, model, meta, metrics, health, http, warmup,
+          pg);
     } catch (SQLException | RuntimeException e) {
       closeAll(opened, e);
       throw e;
     }
   }
 
-  /** The login service of a users file, whose warnings (passwords not hashed) it logs. */
-  private static UsersLoginService loginService(Path file, GuessingGuard guard,
-      AuditLog audit) {
+  /** A users file, whose warnings (passwords not hashed) it logs. */
+  private static UsersFile usersFile(Path file) {
     final UsersFile users = UsersFile.read(file);
     for (String warning : users.warnings()) {
       LOG.warn(warning);
     }
-    return new UsersLoginService(REALM, users, guard, audit);
+    return users;
+  }
+
+  /** How the PostgreSQL listener serves: the server's address, users, TLS and limits. */
+  private static PgListenerSettings pgSettings(ServerSettings settings,
+      @Nullable UsersFile users, GuessingGuard guard, AuditLog audit) {
+    final SecureRandom random = new SecureRandom();
+    final byte[] mockKey = new byte[32];
+    random.nextBytes(mockKey);
+    return new PgListenerSettings(settings.bind(), settings.pgPort(),
+        pgTls(settings.security().tls()),
+        new PgUsers(users, settings.roles(), guard, audit, mockKey, random),
+        PgListenerSettings.DEFAULT_MAX_CLIENTS, PgListenerSettings.DEFAULT_MAX_MESSAGE_BYTES,
+        settings.spooling().fetchTimeout(), (int) settings.statementTimeout().getSeconds());
+  }
+
+  /** What answers a PostgreSQL client's SSLRequest: the server's key and certificate. */
+  private static @Nullable SslContext pgTls(@Nullable TlsSettings tls) {
+    if (tls == null) {
+      return null;
+    }
+    try {
+      final KeyManagerFactory keys =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      keys.init(tls.keyStore(), tls.keyPassword());
+      return SslContextBuilder.forServer(keys).build();
+    } catch (GeneralSecurityException | SSLException e) {
+      throw new IllegalArgumentException("cannot use the TLS key for PostgreSQL clients: "
+          + e.getMessage(), e);
+    }
   }
 
   /**
@@ -260,6 +319,11 @@ public final class ShardSetServer implements AutoCloseable {
     return http.getPort();
   }
 
+  /** The port PostgreSQL clients connect to, or -1 when the server does not listen for them. */
+  public int pgPort() {
+    return pg == null ? ServerSettings.NO_PG_PORT : pg.port();
+  }
+
   /** The JDBC URL a client on this host connects with (credentials not included). */
   public String jdbcUrl() {
     final String host = address.isAnyLocalAddress() ? "127.0.0.1"
@@ -280,7 +344,13 @@ public final class ShardSetServer implements AutoCloseable {
    * last connection, so pools that other users of the model in this process hold stay open. */
   @Override public void close() {
     try {
-      http.stop();
+      try {
+        if (pg != null) {
+          pg.close();
+        }
+      } finally {
+        http.stop();
+      }
     } finally {
       final SQLException failure = new SQLException("closing the server failed");
       closeAll(List.of(warmup, meta, health, model, metrics), failure);

@@ -1,7 +1,10 @@
 package io.shardset.cli.server.pg;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The statements of a simple Query message: PostgreSQL's clients send several statements in
@@ -27,7 +30,6 @@ public final class SimpleQueryText {
     int i = 0;
     while (i < text.length()) {
       final char c = text.charAt(i);
-      final int end;
       if (c == ';') {
         if (content) {
           statements.add(text.substring(start, i).strip());
@@ -36,37 +38,152 @@ public final class SimpleQueryText {
         content = false;
         i++;
         continue;
-      } else if (c == '-' && at(text, i + 1, '-')) {
-        end = lineEnd(text, i);
-      } else if (c == '/' && at(text, i + 1, '*')) {
-        end = blockCommentEnd(text, i);
-      } else {
-        if (!Character.isWhitespace(c)) {
-          content = true;
-        }
-        if (c == '\'') {
-          end = quoteEnd(text, i, '\'', escapes(text, i));
-        } else if (c == '"') {
-          end = quoteEnd(text, i, '"', false);
-        } else if (c == '$' && !identifierPart(text, i - 1)) {
-          end = dollarQuoteEnd(text, i);
-        } else if (identifierPart(text, i)) {
-          // A whole word, so that a '$' inside one (an identifier may hold it) is no quote.
-          int j = i;
-          while (j < text.length() && (identifierPart(text, j) || text.charAt(j) == '$')) {
-            j++;
-          }
-          end = j;
-        } else {
-          end = i + 1;
-        }
       }
-      i = end;
+      if (!Character.isWhitespace(c) && !comment(text, i)) {
+        content = true;
+      }
+      i = tokenEnd(text, i);
     }
     if (content) {
       statements.add(text.substring(start).strip());
     }
     return statements;
+  }
+
+  /**
+   * A statement with PostgreSQL's parameters ({@code $1}, {@code $2}, ...) as JDBC's
+   * {@code ?} markers, outside strings, quoted identifiers and comments.
+   */
+  public static JdbcText jdbcText(String statement) {
+    final StringBuilder text = new StringBuilder(statement.length());
+    final List<Integer> numbers = new ArrayList<>();
+    int i = 0;
+    while (i < statement.length()) {
+      final int end = tokenEnd(statement, i);
+      if (statement.charAt(i) == '$' && end - i == 1 && i + 1 < statement.length()
+          && Character.isDigit(statement.charAt(i + 1))) {
+        int j = i + 1;
+        while (j < statement.length() && Character.isDigit(statement.charAt(j))) {
+          j++;
+        }
+        try {
+          numbers.add(Integer.parseInt(statement.substring(i + 1, j)));
+        } catch (NumberFormatException e) {
+          numbers.add(Integer.MAX_VALUE);
+        }
+        text.append('?');
+        i = j;
+        continue;
+      }
+      text.append(statement, i, end);
+      i = end;
+    }
+    return new JdbcText(text.toString(), numbers.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  /**
+   * A statement as JDBC takes it.
+   *
+   * @param sql the statement with {@code ?} markers
+   * @param numbers for each marker in order, the number of the PostgreSQL parameter it was
+   *     ({@code $2} gives 2)
+   */
+  public record JdbcText(String sql, int[] numbers) {
+    /** The most parameters the statement refers to: its highest number. */
+    public int parameterCount() {
+      int count = 0;
+      for (int number : numbers) {
+        count = Math.max(count, number);
+      }
+      return count;
+    }
+  }
+
+  /**
+   * A statement whose strings cast with {@code ::} to a date, time, timestamp or numeric type
+   * are written as the typed literals they stand for, as pgJDBC's simple protocol writes every
+   * parameter so ({@code ('2024-01-01 +02'::date)}, {@code ('-12.99'::numeric)}): Calcite's
+   * casts to {@code numeric} and {@code timestamp} without precision would drop a number's
+   * fraction and a timestamp's milliseconds, which PostgreSQL's keep, and Calcite refuses the
+   * zone offset that PostgreSQL ignores in a type without zone.
+   */
+  public static String typedLiterals(String statement) {
+    if (!statement.contains("::")) {
+      return statement;
+    }
+    final StringBuilder text = new StringBuilder(statement.length());
+    int i = 0;
+    while (i < statement.length()) {
+      final int end = tokenEnd(statement, i);
+      final String type = statement.charAt(i) == '\'' && end - i >= 2
+          ? castType(statement, end) : "";
+      final String value = type.isEmpty() ? "" : statement.substring(i + 1, end - 1);
+      if ((type.equals("date") || type.equals("time") || type.equals("timestamp"))
+          && value.indexOf('\'') < 0) {
+        text.append(type.toUpperCase(Locale.ROOT)).append(" '")
+            .append(PgParameters.withoutZone(value.trim())).append('\'');
+        i = end + 2 + type.length();
+      } else if ((type.equals("numeric") || type.equals("decimal"))
+          && NUMBER.matcher(value.trim()).matches()) {
+        text.append('(').append(new BigDecimal(value.trim()).toPlainString()).append(')');
+        i = end + 2 + type.length();
+      } else {
+        text.append(statement, i, end);
+        i = end;
+      }
+    }
+    return text.toString();
+  }
+
+  /** A number PostgreSQL reads as numeric, written plainly it is an exact literal. */
+  private static final Pattern NUMBER =
+      Pattern.compile("[+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d{1,4})?");
+
+  /** The type a {@code ::} cast right after {@code at} names, in lower case; empty if none. */
+  private static String castType(String text, int at) {
+    if (!text.startsWith("::", at)) {
+      return "";
+    }
+    int end = at + 2;
+    while (end < text.length() && identifierPart(text, end)) {
+      end++;
+    }
+    return end < text.length() && (text.charAt(end) == '(' || text.charAt(end) == '[')
+        ? "" : text.substring(at + 2, end).toLowerCase(Locale.ROOT);
+  }
+
+  /** Where a comment starting at {@code i} ends, or {@code i} if none starts there. */
+  static int commentEnd(String text, int i) {
+    return comment(text, i) ? tokenEnd(text, i) : i;
+  }
+
+  private static boolean comment(String text, int i) {
+    return text.startsWith("--", i) || text.startsWith("/*", i);
+  }
+
+  /** Where the token or comment starting at {@code i} ends: a string, a quoted identifier,
+   * a dollar-quoted string, a comment, a word, or one character. */
+  private static int tokenEnd(String text, int i) {
+    final char c = text.charAt(i);
+    if (c == '-' && at(text, i + 1, '-')) {
+      return lineEnd(text, i);
+    } else if (c == '/' && at(text, i + 1, '*')) {
+      return blockCommentEnd(text, i);
+    } else if (c == '\'') {
+      return quoteEnd(text, i, '\'', escapes(text, i));
+    } else if (c == '"') {
+      return quoteEnd(text, i, '"', false);
+    } else if (c == '$' && !identifierPart(text, i - 1)) {
+      return dollarQuoteEnd(text, i);
+    } else if (identifierPart(text, i)) {
+      // A whole word, so that a '$' inside one (an identifier may hold it) is no quote.
+      int j = i;
+      while (j < text.length() && (identifierPart(text, j) || text.charAt(j) == '$')) {
+        j++;
+      }
+      return j;
+    }
+    return i + 1;
   }
 
   /** Whether the string starting at {@code quote} is an {@code E'...'} string. */

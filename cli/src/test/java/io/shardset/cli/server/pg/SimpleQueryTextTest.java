@@ -1,11 +1,13 @@
 package io.shardset.cli.server.pg;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -63,5 +65,28 @@ class SimpleQueryTextTest {
   @MethodSource("cases")
   void splitsAsPostgresqlsLexerReads(Case c) {
     assertEquals(c.statements(), SimpleQueryText.statements(c.text()));
+  }
+
+  @Test void parametersBecomeJdbcMarkersOutsideStringsAndComments() {
+    final SimpleQueryText.JdbcText text = SimpleQueryText.jdbcText(
+        "SELECT $2, '$1', \"$1\", $$ $1 $$ /* $1 */ FROM T WHERE A = $1 AND B = $2 -- $3");
+    assertEquals("SELECT ?, '$1', \"$1\", $$ $1 $$ /* $1 */ FROM T WHERE A = ? AND B = ? -- $3",
+        text.sql());
+    assertArrayEquals(new int[] {2, 1, 2}, text.numbers());
+    assertEquals(2, text.parameterCount());
+    assertEquals(0, SimpleQueryText.jdbcText("SELECT A$1 FROM T").parameterCount());
+  }
+
+  @Test void castStringsBecomeTheTypedLiteralsTheyStandFor() {
+    assertEquals("INSERT INTO T VALUES (((-1234567890.99)), (DATE '2000-02-29'),"
+        + " (TIMESTAMP '1999-12-31 23:59:59.123'), TIME '10:00:00', (0.0015))",
+        SimpleQueryText.typedLiterals("INSERT INTO T VALUES (('-1234567890.99'::numeric),"
+            + " ('2000-02-29 +00'::date), ('1999-12-31 23:59:59.123+00'::timestamp),"
+            + " '10:00:00+02:00'::time, '1.5e-3'::decimal)"));
+    // What is not a number, a cast with a precision, a column, and a string that is no
+    // cast's stay as they are.
+    final String unchanged = "SELECT 'a'::numeric, '5'::numeric(10, 2), X::timestamp,"
+        + " '2024-01-01 +00', 'x''y'::date";
+    assertEquals(unchanged, SimpleQueryText.typedLiterals(unchanged));
   }
 }

@@ -1,0 +1,108 @@
+package io.shardset.cli.server.pg;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.sql.ParameterMetaData;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+
+/**
+ * A statement a Parse message prepared: what it is, its text with JDBC's markers, the types
+ * its client declared for its parameters, and the embedded connection's statement, or none for
+ * a statement the session answers itself ({@code BEGIN}, {@code SET}, ...).
+ */
+final class PgPrepared implements AutoCloseable {
+  private final PgCommand command;
+  private final SimpleQueryText.JdbcText text;
+  private final int[] declaredOids;
+  private final @Nullable PreparedStatement statement;
+  /** Whether a portal runs {@link #statement} now; another one then prepares its own. */
+  private boolean lent;
+  /** Whether the client closed or replaced it while a portal ran it: the portal goes on
+   * (PostgreSQL's portals outlive their statements), and the statement closes after it. */
+  private boolean dropped;
+
+  PgPrepared(PgCommand command, SimpleQueryText.JdbcText text, int[] declaredOids,
+      @Nullable PreparedStatement statement) {
+    this.command = command;
+    this.text = text;
+    this.declaredOids = declaredOids.clone();
+    this.statement = statement;
+  }
+
+  PgCommand command() {
+    return command;
+  }
+
+  SimpleQueryText.JdbcText text() {
+    return text;
+  }
+
+  @Nullable PreparedStatement statement() {
+    return statement;
+  }
+
+  /** How many parameters a Bind gives: the most the text refers to or the client declared. */
+  int parameterCount() {
+    return Math.max(declaredOids.length, text.parameterCount());
+  }
+
+  /** The type the client declared for parameter {@code number} (from 1), 0 for none. */
+  int declaredOid(int number) {
+    return number <= declaredOids.length ? declaredOids[number - 1] : 0;
+  }
+
+  /** The JDBC type of parameter {@code number} (from 1) in the statement. */
+  int jdbcType(int number) throws SQLException {
+    final PreparedStatement prepared = statement;
+    if (prepared == null) {
+      return Types.VARCHAR;
+    }
+    final ParameterMetaData metaData = prepared.getParameterMetaData();
+    final int[] numbers = text.numbers();
+    for (int marker = 0; marker < numbers.length; marker++) {
+      if (numbers[marker] == number) {
+        return metaData.getParameterType(marker + 1);
+      }
+    }
+    return Types.VARCHAR;
+  }
+
+  /** The types of the parameters as a ParameterDescription gives them. */
+  int[] parameterOids() throws SQLException {
+    final int[] oids = new int[parameterCount()];
+    for (int number = 1; number <= oids.length; number++) {
+      final int declared = declaredOid(number);
+      oids[number - 1] = declared != 0 ? declared
+          : PgType.of(jdbcType(number), "", 0, 0).oid();
+    }
+    return oids;
+  }
+
+  /** Lends the statement to a portal; false if another portal has it. */
+  boolean lend() {
+    if (lent) {
+      return false;
+    }
+    lent = true;
+    return true;
+  }
+
+  /** Takes the statement back from its portal, and closes it if it was dropped meanwhile. */
+  void giveBack() throws SQLException {
+    lent = false;
+    if (dropped) {
+      close();
+    }
+  }
+
+  /** Closes the statement, or, while a portal runs it, marks it to close after the portal. */
+  @Override public void close() throws SQLException {
+    if (lent) {
+      dropped = true;
+    } else if (statement != null) {
+      statement.close();
+    }
+  }
+}
