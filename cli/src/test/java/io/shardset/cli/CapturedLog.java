@@ -11,11 +11,11 @@ import java.util.stream.Collectors;
  * What the process logs (SLF4J's simple logger writes to {@code System.err}) while it is
  * open, also passed on to the stream it replaced.
  */
-final class CapturedLog implements AutoCloseable {
+public final class CapturedLog implements AutoCloseable {
   private final PrintStream original = System.err;
   private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
 
-  CapturedLog() {
+  public CapturedLog() {
     final OutputStream both = new OutputStream() {
       @Override public void write(int b) {
         synchronizedWrite(new byte[] {(byte) b}, 0, 1);
@@ -36,7 +36,7 @@ final class CapturedLog implements AutoCloseable {
   }
 
   /** Everything logged so far. */
-  String text() {
+  public String text() {
     synchronized (captured) {
       return captured.toString(StandardCharsets.UTF_8);
     }

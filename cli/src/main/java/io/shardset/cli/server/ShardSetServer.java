@@ -324,6 +324,11 @@ public final class ShardSetServer implements AutoCloseable {
     return pg == null ? ServerSettings.NO_PG_PORT : pg.port();
   }
 
+  /** The connections of PostgreSQL clients open now (cancel requests included). */
+  public int pgConnections() {
+    return pg == null ? 0 : pg.connections();
+  }
+
   /** The JDBC URL a client on this host connects with (credentials not included). */
   public String jdbcUrl() {
     final String host = address.isAnyLocalAddress() ? "127.0.0.1"
