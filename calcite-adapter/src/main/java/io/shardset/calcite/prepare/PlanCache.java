@@ -283,7 +283,8 @@ public final class PlanCache {
     for (String name : root.plus().subSchemas().getNames(LikePattern.any())) {
       final SchemaPlus schema = root.plus().subSchemas().get(name);
       if (schema != null && !PORTABLE_SCHEMAS.contains(name)
-          && ShardSchemas.shardSchema(schema) == null) {
+          && ShardSchemas.shardSchema(schema) == null
+          && !(CalciteSchema.from(schema).schema instanceof StatelessSchema)) {
         return false;
       }
     }

@@ -108,7 +108,13 @@ final class PgClient {
     final Connection connection = opener.open(name, authenticated, address, protocolProperties());
     try {
       aliasDefaultSchema(connection);
-      PgTypeNames.addTo(connection.unwrap(CalciteConnection.class).getRootSchema());
+      final SchemaPlus root = connection.unwrap(CalciteConnection.class).getRootSchema();
+      PgTypeNames.addTo(root);
+      final SchemaPlus catalog = root.add("pg_catalog", new PgCatalogSchema());
+      PgTypeNames.addTo(catalog);
+      PgCatalogFunctions.addTo(root);
+      PgCatalogFunctions.addTo(catalog);
+      root.add("information_schema", new PgInformationSchema());
       final PgSession opened = new PgSession(connection, out, sessionSettings,
           settings.statementTimeoutSeconds());
       session = opened;
@@ -131,7 +137,8 @@ final class PgClient {
   /**
    * What a PostgreSQL session's connection parses and names as PostgreSQL does: Calcite's
    * Babel parser (for {@code ::} casts and {@code ~} matches), unquoted names in lower case,
-   * found without regard to case, so that {@code orders} finds the model's {@code ORDERS}.
+   * found without regard to case, so that {@code orders} finds the model's {@code ORDERS},
+   * and PostgreSQL's typing of strings and timestamps ({@link PgTypeSystem}).
    */
   static Properties protocolProperties() {
     final Properties properties = new Properties();
@@ -139,6 +146,7 @@ final class PgClient {
         "org.apache.calcite.sql.parser.babel.SqlBabelParserImpl#FACTORY");
     properties.setProperty("unquotedCasing", "TO_LOWER");
     properties.setProperty("caseSensitive", "false");
+    properties.setProperty("typeSystem", PgTypeSystem.class.getName() + "#INSTANCE");
     return properties;
   }
 

@@ -17,6 +17,8 @@ final class PgPrepared implements AutoCloseable {
   private final SimpleQueryText.JdbcText text;
   private final int[] declaredOids;
   private final @Nullable PreparedStatement statement;
+  /** The answer of a catalog query that is answered without running it, or null. */
+  private final PgCannedQueries.@Nullable Answer canned;
   /** Whether a portal runs {@link #statement} now; another one then prepares its own. */
   private boolean lent;
   /** Whether the client closed or replaced it while a portal ran it: the portal goes on
@@ -24,7 +26,8 @@ final class PgPrepared implements AutoCloseable {
   private boolean dropped;
 
   PgPrepared(PgCommand command, SimpleQueryText.JdbcText text, int[] declaredOids,
-      @Nullable PreparedStatement statement) {
+      @Nullable PreparedStatement statement, PgCannedQueries.@Nullable Answer canned) {
+    this.canned = canned;
     this.command = command;
     this.text = text;
     this.declaredOids = declaredOids.clone();
@@ -41,6 +44,10 @@ final class PgPrepared implements AutoCloseable {
 
   @Nullable PreparedStatement statement() {
     return statement;
+  }
+
+  PgCannedQueries.@Nullable Answer canned() {
+    return canned;
   }
 
   /** How many parameters a Bind gives: the most the text refers to or the client declared. */

@@ -1,5 +1,7 @@
 package io.shardset.cli.server.pg;
 
+import org.apache.calcite.jdbc.CalciteConnection;
+
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,6 +18,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One PostgreSQL client's session after it authenticated, on one embedded ShardSet
@@ -142,7 +145,7 @@ final class PgSession implements AutoCloseable {
     }
     for (String statement : statements) {
       try {
-        runSimple(PgCommand.of(SimpleQueryText.typedLiterals(statement)));
+        runSimple(PgCommand.of(PgQueryRewrites.rewrite(statement)));
       } catch (SQLException | RuntimeException e) {
         failed(e);
         break;
@@ -167,6 +170,12 @@ final class PgSession implements AutoCloseable {
       show(command, PgFormats.TEXT, true);
       return;
     }
+    final Optional<PgCannedQueries.Answer> canned =
+        PgCannedQueries.answer(command.text(), this::catalog);
+    if (canned.isPresent()) {
+      sendCanned(canned.get(), true);
+      return;
+    }
     beginImplicitIfWrite(command);
     try (Statement statement = connection.createStatement()) {
       limit(statement);
@@ -186,6 +195,39 @@ final class PgSession implements AutoCloseable {
         running = null;
       }
     }
+  }
+
+  /** The catalog of the session's tables. */
+  private PgCatalogModel catalog() {
+    try {
+      final CalciteConnection calcite = connection.unwrap(CalciteConnection.class);
+      return PgCatalogModel.of(calcite.getRootSchema(), calcite.getTypeFactory());
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the session's schemas", e);
+    }
+  }
+
+  private static List<PgColumn> cannedColumns(PgCannedQueries.Answer answer) {
+    final List<PgColumn> columns = new ArrayList<>();
+    for (String name : answer.columns()) {
+      columns.add(new PgColumn(name, PgType.TEXT));
+    }
+    return columns;
+  }
+
+  /** A canned answer's rows, after its RowDescription if {@code describe}. */
+  private void sendCanned(PgCannedQueries.Answer answer, boolean describe) {
+    if (describe) {
+      out.rowDescription(cannedColumns(answer), PgFormats.TEXT);
+    }
+    for (List<String> row : answer.rows()) {
+      out.dataRow(row.size());
+      for (String value : row) {
+        out.value(value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+      }
+      out.endRow();
+    }
+    out.commandComplete("SELECT " + answer.rows().size());
   }
 
   // The extended query protocol.
@@ -218,18 +260,23 @@ final class PgSession implements AutoCloseable {
       throw new PgProtocolException("42P05", "prepared statement \"" + name
           + "\" already exists");
     }
+    LOG.trace("parse {}: {}", name, query);
     final List<String> statements = SimpleQueryText.statements(query);
     if (statements.size() > 1) {
       throw new PgProtocolException("42601",
           "cannot insert multiple commands into a prepared statement");
     }
-    final PgCommand command = PgCommand.of(statements.isEmpty() ? "" : statements.get(0));
+    final PgCommand command = PgCommand.of(statements.isEmpty() ? ""
+        : PgQueryRewrites.rewrite(statements.get(0)));
     final SimpleQueryText.JdbcText text = SimpleQueryText.jdbcText(command.text());
-    final PreparedStatement statement = sessionCommand(command)
-        || command.kind() == PgCommand.Kind.SHOW || command.kind() == PgCommand.Kind.EMPTY
-        ? null : connection.prepareStatement(text.sql());
+    final boolean answered = sessionCommand(command) || command.kind() == PgCommand.Kind.SHOW
+        || command.kind() == PgCommand.Kind.EMPTY;
+    final PgCannedQueries.Answer canned = answered ? null
+        : PgCannedQueries.answer(command.text(), this::catalog).orElse(null);
+    final PreparedStatement statement = answered || canned != null ? null
+        : connection.prepareStatement(text.sql());
     final PgPrepared replaced = prepared.put(name, new PgPrepared(command, text, oids,
-        statement));
+        statement, canned));
     if (replaced != null) {
       replaced.close();
     }
@@ -307,7 +354,9 @@ final class PgSession implements AutoCloseable {
   private void describeResult(PgPrepared statement, @Nullable PgPortal portal,
       PgFormats formats) throws SQLException {
     final PgCommand command = statement.command();
-    if (command.kind() == PgCommand.Kind.SHOW) {
+    if (statement.canned() != null) {
+      out.rowDescription(cannedColumns(statement.canned()), PgFormats.TEXT);
+    } else if (command.kind() == PgCommand.Kind.SHOW) {
       out.rowDescription(List.of(showColumn(command)), formats);
     } else if (statement.statement() != null && command.mayReturnRows()) {
       out.rowDescription(portal != null ? portal.columns()
@@ -338,6 +387,11 @@ final class PgSession implements AutoCloseable {
     checkNotFailed(command);
     if (command.kind() == PgCommand.Kind.SHOW) {
       show(command, portal.resultFormats(), false);
+      portal.finish();
+      return;
+    }
+    if (portal.prepared().canned() != null) {
+      sendCanned(portal.prepared().canned(), false);
       portal.finish();
       return;
     }

@@ -24,7 +24,12 @@ final class PgTypeNames {
       Map.entry("bpchar", SqlTypeName.CHAR),
       Map.entry("bytea", SqlTypeName.VARBINARY),
       Map.entry("oid", SqlTypeName.INTEGER),
-      Map.entry("timestamptz", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE));
+      Map.entry("timestamptz", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
+      // The catalog's identifier types, which print as numbers here.
+      Map.entry("regclass", SqlTypeName.INTEGER),
+      Map.entry("regtype", SqlTypeName.INTEGER),
+      Map.entry("regnamespace", SqlTypeName.INTEGER),
+      Map.entry("regproc", SqlTypeName.INTEGER));
 
   private PgTypeNames() {
   }

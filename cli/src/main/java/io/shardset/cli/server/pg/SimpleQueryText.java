@@ -122,11 +122,16 @@ public final class SimpleQueryText {
           && value.indexOf('\'') < 0) {
         text.append(type.toUpperCase(Locale.ROOT)).append(" '")
             .append(PgParameters.withoutZone(value.trim())).append('\'');
-        i = end + 2 + type.length();
+        i = end + 2 + castTypeLength(statement, end);
+      } else if (type.equals("regclass")) {
+        // A catalog table's name as its identifier: the catalog's own tables are the only
+        // ones clients name so, and they have no rows that point at them.
+        text.append('(').append(PgCatalogModel.catalogTableOid(value)).append(')');
+        i = end + 2 + castTypeLength(statement, end);
       } else if ((type.equals("numeric") || type.equals("decimal"))
           && NUMBER.matcher(value.trim()).matches()) {
         text.append('(').append(new BigDecimal(value.trim()).toPlainString()).append(')');
-        i = end + 2 + type.length();
+        i = end + 2 + castTypeLength(statement, end);
       } else {
         text.append(statement, i, end);
         i = end;
@@ -135,21 +140,67 @@ public final class SimpleQueryText {
     return text.toString();
   }
 
+  /**
+   * A statement with a phrase replaced outside strings, quoted identifiers and comments. With
+   * {@code unwrap}, the phrase opens a wrapping that {@code end} closes, and what it wraps is
+   * kept: {@code OPERATOR(pg_catalog.~)} with phrase {@code OPERATOR(pg_catalog.} and end
+   * {@code )} becomes {@code ~}; else the phrase is replaced by {@code end}.
+   */
+  static String replaceCode(String statement, String phrase, String end, boolean unwrap) {
+    final StringBuilder text = new StringBuilder(statement.length());
+    int i = 0;
+    while (i < statement.length()) {
+      if (statement.regionMatches(true, i, phrase, 0, phrase.length())) {
+        if (!unwrap) {
+          text.append(end);
+          i += phrase.length();
+          continue;
+        }
+        final int close = statement.indexOf(end, i + phrase.length());
+        if (close > 0) {
+          text.append(statement, i + phrase.length(), close);
+          i = close + end.length();
+          continue;
+        }
+      }
+      final int tokenEnd = tokenEnd(statement, i);
+      text.append(statement, i, tokenEnd);
+      i = tokenEnd;
+    }
+    return text.toString();
+  }
+
   /** A number PostgreSQL reads as numeric, written plainly it is an exact literal. */
   private static final Pattern NUMBER =
       Pattern.compile("[+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d{1,4})?");
 
-  /** The type a {@code ::} cast right after {@code at} names, in lower case; empty if none. */
+  /**
+   * The type a {@code ::} cast right after {@code at} names, in lower case and without a
+   * {@code pg_catalog.} qualifier; empty if none.
+   */
   private static String castType(String text, int at) {
     if (!text.startsWith("::", at)) {
       return "";
     }
+    final int length = castTypeLength(text, at);
+    final int end = at + 2 + length;
+    final String type = text.substring(at + 2, end).toLowerCase(Locale.ROOT);
+    return end < text.length() && (text.charAt(end) == '(' || text.charAt(end) == '[')
+        ? "" : type.startsWith(CATALOG) ? type.substring(CATALOG.length()) : type;
+  }
+
+  private static final String CATALOG = "pg_catalog.";
+
+  /** The length of the type name after the {@code ::} at {@code at}, qualifier included. */
+  private static int castTypeLength(String text, int at) {
     int end = at + 2;
+    if (text.regionMatches(true, end, CATALOG, 0, CATALOG.length())) {
+      end += CATALOG.length();
+    }
     while (end < text.length() && identifierPart(text, end)) {
       end++;
     }
-    return end < text.length() && (text.charAt(end) == '(' || text.charAt(end) == '[')
-        ? "" : text.substring(at + 2, end).toLowerCase(Locale.ROOT);
+    return end - at - 2;
   }
 
   /** Where a comment starting at {@code i} ends, or {@code i} if none starts there. */

@@ -1,5 +1,7 @@
 package io.shardset.cli.server.pg;
 
+import io.shardset.calcite.jdbc.ShardSetDriver;
+import io.shardset.calcite.prepare.PlanCache;
 import io.shardset.testing.Backend;
 import io.shardset.testing.PostgresServer;
 import io.shardset.testing.ShardFixture;
@@ -383,6 +385,31 @@ class PgJdbcTest {
 
   private static String insert(int id) {
     return "INSERT INTO ITEMS (ID, GRP, NAME) VALUES (" + id + ", 1, 'tx " + id + "')";
+  }
+
+  /**
+   * PostgreSQL sessions share the process's plans, catalogs and all: a second client plans
+   * nothing the first planned.
+   */
+  @Test void aSecondClientPlansNothingTheFirstPlanned() throws Exception {
+    final PgServerFixture server = server(Backend.H2);
+    final PlanCache plans = ((ShardSetDriver) DriverManager.getDriver("jdbc:shardset:"))
+        .planCache();
+    final List<String> sqls = List.of("SELECT NAME FROM ITEMS WHERE ID = 17",
+        "SELECT c.relname FROM pg_catalog.pg_class c WHERE c.relkind = 'r'",
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'items'");
+    try (Connection first = server.pg("")) {
+      for (String sql : sqls) {
+        ShardFixture.rows(first, sql);
+      }
+    }
+    final long planned = plans.plans();
+    try (Connection second = server.pg("")) {
+      for (String sql : sqls) {
+        assertTrue(!ShardFixture.rows(second, sql).isEmpty(), sql);
+      }
+    }
+    assertEquals(planned, plans.plans());
   }
 
   @Test void errorsCarryPostgresqlsSqlStates() throws Exception {
