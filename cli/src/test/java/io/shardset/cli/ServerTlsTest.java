@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -116,6 +117,28 @@ class ServerTlsTest {
   }
 
   /** Also the probe: nothing logged or answered holds a password or the key. */
+  /**
+   * The PostgreSQL port answers an SSL request with TLS on the same key: psql's
+   * {@code sslmode=require} gets an encrypted connection, and pgJDBC's {@code ssl=true} logs in
+   * over it with SCRAM.
+   */
+  @Test void postgresqlClientsGetTlsOnTheServersKey() throws Exception {
+    server = ShardSetServer.start(settings(keyStore()).withPgPort(0));
+    final Process psql = new ProcessBuilder("psql", "-X", "-c", "\\conninfo",
+        "host=127.0.0.1 port=" + server.pgPort() + " dbname=shardset user=alice"
+            + " password=secret sslmode=require").redirectErrorStream(true).start();
+    final String out = new String(psql.getInputStream().readAllBytes(),
+        StandardCharsets.UTF_8);
+    assertEquals(0, psql.waitFor(), out);
+    assertTrue(out.contains("SSL connection (protocol: TLSv1."), out);
+    try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:"
+        + server.pgPort() + "/shardset?user=alice&password=secret&sslmode=require"
+        + "&sslfactory=org.postgresql.ssl.NonValidatingFactory");
+         Statement s = c.createStatement()) {
+      assertEquals(0, count(c));
+    }
+  }
+
   @Test void aServerOfPemFilesServesHttpsAndLogsNoSecret() throws Exception {
     final Path[] pem = certificates.serverPem();
     final List<String> keyLines = Files.readAllLines(pem[0]);

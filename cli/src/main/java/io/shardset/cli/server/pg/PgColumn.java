@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * A result column as a RowDescription describes it.
@@ -37,6 +38,13 @@ record PgColumn(String name, PgType type) {
    * gives; a name with any lower-case letter is quoted in the model, and stays as it is.
    */
   static String clientName(String name) {
+    if (GENERATED.matcher(name).matches()) {
+      // Calcite's name of an expression without an alias; PostgreSQL's is ?column?.
+      return "?column?";
+    }
     return name.equals(name.toUpperCase(Locale.ROOT)) ? name.toLowerCase(Locale.ROOT) : name;
   }
+
+  /** The names Calcite gives expressions without an alias: EXPR$0, EXPR$1, ... */
+  private static final Pattern GENERATED = Pattern.compile("EXPR\\$\\d+");
 }
