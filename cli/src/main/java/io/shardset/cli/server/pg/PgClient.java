@@ -33,6 +33,7 @@ final class PgClient {
   private final PgSessionOpener opener;
   private final PgBackends backends;
   private final PgOutput out;
+  private final PgInbox inbox;
   private final int processId;
   private final String name;
   private @Nullable PgLogin login;
@@ -42,7 +43,8 @@ final class PgClient {
   private boolean ended;
 
   PgClient(Channel channel, String address, PgListenerSettings settings,
-      PgSessionOpener opener, PgBackends backends) {
+      PgSessionOpener opener, PgBackends backends, PgInbox inbox) {
+    this.inbox = inbox;
     this.channel = channel;
     this.address = address;
     this.settings = settings;
@@ -53,8 +55,30 @@ final class PgClient {
     this.name = "pg-" + processId;
   }
 
+  /** The name of the client's session and thread. */
+  String name() {
+    return "shardset-" + name;
+  }
+
+  /**
+   * Serves the client on the calling thread: authentication, then each message as it comes,
+   * until the client ends the session or goes.
+   */
+  void serve(Map<String, String> parameters) {
+    startup(parameters);
+    try {
+      PgFrame frame;
+      while (!ended && (frame = inbox.take()) != null) {
+        message(frame);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    end("connection lost");
+  }
+
   /** Takes the startup message's parameters and starts authentication. */
-  void startup(Map<String, String> parameters) {
+  private void startup(Map<String, String> parameters) {
     run(() -> {
       final String userName = parameters.get("user");
       final PgSettings initial = new PgSettings(userName);
@@ -69,7 +93,7 @@ final class PgClient {
   }
 
   /** Takes a message after the startup message. */
-  void message(PgFrame frame) {
+  private void message(PgFrame frame) {
     run(() -> {
       final PgSession open = session;
       if (open != null) {
@@ -97,11 +121,6 @@ final class PgClient {
     }
   }
 
-  /** Ends the session: its client went. */
-  void lost() {
-    run(() -> end("connection lost"));
-  }
-
   private void open(PgLogin started) throws SQLException {
     final PgUser authenticated = started.authenticated();
     user = authenticated;
@@ -115,7 +134,7 @@ final class PgClient {
       PgCatalogFunctions.addTo(root);
       PgCatalogFunctions.addTo(catalog);
       root.add("information_schema", new PgInformationSchema());
-      final PgSession opened = new PgSession(connection, out, sessionSettings,
+      final PgSession opened = new PgSession(connection, out, inbox, sessionSettings,
           settings.statementTimeoutSeconds());
       session = opened;
       final int secret = backends.register(processId, opened);

@@ -26,7 +26,7 @@ record PgCommand(Kind kind, String text, List<String> words, @Nullable String se
   /** What a statement is. */
   enum Kind {
     EMPTY, BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, ROLLBACK_TO, SET, SHOW, RESET,
-    DISCARD_ALL, QUERY, INSERT, UPDATE, DELETE, MERGE, OTHER
+    DISCARD_ALL, QUERY, INSERT, UPDATE, DELETE, MERGE, COPY, OTHER
   }
 
   PgCommand {
@@ -80,6 +80,8 @@ record PgCommand(Kind kind, String text, List<String> words, @Nullable String se
       return simple(Kind.DELETE, text, words);
     case "merge":
       return simple(Kind.MERGE, text, words);
+    case "copy":
+      return simple(Kind.COPY, text, words);
     default:
       return simple(Kind.OTHER, text, words);
     }
@@ -116,6 +118,8 @@ record PgCommand(Kind kind, String text, List<String> words, @Nullable String se
       return "DELETE " + rows;
     case MERGE:
       return "MERGE " + rows;
+    case COPY:
+      return "COPY " + rows;
     case DISCARD_ALL:
       return "DISCARD ALL";
     case ROLLBACK_TO:

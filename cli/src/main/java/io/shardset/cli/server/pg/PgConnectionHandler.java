@@ -13,33 +13,26 @@ import java.net.SocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One client connection on Netty's event loop: answers the requests of a connection's start
- * (SSL, GSS encryption, cancel), and hands the startup message and every message after it to
- * the client's own thread ({@link PgClient}), where statements may block. A client that sends
- * faster than its statements run stops being read until its thread catches up.
+ * (SSL, GSS encryption, cancel), and hands the startup message to a thread of the client's own
+ * ({@link PgClient}), where statements may block, and every message after it to that thread's
+ * {@link PgInbox}.
  */
 final class PgConnectionHandler extends SimpleChannelInboundHandler<PgFrame> {
   private static final Logger LOG = LoggerFactory.getLogger(PgConnectionHandler.class);
   static final int SSL_REQUEST = 80_877_103;
   static final int GSSENC_REQUEST = 80_877_104;
   static final int CANCEL_REQUEST = 80_877_102;
-  /** Messages waiting for the client's thread at which reading stops, and where it goes on. */
-  private static final int STOP_READING = 64;
-  private static final int READ_AGAIN = 16;
 
   private final PgListenerSettings settings;
   private final PgSessionOpener opener;
   private final PgBackends backends;
   private final AtomicInteger clients;
-  private final AtomicInteger waiting = new AtomicInteger();
   private @Nullable PgClient client;
-  private @Nullable ExecutorService thread;
+  private @Nullable PgInbox inbox;
   private boolean tls;
 
   PgConnectionHandler(PgListenerSettings settings, PgSessionOpener opener, PgBackends backends,
@@ -56,9 +49,9 @@ final class PgConnectionHandler extends SimpleChannelInboundHandler<PgFrame> {
   }
 
   @Override protected void channelRead0(ChannelHandlerContext ctx, PgFrame frame) {
-    final PgClient started = client;
+    final PgInbox started = inbox;
     if (started != null) {
-      hand(ctx, () -> started.message(frame));
+      started.put(frame);
       return;
     }
     final PgInput input = frame.input();
@@ -107,50 +100,23 @@ final class PgConnectionHandler extends SimpleChannelInboundHandler<PgFrame> {
     if (clients.get() > settings.maxClients()) {
       throw new PgProtocolException("53300", "sorry, too many clients already");
     }
+    final PgInbox messages = new PgInbox(ctx.channel());
     final PgClient started = new PgClient(ctx.channel(), address(ctx.channel().remoteAddress()),
-        settings, opener, backends);
+        settings, opener, backends, messages);
     client = started;
-    thread = Executors.newSingleThreadExecutor(runnable -> {
-      final Thread serving = new Thread(runnable, "shardset-pg-" + user.hashCode());
-      serving.setDaemon(true);
-      return serving;
-    });
-    hand(ctx, () -> started.startup(parameters));
-  }
-
-  /** Runs work on the client's thread, reading no more while much waits for it. */
-  private void hand(ChannelHandlerContext ctx, Runnable work) {
-    final ExecutorService serving = thread;
-    if (serving == null) {
-      return;
-    }
-    if (waiting.incrementAndGet() >= STOP_READING) {
-      ctx.channel().config().setAutoRead(false);
-    }
-    try {
-      serving.execute(() -> {
-        try {
-          work.run();
-        } finally {
-          if (waiting.decrementAndGet() <= READ_AGAIN && !ctx.channel().config().isAutoRead()
-              && ctx.channel().isActive()) {
-            ctx.channel().config().setAutoRead(true);
-          }
-        }
-      });
-    } catch (RejectedExecutionException e) {
-      waiting.decrementAndGet();
-    }
+    inbox = messages;
+    final Thread serving = new Thread(() -> started.serve(parameters), started.name());
+    serving.setDaemon(true);
+    serving.start();
   }
 
   @Override public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     clients.decrementAndGet();
     final PgClient started = client;
-    final ExecutorService serving = thread;
-    if (started != null && serving != null) {
+    final PgInbox messages = inbox;
+    if (started != null && messages != null) {
       started.cancelRunning();
-      serving.execute(started::lost);
-      serving.shutdown();
+      messages.close();
     }
     super.channelInactive(ctx);
   }

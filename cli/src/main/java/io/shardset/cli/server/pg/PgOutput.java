@@ -127,6 +127,26 @@ final class PgOutput {
     end();
   }
 
+  /** A CopyInResponse ({@code G}) or CopyOutResponse ({@code H}) of text columns. */
+  void copyResponse(char type, int columns) {
+    final ByteBuf out = begin(type);
+    out.writeByte(0).writeShort(columns);
+    for (int i = 0; i < columns; i++) {
+      out.writeShort(0);
+    }
+    end();
+  }
+
+  void copyData(byte[] data) {
+    begin('d').writeBytes(data);
+    end();
+  }
+
+  void copyDone() {
+    begin('c');
+    end();
+  }
+
   void commandComplete(String tag) {
     begin('C');
     string(tag);

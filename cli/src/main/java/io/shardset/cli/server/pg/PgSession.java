@@ -51,6 +51,8 @@ final class PgSession implements AutoCloseable {
 
   private final Connection connection;
   private final PgOutput out;
+  /** Where a COPY's data comes from. */
+  private final PgInbox inbox;
   private final PgSettings settings;
   private final PgSettings initialSettings;
   /** The server's limit on any statement, in seconds; 0 for none. */
@@ -65,8 +67,9 @@ final class PgSession implements AutoCloseable {
   private boolean skipToSync;
   private volatile @Nullable Statement running;
 
-  PgSession(Connection connection, PgOutput out, PgSettings settings,
+  PgSession(Connection connection, PgOutput out, PgInbox inbox, PgSettings settings,
       int serverTimeoutSeconds) {
+    this.inbox = inbox;
     this.connection = connection;
     this.out = out;
     this.settings = settings;
@@ -118,6 +121,12 @@ final class PgSession implements AutoCloseable {
       return true;
     case 'X':
       return false;
+    case 'd':
+    case 'c':
+    case 'f':
+      // Copy data after a COPY that failed, which the client still sends: ignored, as
+      // PostgreSQL ignores it.
+      return true;
     default:
       throw new PgProtocolException("invalid frontend message type " + (int) frame.type());
     }
@@ -170,6 +179,10 @@ final class PgSession implements AutoCloseable {
       show(command, PgFormats.TEXT, true);
       return;
     }
+    if (command.kind() == PgCommand.Kind.COPY) {
+      copy(command);
+      return;
+    }
     final Optional<PgCannedQueries.Answer> canned =
         PgCannedQueries.answer(command.text(), this::catalog);
     if (canned.isPresent()) {
@@ -191,6 +204,35 @@ final class PgSession implements AutoCloseable {
         } else {
           out.commandComplete(command.tag(Math.max(0, statement.getLargeUpdateCount())));
         }
+      } finally {
+        running = null;
+      }
+    }
+  }
+
+  /** Runs a COPY, in the session's transaction or, outside one, in one of its own. */
+  private void copy(PgCommand command) throws SQLException {
+    final PgCopyCommand copy = PgCopyCommand.parse(command.text()).orElseThrow(
+        () -> new PgProtocolException("42601", "COPY is served FROM STDIN and TO STDOUT only"));
+    final PgCopy run = new PgCopy(copy, connection, out);
+    if (copy.in()) {
+      if (status == Status.IDLE && !implicit) {
+        connection.setAutoCommit(false);
+        implicit = true;
+      }
+      try {
+        out.commandComplete(command.tag(run.in(inbox)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new PgOutput.ClientGoneException("the server is stopping");
+      }
+      return;
+    }
+    try (Statement statement = connection.createStatement()) {
+      limit(statement);
+      running = statement;
+      try {
+        out.commandComplete(command.tag(run.out(statement)));
       } finally {
         running = null;
       }
