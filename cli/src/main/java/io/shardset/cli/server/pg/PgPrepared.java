@@ -19,6 +19,8 @@ final class PgPrepared implements AutoCloseable {
   private final @Nullable PreparedStatement statement;
   /** The answer of a catalog query that is answered without running it, or null. */
   private final PgCannedQueries.@Nullable Answer canned;
+  /** Where the statement goes once the client is done with it. */
+  private final PgStatementCache cache;
   /** Whether a portal runs {@link #statement} now; another one then prepares its own. */
   private boolean lent;
   /** Whether the client closed or replaced it while a portal ran it: the portal goes on
@@ -26,7 +28,9 @@ final class PgPrepared implements AutoCloseable {
   private boolean dropped;
 
   PgPrepared(PgCommand command, SimpleQueryText.JdbcText text, int[] declaredOids,
-      @Nullable PreparedStatement statement, PgCannedQueries.@Nullable Answer canned) {
+      @Nullable PreparedStatement statement, PgCannedQueries.@Nullable Answer canned,
+      PgStatementCache cache) {
+    this.cache = cache;
     this.canned = canned;
     this.command = command;
     this.text = text;
@@ -104,12 +108,13 @@ final class PgPrepared implements AutoCloseable {
     }
   }
 
-  /** Closes the statement, or, while a portal runs it, marks it to close after the portal. */
+  /** Hands the statement to the session's cache, or, while a portal runs it, marks it to go
+   * there after the portal. */
   @Override public void close() throws SQLException {
     if (lent) {
       dropped = true;
     } else if (statement != null) {
-      statement.close();
+      cache.keep(text.sql(), statement);
     }
   }
 }

@@ -58,6 +58,8 @@ final class PgSession implements AutoCloseable {
   /** The server's limit on any statement, in seconds; 0 for none. */
   private final int serverTimeoutSeconds;
   private final Map<String, PgPrepared> prepared = new HashMap<>();
+  /** Statements the client closed, to prepare again without preparing. */
+  private final PgStatementCache closedStatements = new PgStatementCache();
   private final Map<String, PgPortal> portals = new HashMap<>();
   private final Map<String, Savepoint> savepoints = new LinkedHashMap<>();
   private Status status = Status.IDLE;
@@ -315,13 +317,16 @@ final class PgSession implements AutoCloseable {
         || command.kind() == PgCommand.Kind.EMPTY;
     final PgCannedQueries.Answer canned = answered ? null
         : PgCannedQueries.answer(command.text(), this::catalog).orElse(null);
-    final PreparedStatement statement = answered || canned != null ? null
-        : connection.prepareStatement(text.sql());
-    final PgPrepared replaced = prepared.put(name, new PgPrepared(command, text, oids,
-        statement, canned));
+    final PgPrepared replaced = prepared.remove(name);
     if (replaced != null) {
       replaced.close();
     }
+    final PreparedStatement kept = answered || canned != null ? null
+        : closedStatements.take(text.sql());
+    final PreparedStatement statement = answered || canned != null ? null
+        : kept != null ? kept : connection.prepareStatement(text.sql());
+    prepared.put(name, new PgPrepared(command, text, oids, statement, canned,
+        closedStatements));
     out.parseComplete();
   }
 
@@ -841,6 +846,7 @@ final class PgSession implements AutoCloseable {
       for (PgPrepared statement : prepared.values()) {
         statement.close();
       }
+      closedStatements.close();
       if (status != Status.IDLE || implicit) {
         connection.rollback();
       }
