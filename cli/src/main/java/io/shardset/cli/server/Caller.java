@@ -4,7 +4,9 @@ import io.shardset.model.ScatterLimit;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * The remote user whose request a server thread serves, and whether that user may write: set
@@ -32,6 +34,20 @@ record Caller(String user, String address, boolean mayWrite, @Nullable String wh
   Caller {
     Objects.requireNonNull(user, "user");
     Objects.requireNonNull(address, "address");
+  }
+
+  /**
+   * The caller a user with these roles is on a server with these rules, whichever protocol
+   * the user came in by.
+   *
+   * @param hasRole whether the user has a role of the users file
+   */
+  static Caller of(String user, String address, Predicate<String> hasRole, WriteAccess access,
+      List<RoleScatter> roleScatter, List<String> operatorRoles) {
+    final boolean mayWrite = access.mayWrite(hasRole);
+    return new Caller(user, address, mayWrite, mayWrite ? null : access.whyReadOnly(user),
+        !mayWrite && !access.serverReadOnly(), RoleScatter.of(roleScatter, hasRole),
+        !access.authenticated() || operatorRoles.stream().anyMatch(hasRole));
   }
 
   /** The callers of the requests each thread serves now. */

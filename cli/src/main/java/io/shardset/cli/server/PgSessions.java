@@ -37,22 +37,12 @@ final class PgSessions implements PgSessionOpener {
 
   @Override public Connection open(String session, PgUser user, String address,
       Properties protocol) throws SQLException {
-    final boolean mayWrite = access.mayWrite(user.roles()::contains);
-    final Caller caller = new Caller(user.name(), address, mayWrite,
-        mayWrite ? null : access.whyReadOnly(user.name()), !mayWrite && !access.serverReadOnly(),
-        RoleScatter.of(roleScatter, user.roles()::contains),
-        !access.authenticated() || operatorRoles.stream().anyMatch(user.roles()::contains));
+    final Caller caller = Caller.of(user.name(), address, user.roles()::contains, access,
+        roleScatter, operatorRoles);
     final Properties properties = SessionProperties.of(server, new Properties(), caller);
     properties.putAll(protocol);
-    final Connection connection = DriverManager.getConnection(url, properties);
-    try {
-      if (!mayWrite) {
-        connection.setReadOnly(true);
-      }
-    } catch (SQLException | RuntimeException e) {
-      connection.close();
-      throw e;
-    }
+    final Connection connection = SessionProperties.forCaller(
+        DriverManager.getConnection(url, properties), caller);
     audit.opened(session, user.name(), address);
     return connection;
   }

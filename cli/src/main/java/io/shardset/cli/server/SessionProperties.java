@@ -5,12 +5,15 @@ import io.shardset.calcite.guard.AuditLog;
 import io.shardset.calcite.guard.ConnectionScatter;
 import io.shardset.model.ScatterLimit;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Properties;
 
 /**
- * The properties of the embedded connection a remote session runs on, whichever protocol the
- * client speaks: the server's, the client's allowed ones ({@link ClientProperties}), and the
- * caller's identity, address, statement visibility and scatter limit.
+ * The embedded connection a remote session runs on, whichever protocol the client speaks: its
+ * properties (the server's, the client's allowed ones ({@link ClientProperties}), and the
+ * caller's identity, address, statement visibility and scatter limit), read-only for a caller
+ * who may not write.
  */
 final class SessionProperties {
   private SessionProperties() {
@@ -30,5 +33,21 @@ final class SessionProperties {
       properties.putAll(ConnectionScatter.properties(scatter));
     }
     return properties;
+  }
+
+  /**
+   * A caller's connection, made read-only when the caller may not write; closed if that
+   * fails.
+   */
+  static Connection forCaller(Connection connection, Caller caller) throws SQLException {
+    if (!caller.mayWrite()) {
+      try {
+        connection.setReadOnly(true);
+      } catch (SQLException | RuntimeException e) {
+        connection.close();
+        throw e;
+      }
+    }
+    return connection;
   }
 }

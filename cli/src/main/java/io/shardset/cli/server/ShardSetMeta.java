@@ -189,16 +189,7 @@ final class ShardSetMeta extends JdbcMeta implements AutoCloseable {
       throws SQLException {
     final Caller caller = callers.get();
     final Properties properties = SessionProperties.of(server, info, caller);
-    final Connection connection = super.createConnection(url, properties);
-    if (!caller.mayWrite()) {
-      try {
-        connection.setReadOnly(true);
-      } catch (SQLException | RuntimeException e) {
-        connection.close();
-        throw e;
-      }
-    }
-    return connection;
+    return SessionProperties.forCaller(super.createConnection(url, properties), caller);
   }
 
   /** Keeps the connection of a user who may not write read-only. */

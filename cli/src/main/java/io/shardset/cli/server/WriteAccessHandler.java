@@ -58,12 +58,8 @@ final class WriteAccessHandler extends HandlerWrapper implements AvaticaHandler 
       return;
     }
     final String user = request.getRemoteUser() == null ? ANONYMOUS : request.getRemoteUser();
-    final boolean mayWrite = access.mayWrite(request::isUserInRole);
-    callers.set(new Caller(user, request.getRemoteAddr(), mayWrite,
-        mayWrite ? null : access.whyReadOnly(user),
-        !mayWrite && !access.serverReadOnly(),
-        RoleScatter.of(roleScatter, request::isUserInRole),
-        !access.authenticated() || operatorRoles.stream().anyMatch(request::isUserInRole)));
+    callers.set(Caller.of(user, request.getRemoteAddr(), request::isUserInRole, access,
+        roleScatter, operatorRoles));
     try {
       super.handle(target, baseRequest, request, response);
     } finally {
