@@ -1,12 +1,15 @@
 package io.shardset.cli.server.pg;
 
-import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The functions of PostgreSQL's catalog that clients call on it ({@code format_type},
@@ -18,14 +21,15 @@ public final class PgCatalogFunctions {
   private PgCatalogFunctions() {
   }
 
-  /** Adds every function to a schema, and returns it. */
-  static SchemaPlus addTo(SchemaPlus schema) {
+  /** Every function with its SQL name; an overloaded name comes once per signature. */
+  static List<Map.Entry<String, Function>> all() {
+    final List<Map.Entry<String, Function>> functions = new ArrayList<>();
     for (Method method : PgCatalogFunctions.class.getDeclaredMethods()) {
       if (Modifier.isPublic(method.getModifiers()) && Modifier.isStatic(method.getModifiers())) {
-        schema.add(sqlName(method.getName()), ScalarFunctionImpl.create(method));
+        functions.add(Map.entry(sqlName(method.getName()), ScalarFunctionImpl.create(method)));
       }
     }
-    return schema;
+    return List.copyOf(functions);
   }
 
   /** The SQL name of a method: {@code pgTableIsVisible} is {@code pg_table_is_visible}. */

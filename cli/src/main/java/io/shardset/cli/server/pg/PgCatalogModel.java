@@ -16,6 +16,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -66,23 +68,24 @@ record PgCatalogModel(List<Namespace> namespaces, List<Relation> relations) {
   static PgCatalogModel of(SchemaPlus root, RelDataTypeFactory typeFactory) {
     final List<Namespace> namespaces = new ArrayList<>();
     final List<Relation> relations = new ArrayList<>();
-    final SchemaPlus publicSchema = root.subSchemas().get(PgClient.PUBLIC);
+    final String publicName = PgSessionSchemas.PUBLIC;
+    final SchemaPlus publicSchema = root.subSchemas().get(publicName);
     final Schema aliased = publicSchema == null ? null : CalciteSchema.from(publicSchema).schema;
     final List<String> names = new ArrayList<>(root.subSchemas().getNames(LikePattern.any()));
     names.sort(String.CASE_INSENSITIVE_ORDER);
     if (publicSchema != null) {
-      names.remove(PgClient.PUBLIC);
-      names.add(0, PgClient.PUBLIC);
+      names.remove(publicName);
+      names.add(0, publicName);
     }
     int number = 0;
     for (String name : names) {
       final SchemaPlus schema = root.subSchemas().get(name);
-      if (schema == null || NOT_LISTED.contains(name.toLowerCase(java.util.Locale.ROOT))
-          || !name.equals(PgClient.PUBLIC) && CalciteSchema.from(schema).schema == aliased) {
+      if (schema == null || NOT_LISTED.contains(name.toLowerCase(Locale.ROOT))
+          || !name.equals(publicName) && CalciteSchema.from(schema).schema == aliased) {
         continue;
       }
       number++;
-      final int oid = name.equals(PgClient.PUBLIC) ? PUBLIC : FIRST_NAMESPACE + number;
+      final int oid = name.equals(publicName) ? PUBLIC : FIRST_NAMESPACE + number;
       final String clientName = PgColumn.clientName(name);
       namespaces.add(new Namespace(oid, clientName));
       final List<String> tables = new ArrayList<>(schema.tables().getNames(LikePattern.any()));
@@ -127,13 +130,13 @@ record PgCatalogModel(List<Namespace> namespaces, List<Relation> relations) {
 
   /** PostgreSQL's identifiers of its catalog's tables, which clients name as
    * {@code 'pg_class'::regclass}. */
-  private static final java.util.Map<String, Integer> CATALOG_TABLES = java.util.Map.of(
+  private static final Map<String, Integer> CATALOG_TABLES = Map.of(
       "pg_class", 1259, "pg_namespace", 2615, "pg_proc", 1255, "pg_type", 1247,
       "pg_attribute", 1249, "pg_constraint", 2606, "pg_database", 1262, "pg_index", 2610);
 
   /** The identifier of a catalog table a client names, 0 for another name. */
   static int catalogTableOid(String name) {
-    final String table = name.trim().toLowerCase(java.util.Locale.ROOT);
+    final String table = name.trim().toLowerCase(Locale.ROOT);
     return CATALOG_TABLES.getOrDefault(table.startsWith("pg_catalog.")
         ? table.substring("pg_catalog.".length()) : table, 0);
   }

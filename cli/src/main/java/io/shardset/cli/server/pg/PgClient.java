@@ -1,9 +1,5 @@
 package io.shardset.cli.server.pg;
 
-import org.apache.calcite.jdbc.CalciteConnection;
-import org.apache.calcite.jdbc.CalciteSchema;
-import org.apache.calcite.schema.SchemaPlus;
-
 import io.netty.channel.Channel;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -12,7 +8,6 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 
@@ -24,8 +19,6 @@ import java.util.Properties;
  */
 final class PgClient {
   private static final Logger LOG = LoggerFactory.getLogger(PgClient.class);
-  /** The name PostgreSQL's clients give the default schema. */
-  static final String PUBLIC = "public";
 
   private final Channel channel;
   private final String address;
@@ -34,6 +27,7 @@ final class PgClient {
   private final PgBackends backends;
   private final PgOutput out;
   private final PgInbox inbox;
+  private final PgSessionSchemas schemas;
   private final int processId;
   private final String name;
   private @Nullable PgLogin login;
@@ -43,8 +37,9 @@ final class PgClient {
   private boolean ended;
 
   PgClient(Channel channel, String address, PgListenerSettings settings,
-      PgSessionOpener opener, PgBackends backends, PgInbox inbox) {
+      PgSessionOpener opener, PgBackends backends, PgInbox inbox, PgSessionSchemas schemas) {
     this.inbox = inbox;
+    this.schemas = schemas;
     this.channel = channel;
     this.address = address;
     this.settings = settings;
@@ -126,14 +121,7 @@ final class PgClient {
     user = authenticated;
     final Connection connection = opener.open(name, authenticated, address, protocolProperties());
     try {
-      aliasDefaultSchema(connection);
-      final SchemaPlus root = connection.unwrap(CalciteConnection.class).getRootSchema();
-      PgTypeNames.addTo(root);
-      final SchemaPlus catalog = root.add("pg_catalog", new PgCatalogSchema());
-      PgTypeNames.addTo(catalog);
-      PgCatalogFunctions.addTo(root);
-      PgCatalogFunctions.addTo(catalog);
-      root.add("information_schema", new PgInformationSchema());
+      schemas.install(connection);
       final PgSession opened = new PgSession(connection, out, inbox, sessionSettings,
           settings.statementTimeoutSeconds());
       session = opened;
@@ -167,24 +155,6 @@ final class PgClient {
     properties.setProperty("caseSensitive", "false");
     properties.setProperty("typeSystem", PgTypeSystem.class.getName() + "#INSTANCE");
     return properties;
-  }
-
-  /**
-   * Makes the model's default schema answer to {@code public} too, where PostgreSQL's clients
-   * and tools look for tables ({@code "public"."orders"}), unless a schema has that name.
-   */
-  static void aliasDefaultSchema(Connection connection) throws SQLException {
-    final String schema = connection.getSchema();
-    if (schema == null) {
-      return;
-    }
-    final SchemaPlus root = connection.unwrap(CalciteConnection.class).getRootSchema();
-    final SchemaPlus defaultSchema = root.subSchemas().get(schema);
-    if (defaultSchema == null || root.subSchemas().get(PUBLIC) != null
-        || root.subSchemas().get(PUBLIC.toUpperCase(Locale.ROOT)) != null) {
-      return;
-    }
-    root.add(PUBLIC, CalciteSchema.from(defaultSchema).schema);
   }
 
   private void end(String how) {

@@ -177,7 +177,7 @@ record PgCommand(Kind kind, String text, List<String> words, @Nullable String se
     final StringBuilder code = new StringBuilder();
     int i = 0;
     while (i < text.length()) {
-      final int skipped = skipComment(text, i);
+      final int skipped = SimpleQueryText.commentEnd(text, i);
       if (skipped > i) {
         i = skipped;
       } else {
@@ -192,7 +192,7 @@ record PgCommand(Kind kind, String text, List<String> words, @Nullable String se
     final List<String> words = new ArrayList<>();
     int i = 0;
     while (i < text.length() && words.size() < WORDS) {
-      final int skipped = skipComment(text, i);
+      final int skipped = SimpleQueryText.commentEnd(text, i);
       if (skipped > i) {
         i = skipped;
         continue;
@@ -218,8 +218,4 @@ record PgCommand(Kind kind, String text, List<String> words, @Nullable String se
     return words;
   }
 
-  /** Where a comment starting at {@code i} ends, or {@code i} if none starts there. */
-  private static int skipComment(String text, int i) {
-    return SimpleQueryText.commentEnd(text, i);
-  }
 }

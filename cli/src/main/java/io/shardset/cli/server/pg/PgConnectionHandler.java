@@ -31,12 +31,14 @@ final class PgConnectionHandler extends SimpleChannelInboundHandler<PgFrame> {
   private final PgSessionOpener opener;
   private final PgBackends backends;
   private final AtomicInteger clients;
+  private final PgSessionSchemas schemas;
   private @Nullable PgClient client;
   private @Nullable PgInbox inbox;
   private boolean tls;
 
   PgConnectionHandler(PgListenerSettings settings, PgSessionOpener opener, PgBackends backends,
-      AtomicInteger clients) {
+      AtomicInteger clients, PgSessionSchemas schemas) {
+    this.schemas = schemas;
     this.settings = settings;
     this.opener = opener;
     this.backends = backends;
@@ -102,7 +104,7 @@ final class PgConnectionHandler extends SimpleChannelInboundHandler<PgFrame> {
     }
     final PgInbox messages = new PgInbox(ctx.channel());
     final PgClient started = new PgClient(ctx.channel(), address(ctx.channel().remoteAddress()),
-        settings, opener, backends, messages);
+        settings, opener, backends, messages, schemas);
     client = started;
     inbox = messages;
     final Thread serving = new Thread(() -> started.serve(parameters), started.name());

@@ -10,6 +10,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
@@ -41,7 +42,7 @@ final class PgCopy {
     final List<String> columns = command.columns().isEmpty() ? tableColumns()
         : command.columns();
     final String insert = "INSERT INTO " + command.table() + " (" + String.join(", ", columns)
-        + ") VALUES (" + String.join(", ", java.util.Collections.nCopies(columns.size(), "?"))
+        + ") VALUES (" + String.join(", ", Collections.nCopies(columns.size(), "?"))
         + ")";
     try (PreparedStatement statement = connection.prepareStatement(insert)) {
       final int[] types = new int[columns.size()];

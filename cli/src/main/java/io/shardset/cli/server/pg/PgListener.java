@@ -46,6 +46,7 @@ public final class PgListener implements AutoCloseable {
         Math.max(2, Runtime.getRuntime().availableProcessors()), NioIoHandler.newFactory());
     final PgBackends backends = new PgBackends(settings.users().random());
     final AtomicInteger clients = new AtomicInteger();
+    final PgSessionSchemas schemas = new PgSessionSchemas();
     try {
       final Channel channel = new ServerBootstrap()
           .group(acceptor, io)
@@ -55,7 +56,7 @@ public final class PgListener implements AutoCloseable {
             @Override protected void initChannel(SocketChannel client) {
               client.pipeline().addLast("frames", new PgFrameDecoder(settings.maxMessageBytes()));
               client.pipeline().addLast("protocol",
-                  new PgConnectionHandler(settings, opener, backends, clients));
+                  new PgConnectionHandler(settings, opener, backends, clients, schemas));
             }
           })
           .bind(new InetSocketAddress(settings.bind(), settings.port()))

@@ -6,6 +6,7 @@ import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.Arrays;
 
 /**
  * A statement a Parse message prepared: what it is, its text with JDBC's markers, the types
@@ -21,6 +22,8 @@ final class PgPrepared implements AutoCloseable {
   private final PgCannedQueries.@Nullable Answer canned;
   /** Where the statement goes once the client is done with it. */
   private final PgStatementCache cache;
+  /** The JDBC type of each parameter, once asked for. */
+  private int @Nullable [] jdbcTypes;
   /** Whether a portal runs {@link #statement} now; another one then prepares its own. */
   private boolean lent;
   /** Whether the client closed or replaced it while a portal ran it: the portal goes on
@@ -66,18 +69,30 @@ final class PgPrepared implements AutoCloseable {
 
   /** The JDBC type of parameter {@code number} (from 1) in the statement. */
   int jdbcType(int number) throws SQLException {
-    final PreparedStatement prepared = statement;
-    if (prepared == null) {
-      return Types.VARCHAR;
+    int[] types = jdbcTypes;
+    if (types == null) {
+      types = jdbcTypes();
+      jdbcTypes = types;
     }
-    final ParameterMetaData metaData = prepared.getParameterMetaData();
-    final int[] numbers = text.numbers();
-    for (int marker = 0; marker < numbers.length; marker++) {
-      if (numbers[marker] == number) {
-        return metaData.getParameterType(marker + 1);
+    return types[number - 1];
+  }
+
+  /** Each parameter's JDBC type, read once: every Bind needs them, and they do not change. */
+  private int[] jdbcTypes() throws SQLException {
+    final int[] types = new int[parameterCount()];
+    Arrays.fill(types, Types.VARCHAR);
+    final PreparedStatement prepared = statement;
+    if (prepared != null) {
+      final ParameterMetaData metaData = prepared.getParameterMetaData();
+      final int[] numbers = text.numbers();
+      // The first marker of each number gives its type.
+      for (int marker = numbers.length - 1; marker >= 0; marker--) {
+        if (numbers[marker] >= 1 && numbers[marker] <= types.length) {
+          types[numbers[marker] - 1] = metaData.getParameterType(marker + 1);
+        }
       }
     }
-    return Types.VARCHAR;
+    return types;
   }
 
   /** The types of the parameters as a ParameterDescription gives them. */

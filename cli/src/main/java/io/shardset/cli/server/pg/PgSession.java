@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -176,7 +177,7 @@ final class PgSession implements AutoCloseable {
     if (runSessionCommand(command)) {
       return;
     }
-    checkNotFailed(command);
+    checkNotFailed();
     if (command.kind() == PgCommand.Kind.SHOW) {
       show(command, PgFormats.TEXT, true);
       return;
@@ -218,10 +219,7 @@ final class PgSession implements AutoCloseable {
         () -> new PgProtocolException("42601", "COPY is served FROM STDIN and TO STDOUT only"));
     final PgCopy run = new PgCopy(copy, connection, out);
     if (copy.in()) {
-      if (status == Status.IDLE && !implicit) {
-        connection.setAutoCommit(false);
-        implicit = true;
-      }
+      beginImplicit();
       try {
         out.commandComplete(command.tag(run.in(inbox)));
       } catch (InterruptedException e) {
@@ -341,7 +339,7 @@ final class PgSession implements AutoCloseable {
     final PgFormats parameterFormats = PgFormats.read(input);
     final int count = input.readCount();
     if (count != statement.parameterCount()) {
-      throw new PgProtocolException(String.format(java.util.Locale.ROOT, "bind message"
+      throw new PgProtocolException(String.format(Locale.ROOT, "bind message"
           + " supplies %d parameters, but prepared statement \"%s\" requires %d", count,
           statementName, statement.parameterCount()));
     }
@@ -431,7 +429,7 @@ final class PgSession implements AutoCloseable {
       portal.finish();
       return;
     }
-    checkNotFailed(command);
+    checkNotFailed();
     if (command.kind() == PgCommand.Kind.SHOW) {
       show(command, portal.resultFormats(), false);
       portal.finish();
@@ -573,7 +571,7 @@ final class PgSession implements AutoCloseable {
     final PgCommand.Kind kind = command.kind();
     if (status == Status.FAILED && kind != PgCommand.Kind.COMMIT
         && kind != PgCommand.Kind.ROLLBACK && kind != PgCommand.Kind.ROLLBACK_TO) {
-      checkNotFailed(command);
+      checkNotFailed();
     }
     switch (kind) {
     case BEGIN:
@@ -750,7 +748,7 @@ final class PgSession implements AutoCloseable {
 
   // Transactions.
 
-  private void checkNotFailed(PgCommand command) {
+  private void checkNotFailed() {
     if (status == Status.FAILED) {
       throw new PgProtocolException(IN_FAILED_TRANSACTION, "current transaction is aborted,"
           + " commands ignored until end of transaction block");
@@ -758,7 +756,14 @@ final class PgSession implements AutoCloseable {
   }
 
   private void beginImplicitIfWrite(PgCommand command) throws SQLException {
-    if (status == Status.IDLE && !implicit && command.writes()) {
+    if (command.writes()) {
+      beginImplicit();
+    }
+  }
+
+  /** Opens a transaction that the end of the message, or the Sync, ends, unless one is open. */
+  private void beginImplicit() throws SQLException {
+    if (status == Status.IDLE && !implicit) {
       connection.setAutoCommit(false);
       implicit = true;
     }
