@@ -103,11 +103,18 @@ public final class ColumnTypes {
         : typeFactory.createSqlType(name, length);
   }
 
-  /** Reads rows of the given type from a shard's result set. */
-  public static RowReader rowReader(RelDataType rowType) {
+  /**
+   * Reads rows of the given type from a shard's result set.
+   *
+   * @param exactTimestamps whether TIMESTAMP columns are read as the LocalDateTime the shard
+   *     returns, for rows that go to a write, rather than as Calcite's milliseconds
+   */
+  public static RowReader rowReader(RelDataType rowType, boolean exactTimestamps) {
     final List<RowReader.ColumnKind> kinds = new ArrayList<>();
     for (RelDataTypeField field : rowType.getFieldList()) {
-      kinds.add(kind(field.getType().getSqlTypeName()));
+      final RowReader.ColumnKind kind = kind(field.getType().getSqlTypeName());
+      kinds.add(exactTimestamps && kind == RowReader.ColumnKind.TIMESTAMP
+          ? RowReader.ColumnKind.EXACT_TIMESTAMP : kind);
     }
     return RowReader.of(kinds);
   }

@@ -22,7 +22,10 @@ import java.util.Objects;
  * Integer, {@code BIGINT} Long, {@code DECIMAL} BigDecimal, {@code REAL} Float, {@code DOUBLE}
  * Double (both with zero unsigned), {@code STRING} String, {@code DATE} Integer days since
  * 1970-01-01, {@code TIME} Integer milliseconds of the day, {@code TIMESTAMP} Long milliseconds
- * since 1970-01-01T00:00 of the local date-time read as if it were UTC, {@code BINARY} {@link ByteString}. SQL NULL stays null.
+ * since 1970-01-01T00:00 of the local date-time read as if it were UTC, {@code BINARY}
+ * {@link ByteString}. SQL NULL stays null. {@code EXACT_TIMESTAMP} is the LocalDateTime the
+ * shard returns, to its last digit, for rows that go to a write rather than to Calcite's code
+ * (which would cast it to a Long): the rows an UPDATE moves to another shard, say.
  *
  * <p>Dates and times are read as {@code java.time} values, never through {@code java.sql.Date}:
  * the latter shifts values by the JVM's time zone.
@@ -31,7 +34,7 @@ public final class RowReader {
   /** The internal representation a column is read into. */
   public enum ColumnKind {
     BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, DOUBLE, STRING, DATE, TIME,
-    TIMESTAMP, BINARY
+    TIMESTAMP, EXACT_TIMESTAMP, BINARY
   }
 
   private final List<ColumnKind> columns;
@@ -94,6 +97,8 @@ public final class RowReader {
       return RowReader::readTime;
     case TIMESTAMP:
       return RowReader::readTimestamp;
+    case EXACT_TIMESTAMP:
+      return (resultSet, column) -> resultSet.getObject(column, LocalDateTime.class);
     case BINARY:
       return RowReader::readBinary;
     default:

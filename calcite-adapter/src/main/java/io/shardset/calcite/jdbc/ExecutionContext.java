@@ -1,5 +1,6 @@
 package io.shardset.calcite.jdbc;
 
+import io.shardset.calcite.runtime.TimestampParameter;
 import io.shardset.util.SuppressForbidden;
 
 import org.apache.calcite.DataContext;
@@ -50,7 +51,9 @@ public final class ExecutionContext implements DataContext {
    * Creates the context of an execution starting now.
    *
    * @param parameters the statement's parameter values ({@code ?0}, ...) and internal
-   *     parameters, as Calcite hands them to its own context
+   *     parameters, as Calcite hands them to its own context; a {@link TimestampParameter}
+   *     is given as its milliseconds, and its exact value by its
+   *     {@link TimestampParameter#exactName}
    * @param timeZones the connection's time zone, asked once if a statement needs it
    * @param localeName the connection's {@code locale} property, or null for the root locale
    * @param calcite makes Calcite's own context, for a variable this one does not know
@@ -86,12 +89,17 @@ public final class ExecutionContext implements DataContext {
 
   @Override public @Nullable Object get(String name) {
     final Object parameter = parameters.get(name);
+    if (parameter instanceof TimestampParameter timestamp) {
+      return timestamp.millis(); // as Calcite's code holds a TIMESTAMP
+    }
     if (parameter != null || parameters.containsKey(name)) {
       return parameter;
     }
     final Variable variable = VARIABLES.get(name);
     if (variable == null) {
-      return null;
+      final String exactOf = TimestampParameter.parameterName(name);
+      return exactOf != null && parameters.get(exactOf) instanceof TimestampParameter exact
+          ? exact.exact() : null;
     }
     switch (variable) {
     case UTC_TIMESTAMP:

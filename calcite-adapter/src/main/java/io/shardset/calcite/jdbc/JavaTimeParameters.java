@@ -1,5 +1,7 @@
 package io.shardset.calcite.jdbc;
 
+import io.shardset.calcite.runtime.TimestampParameter;
+
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.remote.TypedValue;
 
@@ -71,7 +73,8 @@ public final class JavaTimeParameters {
 
   /**
    * The parameter values with each {@code java.time} value (which Avatica's site keeps as it
-   * is, of representation OBJECT, and Calcite cannot bind) as {@link #of} sends it; the
+   * is, of representation OBJECT, and Calcite cannot bind) as {@link #of} sends it, a
+   * TIMESTAMP finer than a millisecond as a {@link TimestampParameter}; the
    * values themselves when none is, without asking for the zone (which costs a point query
    * a few per cent of its time).
    */
@@ -80,7 +83,7 @@ public final class JavaTimeParameters {
     for (int i = 0; i < values.size(); i++) {
       final TypedValue value = values.get(i);
       final TypedValue time = value == null || !(value.value instanceof Temporal temporal)
-          ? null : of(temporal, Types.OTHER, zone.get());
+          ? null : exact(temporal, zone.get());
       if (time != null) {
         if (sendable == null) {
           sendable = new ArrayList<>(values);
@@ -89,6 +92,28 @@ public final class JavaTimeParameters {
       }
     }
     return sendable == null ? values : sendable;
+  }
+
+  /**
+   * The value {@link #of} sends, except that a TIMESTAMP finer than a millisecond is kept
+   * exactly ({@link TimestampParameter}): this runs where the statement executes, and the
+   * value goes no further over Avatica's protocol, which has no form for it.
+   */
+  private static @Nullable TypedValue exact(Temporal value, ZoneId zone) {
+    if (!(value instanceof LocalDate) && !(value instanceof LocalTime)) {
+      final LocalDateTime local = local(value, zone);
+      if (local != null && TimestampParameter.isFinerThanMillis(local)) {
+        return TypedValue.ofLocal(ColumnMetaData.Rep.OBJECT, new TimestampParameter(local));
+      }
+    }
+    return of(value, Types.OTHER, zone);
+  }
+
+  /** The nanoseconds below the millisecond of the TIMESTAMP {@link #of} sends for
+   * {@code value}, which it drops; 0 for a value it does not convert. */
+  public static int nanosBelowMillis(Object value, ZoneId zone) {
+    final LocalDateTime local = local(value, zone);
+    return local == null ? 0 : local.getNano() % 1_000_000;
   }
 
   /** The date and time a value shows in the session's time zone; a time of day is on

@@ -30,6 +30,7 @@ import org.apache.calcite.schema.SchemaPlus;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.ZoneId;
@@ -542,7 +543,8 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
 
   /**
    * The parameter values as Calcite can bind them: {@code java.time} values converted
-   * ({@link JavaTimeParameters}), fractions for integer parameters rounded
+   * ({@link JavaTimeParameters}), text for date and time parameters read
+   * ({@link TimeTextParameters}), fractions for integer parameters rounded
    * ({@link IntegerParameters}).
    */
   private List<TypedValue> sendable(StatementHandle h, List<TypedValue> values) {
@@ -550,9 +552,10 @@ final class ShardSetMeta extends AccessibleCalciteMeta implements SessionOwner, 
     try {
       // The statement's parameters: the handle's signature may be the shared plan's, whose
       // parameters include the literals the plan cache made parameters.
-      return IntegerParameters.rounded(times,
+      final ParameterMetaData parameters =
           connection.statementMap.get(h.id) instanceof PreparedStatement prepared
-              ? prepared.getParameterMetaData() : null,
+              ? prepared.getParameterMetaData() : null;
+      return IntegerParameters.rounded(TimeTextParameters.read(times, parameters), parameters,
           () -> {
             final String sql = preparedSql(h);
             return sql == null ? null

@@ -139,7 +139,7 @@ public final class EnumerableShardPushedModify extends AbstractRelNode
     return new PushedWrite(
         WriteTarget.of(table.sharded(), table.coordinator(),
             ShardWrites.Operation.valueOf(operation.name()), updated),
-        ShardQueryFactory.create(spec).plan(), statements, spec.subpartitions().planned());
+        ShardQueryFactory.create(spec, false).plan(), statements, spec.subpartitions().planned());
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {

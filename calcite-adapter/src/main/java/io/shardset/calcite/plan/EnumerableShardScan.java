@@ -33,27 +33,46 @@ import java.util.List;
 public final class EnumerableShardScan extends AbstractShardScan implements EnumerableRel {
   /** The column a bind join filters by its other side's keys, or null. */
   private final @Nullable BindColumn bind;
+  /** Whether the rows go straight to a write, which takes TIMESTAMP values to their last
+   * digit, rather than to Calcite's code, which takes milliseconds. */
+  private final boolean exactTimestamps;
 
   private EnumerableShardScan(RelOptCluster cluster, RelTraitSet traitSet,
-      ShardScanSpec spec, @Nullable BindColumn bind) {
+      ShardScanSpec spec, @Nullable BindColumn bind, boolean exactTimestamps) {
     super(cluster, traitSet, spec);
     this.bind = bind;
+    this.exactTimestamps = exactTimestamps;
   }
 
   static EnumerableShardScan create(RelOptCluster cluster, RelTraitSet traitSet,
       ShardScanSpec spec) {
-    return new EnumerableShardScan(cluster, traitSet, spec, null);
+    return new EnumerableShardScan(cluster, traitSet, spec, null, false);
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     assert inputs.isEmpty();
-    return new EnumerableShardScan(getCluster(), traitSet, spec, bind);
+    return new EnumerableShardScan(getCluster(), traitSet, spec, bind, exactTimestamps);
   }
 
   /** This scan, its rows kept by the keys of a bind join's other side (see
    * {@link BindJoins}). */
   EnumerableShardScan withBind(BindColumn bind) {
-    return new EnumerableShardScan(getCluster(), getTraitSet(), spec, bind);
+    return new EnumerableShardScan(getCluster(), getTraitSet(), spec, bind, exactTimestamps);
+  }
+
+  /** Whether TIMESTAMP columns are read as the shards hold them ({@link #forWrite}). */
+  boolean readsExactTimestamps() {
+    return exactTimestamps;
+  }
+
+  /**
+   * This scan as the direct input of a write, whose rows no Calcite code reads: TIMESTAMP
+   * columns are read as the shards hold them, so that a row an UPDATE moves to another shard,
+   * or that {@code INSERT ... SELECT} copies, keeps its microseconds.
+   */
+  EnumerableShardScan forWrite() {
+    return exactTimestamps ? this
+        : new EnumerableShardScan(getCluster(), getTraitSet(), spec, bind, true);
   }
 
   /** The column a bind join filters, or null. */
@@ -69,7 +88,7 @@ public final class EnumerableShardScan extends AbstractShardScan implements Enum
   /** The query code generation stashes: everything the scan's executions need, and no
    * planner object. */
   public ShardQuery query() {
-    return ShardQueryFactory.create(spec);
+    return ShardQueryFactory.create(spec, exactTimestamps);
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {

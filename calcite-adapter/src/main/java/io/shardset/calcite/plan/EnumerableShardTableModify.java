@@ -1,6 +1,7 @@
 package io.shardset.calcite.plan;
 
 import io.shardset.calcite.ShardTable;
+import io.shardset.calcite.runtime.ExactTimestamps;
 import io.shardset.calcite.runtime.ShardWrites;
 import io.shardset.calcite.runtime.WriteTarget;
 import io.shardset.model.ColumnInfo;
@@ -77,7 +78,17 @@ public final class EnumerableShardTableModify extends TableModify implements Enu
   public WriteTarget target() {
     return new WriteTarget(shardTable.sharded(), shardTable.coordinator(),
         ShardWrites.Operation.valueOf(getOperation().name()), updatedColumns(this),
-        defaulted, computedDefaults());
+        defaulted, computedDefaults(), exactTimestamps());
+  }
+
+  /** The input's timestamps finer than a millisecond: an INSERT's values, an UPDATE's new
+   * values (after the table's columns). */
+  private ExactTimestamps exactTimestamps() {
+    return switch (getOperation()) {
+    case INSERT -> ExactTimestampSources.of(getInput(), 0);
+    case UPDATE -> ExactTimestampSources.of(getInput(), getTable().getRowType().getFieldCount());
+    default -> ExactTimestamps.NONE;
+    };
   }
 
   /**
@@ -126,6 +137,10 @@ public final class EnumerableShardTableModify extends TableModify implements Enu
     // INSERT ... VALUES: its rows are data, not code, however many they are.
     if (getOperation() == Operation.INSERT) {
       input = StashedValues.in(input);
+    }
+    // Rows read only to be written: their timestamps as exact as the shards hold them.
+    if (input instanceof EnumerableShardScan scan) {
+      input = scan.forWrite();
     }
     if (input != getInput()) {
       // Calcite's implementor checks that a child is its parent's input.

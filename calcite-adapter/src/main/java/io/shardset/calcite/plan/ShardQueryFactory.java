@@ -45,7 +45,13 @@ final class ShardQueryFactory {
   private ShardQueryFactory() {
   }
 
-  static ShardQuery create(ShardScanSpec spec) {
+  /**
+   * The query of a scan.
+   *
+   * @param exactTimestamps whether its rows go to a write, which takes TIMESTAMP values as
+   *     the shards return them ({@link ColumnTypes#rowReader})
+   */
+  static ShardQuery create(ShardScanSpec spec, boolean exactTimestamps) {
     final ShardTable table = spec.table();
     final SubpartitionSelection subpartitions = spec.subpartitions();
     final List<String> names = new ArrayList<>();
@@ -68,7 +74,8 @@ final class ShardQueryFactory {
         new ShardRouting(spec.selection().staticShards(), spec.condition(), table.router(),
             KeyListFinder.find(table, spec.pushed()), spec.selection().allowed()),
         new ParameterBinder(parameterTypes(spec.pushed())),
-        new ReadPlan(ColumnTypes.rowReader(spec.pushed().getRowType()), table.parallelism(),
+        new ReadPlan(ColumnTypes.rowReader(spec.pushed().getRowType(), exactTimestamps),
+            table.parallelism(),
             spec.needsMerge() ? mergeOrder(spec.collation()) : null, table.isDuplicated(),
             fixesShardKey(table, spec.condition()), lockable(spec.pushed())),
         guard(spec));

@@ -25,6 +25,8 @@ import java.util.List;
  * {@code (DataContext, target, Sessions, Enumerable<Object[]>)} that returns the row count.
  */
 final class WriteCode {
+  private static final ParameterExpression ANY_ROW = Expressions.parameter(Object.class, "row");
+
   private WriteCode() {
   }
 
@@ -37,16 +39,26 @@ final class WriteCode {
     final EnumerableRel.Result child = implementor.visitChild(modify, 0, input,
         EnumerableRel.Prefer.ARRAY);
     final Expression rowsIn = builder.append("child", child.block);
-    final ParameterExpression row = Expressions.parameter(child.physType.getJavaRowType(),
-        "row");
-    final List<Expression> values = new ArrayList<>();
-    for (int i = 0; i < child.physType.getRowType().getFieldCount(); i++) {
-      final Expression value = child.physType.fieldReference(row, i);
-      values.add(Primitive.is(value.getType()) ? Expressions.box(value) : value);
+    final Expression rows;
+    if (input instanceof EnumerableShardScan scan && scan.readsExactTimestamps()) {
+      // Its rows hold values Calcite's types do not (a LocalDateTime for a TIMESTAMP), so no
+      // code casts their fields: arrays go as they are, a bare value into one.
+      rows = child.physType.getFormat() == JavaRowFormat.ARRAY ? rowsIn
+          : builder.append("rows", Expressions.call(rowsIn, BuiltInMethod.SELECT.method,
+              Expressions.lambda(Function1.class, Expressions.newArrayInit(Object.class,
+                  List.of(ANY_ROW)), ANY_ROW)));
+    } else {
+      final ParameterExpression row = Expressions.parameter(child.physType.getJavaRowType(),
+          "row");
+      final List<Expression> values = new ArrayList<>();
+      for (int i = 0; i < child.physType.getRowType().getFieldCount(); i++) {
+        final Expression value = child.physType.fieldReference(row, i);
+        values.add(Primitive.is(value.getType()) ? Expressions.box(value) : value);
+      }
+      rows = builder.append("rows", Expressions.call(rowsIn,
+          BuiltInMethod.SELECT.method, Expressions.lambda(Function1.class,
+              Expressions.newArrayInit(Object.class, values), row)));
     }
-    final Expression rows = builder.append("rows", Expressions.call(rowsIn,
-        BuiltInMethod.SELECT.method, Expressions.lambda(Function1.class,
-            Expressions.newArrayInit(Object.class, values), row)));
     builder.add(Expressions.return_(null, Expressions.call(write,
         implementor.getRootExpression(), implementor.stash(target, targetClass),
         implementor.stash(sessions, Sessions.class),

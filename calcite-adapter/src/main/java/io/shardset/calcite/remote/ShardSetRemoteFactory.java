@@ -12,6 +12,7 @@ import org.apache.calcite.avatica.AvaticaResultSet;
 import org.apache.calcite.avatica.AvaticaResultSetMetaData;
 import org.apache.calcite.avatica.AvaticaSpecificDatabaseMetaData;
 import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.UnregisteredDriver;
@@ -26,6 +27,9 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLXML;
 import java.sql.Types;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Calendar;
 import java.util.Properties;
 import java.util.TimeZone;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,6 +42,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@link RemoteFailures}).
  */
 final class ShardSetRemoteFactory implements AvaticaFactory {
+  private static final int NANOS_PER_MILLI = 1_000_000;
   @Override public int getJdbcMajorVersion() {
     return 4;
   }
@@ -317,12 +322,17 @@ final class ShardSetRemoteFactory implements AvaticaFactory {
     @Override public void setObject(int parameterIndex, Object x) throws SQLException {
       if (!setTime(parameterIndex, x, Types.OTHER)) {
         super.setObject(parameterIndex, x);
+        if (x instanceof java.sql.Timestamp timestamp) {
+          keepNanos(parameterIndex, timestamp);
+        }
       }
     }
 
     @Override public void setObject(int parameterIndex, Object x, int targetSqlType)
         throws SQLException {
-      if (!setTime(parameterIndex, x, targetSqlType)) {
+      if (x instanceof java.sql.Timestamp timestamp && targetSqlType == Types.TIMESTAMP) {
+        setTimestamp(parameterIndex, timestamp); // Avatica's site fails to convert it
+      } else if (!setTime(parameterIndex, x, targetSqlType)) {
         super.setObject(parameterIndex, x, targetSqlType);
       }
     }
@@ -332,6 +342,18 @@ final class ShardSetRemoteFactory implements AvaticaFactory {
       if (!setTime(parameterIndex, x, targetSqlType)) {
         super.setObject(parameterIndex, x, targetSqlType, scaleOrLength);
       }
+    }
+
+    @Override public void setTimestamp(int parameterIndex, java.sql.Timestamp x)
+        throws SQLException {
+      super.setTimestamp(parameterIndex, x);
+      keepNanos(parameterIndex, x);
+    }
+
+    @Override public void setTimestamp(int parameterIndex, java.sql.Timestamp x,
+        Calendar calendar) throws SQLException {
+      super.setTimestamp(parameterIndex, x, calendar);
+      keepNanos(parameterIndex, x);
     }
 
     /** Sets a {@code java.time} value; false for any other value, or a non-time type. */
@@ -346,7 +368,35 @@ final class ShardSetRemoteFactory implements AvaticaFactory {
       }
       getSite(parameterIndex); // checks the index
       slots[parameterIndex - 1] = value;
+      if (value.type == ColumnMetaData.Rep.JAVA_SQL_TIMESTAMP) {
+        exactText(parameterIndex, (Long) value.value,
+            JavaTimeParameters.nanosBelowMillis(x, connection.getTimeZone().toZoneId()));
+      }
       return true;
+    }
+
+    /** Keeps the fraction below a millisecond that Avatica's site dropped from a timestamp
+     * parameter ({@link #exactText}). */
+    private void keepNanos(int parameterIndex, java.sql.Timestamp x) {
+      if (x != null && slots[parameterIndex - 1].value instanceof Number millis) {
+        exactText(parameterIndex, millis.longValue(), x.getNanos() % NANOS_PER_MILLI);
+      }
+    }
+
+    /**
+     * Sends a TIMESTAMP parameter finer than a millisecond as its text, which the server reads
+     * exactly, where Avatica's protocol carries milliseconds: the milliseconds the site made
+     * (in the connection's time zone, as before) plus the nanoseconds below them.
+     */
+    private void exactText(int parameterIndex, long millis, int belowMillis) {
+      if (belowMillis == 0
+          || getSignature().parameters.get(parameterIndex - 1).parameterType != Types.TIMESTAMP) {
+        return;
+      }
+      final LocalDateTime exact = LocalDateTime.ofEpochSecond(Math.floorDiv(millis, 1000L),
+          (int) Math.floorMod(millis, 1000L) * NANOS_PER_MILLI + belowMillis, ZoneOffset.UTC);
+      slots[parameterIndex - 1] = TypedValue.ofLocal(ColumnMetaData.Rep.STRING,
+          exact.toString());
     }
 
     // JDBC 4.1 methods, which AvaticaPreparedStatement leaves to its subclasses.

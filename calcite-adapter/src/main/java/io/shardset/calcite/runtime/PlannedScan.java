@@ -34,8 +34,9 @@ public record PlannedScan(ScanShards shards, ShardStatements statements,
   }
 
   /** The parameter values of an execution, converted to the parameters' types: what the
-   * shards are sent, and what routing uses, so that both agree. */
+   * shards are sent, and what routing uses, so that both agree. A TIMESTAMP finer than a
+   * millisecond is sent exactly ({@link TimestampParameter}). */
   IntFunction<@Nullable Object> bound(DataContext root) {
-    return i -> binder.bind(i, root.get("?" + i));
+    return i -> binder.bind(i, TimestampParameter.value(root, i));
   }
 }

@@ -85,7 +85,8 @@ public final class ShardWrites {
   }
 
   private static long run(DataContext root, WriteTarget target, ShardSession session,
-      Enumerable<Object[]> rows) throws SQLException {
+      Enumerable<Object[]> calciteRows) throws SQLException {
+    final Enumerable<Object[]> rows = target.exact().restore(calciteRows, root);
     if (target.operation() == Operation.MERGE) {
       throw new SQLException(target.operation() + " of table "
           + target.table().qualifiedName() + " is not supported", "0A000");

@@ -21,11 +21,14 @@ import java.util.Objects;
  *     shards fill them (their input values are NULL)
  * @param sequenced the columns that take a global sequence's values, which JDBC's
  *     {@code RETURN_GENERATED_KEYS} lists
+ * @param exact the TIMESTAMP values of the input rows finer than the milliseconds Calcite's
+ *     rows carry
  */
 public record WriteTarget(ShardedTable table, TransactionCoordinator coordinator,
     ShardWrites.Operation operation, List<Integer> updated, List<Integer> defaulted,
-    List<Integer> sequenced) {
+    List<Integer> sequenced, ExactTimestamps exact) {
   public WriteTarget {
+    Objects.requireNonNull(exact, "exact");
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(coordinator, "coordinator");
     Objects.requireNonNull(operation, "operation");
@@ -37,13 +40,15 @@ public record WriteTarget(ShardedTable table, TransactionCoordinator coordinator
   /** The target of a write that sets no columns (INSERT, DELETE). */
   public static WriteTarget of(ShardedTable table, TransactionCoordinator coordinator,
       ShardWrites.Operation operation) {
-    return new WriteTarget(table, coordinator, operation, List.of(), List.of(), List.of());
+    return new WriteTarget(table, coordinator, operation, List.of(), List.of(), List.of(),
+        ExactTimestamps.NONE);
   }
 
   /** The target of an UPDATE of these columns. */
   public static WriteTarget of(ShardedTable table, TransactionCoordinator coordinator,
       ShardWrites.Operation operation, List<Integer> updated) {
-    return new WriteTarget(table, coordinator, operation, updated, List.of(), List.of());
+    return new WriteTarget(table, coordinator, operation, updated, List.of(), List.of(),
+        ExactTimestamps.NONE);
   }
 
   /** The columns that decide where a row lives: the routing key (a composite table's

@@ -5,6 +5,7 @@ import io.shardset.calcite.jdbc.ExecutionContext;
 import io.shardset.calcite.jdbc.ReadOnceConnectionConfig;
 import io.shardset.calcite.jdbc.StatementKeys;
 import io.shardset.calcite.remote.JavaTimeColumns;
+import io.shardset.calcite.runtime.TimestampParameter;
 import io.shardset.session.IsolationLevels;
 import io.shardset.session.KeyRequest;
 import io.shardset.session.SessionOwner;
@@ -21,10 +22,12 @@ import org.apache.calcite.avatica.AvaticaPreparedStatement;
 import org.apache.calcite.avatica.AvaticaResultSet;
 import org.apache.calcite.avatica.AvaticaSqlException;
 import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.UnregisteredDriver;
+import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.config.CalciteConnectionConfig;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -36,6 +39,11 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Savepoint;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Calendar;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -52,6 +60,7 @@ import java.util.TimeZone;
  * Lives in Calcite's package only to extend Calcite's connection class, which is not public.
  */
 public final class ShardSetJdbcFactory extends CalciteFactory {
+  private static final int NANOS_PER_MILLI = 1_000_000;
   private final CalciteJdbc41Factory calcite = new CalciteJdbc41Factory();
 
   /** Creates the factory; Calcite's driver does, by its class name. */
@@ -219,6 +228,51 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
     @Override public ResultSet getGeneratedKeys() throws SQLException {
       checkOpen();
       return ((ShardSetConnection) connection).generatedKeys(this);
+    }
+
+    @Override public void setTimestamp(int parameterIndex, @Nullable Timestamp x)
+        throws SQLException {
+      super.setTimestamp(parameterIndex, x);
+      keepNanos(parameterIndex, x);
+    }
+
+    @Override public void setTimestamp(int parameterIndex, @Nullable Timestamp x,
+        Calendar calendar) throws SQLException {
+      super.setTimestamp(parameterIndex, x, calendar);
+      keepNanos(parameterIndex, x);
+    }
+
+    @Override public void setObject(int parameterIndex, @Nullable Object x)
+        throws SQLException {
+      super.setObject(parameterIndex, x);
+      if (x instanceof Timestamp timestamp) {
+        keepNanos(parameterIndex, timestamp);
+      }
+    }
+
+    @Override public void setObject(int parameterIndex, @Nullable Object x, int targetSqlType)
+        throws SQLException {
+      if (x instanceof Timestamp timestamp && targetSqlType == Types.TIMESTAMP) {
+        setTimestamp(parameterIndex, timestamp); // Avatica's site fails to convert it
+      } else {
+        super.setObject(parameterIndex, x, targetSqlType);
+      }
+    }
+
+    /**
+     * Keeps the fraction below a millisecond that Avatica's site dropped from a timestamp
+     * parameter: the milliseconds it made (in the calendar's time zone, as before), plus the
+     * timestamp's nanoseconds below them, as a {@link TimestampParameter}.
+     */
+    private void keepNanos(int parameterIndex, @Nullable Timestamp x) {
+      final int belowMillis = x == null ? 0 : x.getNanos() % NANOS_PER_MILLI;
+      if (belowMillis != 0 && slots[parameterIndex - 1].value instanceof Number millis) {
+        final long ms = millis.longValue();
+        final LocalDateTime exact = LocalDateTime.ofEpochSecond(Math.floorDiv(ms, 1000L),
+            (int) Math.floorMod(ms, 1000L) * NANOS_PER_MILLI + belowMillis, ZoneOffset.UTC);
+        slots[parameterIndex - 1] = TypedValue.ofLocal(ColumnMetaData.Rep.OBJECT,
+            new TimestampParameter(exact));
+      }
     }
   }
 

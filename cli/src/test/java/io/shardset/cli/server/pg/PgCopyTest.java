@@ -7,6 +7,7 @@ import io.shardset.testing.ShardFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.postgresql.copy.CopyManager;
@@ -20,8 +21,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.LocalDateTime;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -190,5 +194,31 @@ class PgCopyTest {
       }
     }
     assertEquals(count, server.onShards("SELECT ID FROM ITEMS").size());
+  }
+
+  /** Timestamps finer than a millisecond are stored to the microsecond, in both formats and
+   * through the extended protocol's bound parameters. */
+  @Test void microsecondsAreStored() throws Exception {
+    try (Connection pg = server.pg("")) {
+      final CopyManager copy = new CopyManager(pg.unwrap(BaseConnection.class));
+      copy.copyIn("COPY items (id, grp, at_ts) FROM STDIN",
+          new StringReader("1\t1\t2024-01-31 10:00:00.123456\n"
+              + "2\t1\t1969-12-31 23:59:59.999999\n"));
+      copy.copyIn("COPY items (id, grp, at_ts) FROM STDIN (FORMAT csv)",
+          new StringReader("3,1,2000-02-29 00:00:00.000001\n"));
+      try (PreparedStatement insert = pg.prepareStatement(
+          "INSERT INTO items (id, grp, at_ts) VALUES (?, 1, ?)")) {
+        insert.setInt(1, 4);
+        insert.setTimestamp(2, Timestamp.valueOf("2024-01-31 10:00:00.654321"));
+        insert.executeUpdate();
+        insert.setInt(1, 5);
+        insert.setObject(2, LocalDateTime.parse("2024-01-31T10:00:00.000999"));
+        insert.executeUpdate();
+      }
+    }
+    assertEquals(List.of("1, 2024-01-31 10:00:00.123456", "2, 1969-12-31 23:59:59.999999",
+        "3, 2000-02-29 00:00:00.000001", "4, 2024-01-31 10:00:00.654321",
+        "5, 2024-01-31 10:00:00.000999"), ShardFixture.sorted(server.onShards(
+            "SELECT ID, CAST(AT_TS AS VARCHAR(40)) FROM ITEMS")));
   }
 }
