@@ -26,7 +26,7 @@ record PgCommand(Kind kind, String text, List<String> words, @Nullable String se
   /** What a statement is. */
   enum Kind {
     EMPTY, BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, ROLLBACK_TO, SET, SHOW, RESET,
-    DISCARD_ALL, QUERY, INSERT, UPDATE, DELETE, MERGE, COPY, OTHER
+    DISCARD_ALL, QUERY, INSERT, UPDATE, DELETE, MERGE, COPY, CURSOR, OTHER
   }
 
   PgCommand {
@@ -82,6 +82,11 @@ record PgCommand(Kind kind, String text, List<String> words, @Nullable String se
       return simple(Kind.MERGE, text, words);
     case "copy":
       return simple(Kind.COPY, text, words);
+    case "declare":
+    case "fetch":
+    case "move":
+    case "close":
+      return simple(Kind.CURSOR, text, words);
     default:
       return simple(Kind.OTHER, text, words);
     }

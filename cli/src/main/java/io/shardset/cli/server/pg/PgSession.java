@@ -62,6 +62,7 @@ final class PgSession implements AutoCloseable {
   /** Statements the client closed, to prepare again without preparing. */
   private final PgStatementCache closedStatements = new PgStatementCache();
   private final Map<String, PgPortal> portals = new HashMap<>();
+  private final PgCursors cursors = new PgCursors();
   private final Map<String, Savepoint> savepoints = new LinkedHashMap<>();
   private Status status = Status.IDLE;
   /** Whether a write outside a transaction block opened a transaction that ends at Sync. */
@@ -186,6 +187,10 @@ final class PgSession implements AutoCloseable {
       copy(command);
       return;
     }
+    if (command.kind() == PgCommand.Kind.CURSOR) {
+      cursor(PgCursorCommand.parse(command.text()));
+      return;
+    }
     final Optional<PgCannedQueries.Answer> canned =
         PgCannedQueries.answer(command.text(), this::catalog);
     if (canned.isPresent()) {
@@ -236,6 +241,52 @@ final class PgSession implements AutoCloseable {
       } finally {
         running = null;
       }
+    }
+  }
+
+  /** Runs DECLARE, FETCH, MOVE or CLOSE on the session's cursors. */
+  private void cursor(PgCursorCommand cursor) throws SQLException {
+    switch (cursor.kind()) {
+    case DECLARE:
+      if (cursor.hold()) {
+        throw new PgProtocolException("0A000", "WITH HOLD cursors are not supported");
+      }
+      if (status == Status.IDLE) {
+        throw new PgProtocolException("25P01",
+            "DECLARE CURSOR can only be used in transaction blocks");
+      }
+      final Statement statement = connection.createStatement();
+      try {
+        limit(statement);
+        running = statement;
+        cursors.declare(cursor.name(), statement, statement.executeQuery(cursor.query()));
+      } catch (SQLException | RuntimeException e) {
+        statement.close();
+        throw e;
+      } finally {
+        running = null;
+      }
+      out.commandComplete("DECLARE CURSOR");
+      return;
+    case FETCH:
+    case MOVE:
+      final PgCursors.Cursor open = cursors.get(cursor.name());
+      running = open.statement();
+      try {
+        if (cursor.kind() == PgCursorCommand.Kind.MOVE) {
+          out.commandComplete("MOVE " + open.skip(cursor.count()));
+          return;
+        }
+        out.rowDescription(open.columns(), PgFormats.TEXT);
+        out.commandComplete("FETCH "
+            + sendRows(open.rows(), open.columns(), PgFormats.TEXT, cursor.count(), null));
+      } finally {
+        running = null;
+      }
+      return;
+    default:
+      cursors.close(cursor.name());
+      out.commandComplete("CLOSE CURSOR");
     }
   }
 
@@ -837,10 +888,12 @@ final class PgSession implements AutoCloseable {
     }
   }
 
+  /** Closes the portals and the cursors: at the end of a transaction, or of the session. */
   private void closePortals() throws SQLException {
     for (String name : new ArrayList<>(portals.keySet())) {
       closePortal(name);
     }
+    cursors.close(null);
   }
 
   /** Rolls back what is open, as PostgreSQL does when a client goes, and closes the
