@@ -94,6 +94,11 @@ final class PgCatalogSchema extends AbstractSchema implements StatelessSchema {
     return tables;
   }
 
+  /** The catalog's tables, by name. */
+  Map<String, Table> tableMap() {
+    return tables;
+  }
+
   private static List<Object[]> namespaces(PgCatalogModel model) {
     final List<Object[]> rows = new ArrayList<>();
     rows.add(new Object[] {PgCatalogModel.PG_CATALOG, "pg_catalog", OWNER, null});

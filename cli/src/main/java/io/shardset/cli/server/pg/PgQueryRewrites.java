@@ -1,10 +1,13 @@
 package io.shardset.cli.server.pg;
 
+import java.util.Locale;
+
 /**
  * What PostgreSQL's clients write that Calcite's parser does not take, written as Calcite
  * takes it, outside strings and comments: {@code OPERATOR(pg_catalog.~)} as {@code ~},
  * {@code COLLATE pg_catalog.default} dropped (the default collation is the only one),
- * {@code (current_schemas(true))[1]} as {@code 'pg_catalog'}, and the typed literals of
+ * {@code (current_schemas(true))[1]} as {@code 'pg_catalog'}, {@code current_schema()} as
+ * {@code 'public'}, and the typed literals of
  * {@link SimpleQueryText#typedLiterals}.
  */
 final class PgQueryRewrites {
@@ -21,6 +24,12 @@ final class PgQueryRewrites {
       // The search path's first schema, which is pg_catalog's.
       text = SimpleQueryText.replaceCode(text, "(pg_catalog.current_schemas(true))[1]",
           "'pg_catalog'", false);
+    }
+    if (text.toLowerCase(Locale.ROOT).contains("current_schema()")) {
+      // The search path's first schema that exists: the default schema, public to clients.
+      final String schema = "'" + PgSessionSchemas.PUBLIC + "'";
+      text = SimpleQueryText.replaceCode(text, "pg_catalog.current_schema()", schema, false);
+      text = SimpleQueryText.replaceCode(text, "current_schema()", schema, false);
     }
     return text;
   }

@@ -302,8 +302,8 @@ final class PgSession implements AutoCloseable {
 
   private static List<PgColumn> cannedColumns(PgCannedQueries.Answer answer) {
     final List<PgColumn> columns = new ArrayList<>();
-    for (String name : answer.columns()) {
-      columns.add(new PgColumn(name, PgType.TEXT));
+    for (int i = 0; i < answer.columns().size(); i++) {
+      columns.add(new PgColumn(answer.columns().get(i), answer.types().get(i)));
     }
     return columns;
   }

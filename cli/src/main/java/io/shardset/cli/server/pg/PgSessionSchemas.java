@@ -4,6 +4,7 @@ import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Table;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -36,6 +37,13 @@ final class PgSessionSchemas {
     for (Map.Entry<String, Function> function : functions) {
       root.add(function.getKey(), function.getValue());
       catalogPlus.add(function.getKey(), function.getValue());
+    }
+    // PostgreSQL looks in pg_catalog before the search path: clients name its tables bare
+    // (psycopg2's "FROM pg_type t JOIN pg_namespace ns").
+    for (Map.Entry<String, Table> table : catalog.tableMap().entrySet()) {
+      if (root.tables().get(table.getKey()) == null) {
+        root.add(table.getKey(), table.getValue());
+      }
     }
     root.add("information_schema", information);
   }

@@ -25,6 +25,10 @@ final class PgSettings {
       "datestyle", "integer_datetimes", "intervalstyle", "is_superuser", "server_encoding",
       "server_version", "session_authorization", "standard_conforming_strings", "timezone");
   /** How PostgreSQL spells the reported settings in a ParameterStatus. */
+  /** The SQL standard's names SHOW takes for settings ({@code SHOW TIME ZONE}). */
+  private static final Map<String, String> SHOWN_AS = Map.of(
+      "transaction isolation level", "transaction_isolation", "time zone", "timezone",
+      "session authorization", "session_authorization");
   private static final Map<String, String> SPELLING = Map.of("datestyle", "DateStyle",
       "intervalstyle", "IntervalStyle", "timezone", "TimeZone");
 
@@ -100,7 +104,8 @@ final class PgSettings {
 
   /** The value of a parameter, as SHOW gives it. */
   String show(String name) {
-    final String value = values.get(name.toLowerCase(Locale.ROOT));
+    final String key = name.toLowerCase(Locale.ROOT);
+    final String value = values.get(SHOWN_AS.getOrDefault(key, key));
     if (value == null) {
       throw new PgProtocolException("42704", "unrecognized configuration parameter \""
           + name + "\"");

@@ -22,6 +22,8 @@ public record PgType(int oid, int length, int modifier) {
   static final int MAX_NUMERIC = 1000;
 
   static final PgType TEXT = new PgType(25, -1, -1);
+  static final PgType BOOL = new PgType(16, 1, -1);
+  static final PgType INT4 = new PgType(23, 4, -1);
 
   /**
    * The type of a column.
