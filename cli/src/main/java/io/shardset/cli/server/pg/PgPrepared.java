@@ -2,11 +2,13 @@ package io.shardset.cli.server.pg;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import java.sql.Connection;
 import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A statement a Parse message prepared: what it is, its text with JDBC's markers, the types
@@ -24,6 +26,8 @@ final class PgPrepared implements AutoCloseable {
   private final PgStatementCache cache;
   /** The JDBC type of each parameter, once asked for. */
   private int @Nullable [] jdbcTypes;
+  /** For an {@code INSERT ... RETURNING}, the columns it returns; else null. */
+  private final @Nullable List<PgColumn> returning;
   /** Whether a portal runs {@link #statement} now; another one then prepares its own. */
   private boolean lent;
   /** Whether the client closed or replaced it while a portal ran it: the portal goes on
@@ -32,8 +36,9 @@ final class PgPrepared implements AutoCloseable {
 
   PgPrepared(PgCommand command, SimpleQueryText.JdbcText text, int[] declaredOids,
       @Nullable PreparedStatement statement, PgCannedQueries.@Nullable Answer canned,
-      PgStatementCache cache) {
+      @Nullable List<PgColumn> returning, PgStatementCache cache) {
     this.cache = cache;
+    this.returning = returning == null ? null : List.copyOf(returning);
     this.canned = canned;
     this.command = command;
     this.text = text;
@@ -55,6 +60,25 @@ final class PgPrepared implements AutoCloseable {
 
   PgCannedQueries.@Nullable Answer canned() {
     return canned;
+  }
+
+  /** For an {@code INSERT ... RETURNING}, the columns it returns; else null. */
+  @Nullable List<PgColumn> returning() {
+    return returning;
+  }
+
+  /** Another JDBC statement for the text, for a portal while one runs {@link #statement}. */
+  PreparedStatement prepare(Connection connection) throws SQLException {
+    return prepare(connection, text.sql(), returning);
+  }
+
+  /** A JDBC statement for {@code sql}; one of an INSERT that asks for the columns it returns
+   * as generated keys when {@code returning} is not null. */
+  static PreparedStatement prepare(Connection connection, String sql,
+      @Nullable List<PgColumn> returning) throws SQLException {
+    return returning == null ? connection.prepareStatement(sql)
+        : connection.prepareStatement(sql,
+            returning.stream().map(PgColumn::name).toArray(String[]::new));
   }
 
   /** How many parameters a Bind gives: the most the text refers to or the client declared. */
@@ -128,6 +152,8 @@ final class PgPrepared implements AutoCloseable {
   @Override public void close() throws SQLException {
     if (lent) {
       dropped = true;
+    } else if (statement != null && returning != null) {
+      statement.close(); // it asks for keys: not for a plain INSERT of the same text
     } else if (statement != null) {
       cache.keep(text.sql(), statement);
     }

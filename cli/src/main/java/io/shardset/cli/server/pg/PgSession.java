@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -198,6 +199,12 @@ final class PgSession implements AutoCloseable {
       return;
     }
     beginImplicitIfWrite(command);
+    final PgReturning returning = command.kind() == PgCommand.Kind.INSERT
+        ? PgReturning.of(command.text()).orElse(null) : null;
+    if (returning != null) {
+      insertReturning(command, returning);
+      return;
+    }
     try (Statement statement = connection.createStatement()) {
       limit(statement);
       running = statement;
@@ -216,6 +223,59 @@ final class PgSession implements AutoCloseable {
         running = null;
       }
     }
+  }
+
+  /** Runs a simple query's {@code INSERT ... RETURNING}: the INSERT, then its keys as rows. */
+  private void insertReturning(PgCommand command, PgReturning returning) throws SQLException {
+    final List<PgColumn> columns = returningColumns(returning);
+    try (PreparedStatement statement =
+        PgPrepared.prepare(connection, returning.insert(), columns)) {
+      limit(statement);
+      running = statement;
+      try {
+        final long count = statement.executeLargeUpdate();
+        out.rowDescription(columns, PgFormats.TEXT);
+        try (ResultSet keys = statement.getGeneratedKeys()) {
+          sendRows(keys, columns, PgFormats.TEXT, 0, null);
+        }
+        out.commandComplete(command.tag(count));
+      } finally {
+        running = null;
+      }
+    }
+  }
+
+  /**
+   * The columns an {@code INSERT ... RETURNING} returns, with their types, from the catalog.
+   *
+   * @throws PgProtocolException (42P01) for a table the catalog does not have, (42703) for a
+   *     column the table does not have
+   */
+  private List<PgColumn> returningColumns(PgReturning returning) {
+    for (PgCatalogModel.Relation relation : catalog().relations()) {
+      if (relation.name().equals(returning.table())
+          && (returning.schema() == null || relation.schema().equals(returning.schema()))) {
+        final List<PgColumn> columns = new ArrayList<>();
+        final List<String> names = returning.columns();
+        for (PgCatalogModel.Attribute attribute : relation.attributes()) {
+          if (names == null || names.contains(attribute.name())) {
+            columns.add(new PgColumn(attribute.name(), attribute.type()));
+          }
+        }
+        if (names != null) {
+          for (String name : names) {
+            if (columns.stream().noneMatch(c -> c.name().equals(name))) {
+              throw new PgProtocolException("42703", "column \"" + name
+                  + "\" does not exist");
+            }
+          }
+          columns.sort(Comparator.comparingInt(c -> names.indexOf(c.name())));
+        }
+        return columns;
+      }
+    }
+    throw new PgProtocolException("42P01", "relation \"" + returning.table()
+        + "\" does not exist");
   }
 
   /** Runs a COPY, in the session's transaction or, outside one, in one of its own. */
@@ -361,7 +421,11 @@ final class PgSession implements AutoCloseable {
     }
     final PgCommand command = PgCommand.of(statements.isEmpty() ? ""
         : PgQueryRewrites.rewrite(statements.get(0)));
-    final SimpleQueryText.JdbcText text = SimpleQueryText.jdbcText(command.text());
+    final PgReturning returning = command.kind() == PgCommand.Kind.INSERT
+        ? PgReturning.of(command.text()).orElse(null) : null;
+    final SimpleQueryText.JdbcText text =
+        SimpleQueryText.jdbcText(returning != null ? returning.insert() : command.text());
+    final List<PgColumn> returned = returning == null ? null : returningColumns(returning);
     final boolean answered = sessionCommand(command) || command.kind() == PgCommand.Kind.SHOW
         || command.kind() == PgCommand.Kind.EMPTY;
     final PgCannedQueries.Answer canned = answered ? null
@@ -370,11 +434,11 @@ final class PgSession implements AutoCloseable {
     if (replaced != null) {
       replaced.close();
     }
-    final PreparedStatement kept = answered || canned != null ? null
+    final PreparedStatement kept = answered || canned != null || returned != null ? null
         : closedStatements.take(text.sql());
     final PreparedStatement statement = answered || canned != null ? null
-        : kept != null ? kept : connection.prepareStatement(text.sql());
-    prepared.put(name, new PgPrepared(command, text, oids, statement, canned,
+        : kept != null ? kept : PgPrepared.prepare(connection, text.sql(), returned);
+    prepared.put(name, new PgPrepared(command, text, oids, statement, canned, returned,
         closedStatements));
     out.parseComplete();
   }
@@ -408,7 +472,7 @@ final class PgSession implements AutoCloseable {
     PreparedStatement jdbc = statement.statement();
     boolean own = false;
     if (jdbc != null && !statement.lend()) {
-      jdbc = connection.prepareStatement(statement.text().sql());
+      jdbc = statement.prepare(connection);
       own = true;
     }
     final PgPortal portal = new PgPortal(statement, jdbc, own, resultFormats);
@@ -454,6 +518,8 @@ final class PgSession implements AutoCloseable {
       out.rowDescription(cannedColumns(statement.canned()), PgFormats.TEXT);
     } else if (command.kind() == PgCommand.Kind.SHOW) {
       out.rowDescription(List.of(showColumn(command)), formats);
+    } else if (statement.returning() != null) {
+      out.rowDescription(statement.returning(), formats);
     } else if (statement.statement() != null && command.mayReturnRows()) {
       out.rowDescription(portal != null ? portal.columns()
           : PgColumn.of(statement.statement().getMetaData()), formats);
@@ -498,6 +564,17 @@ final class PgSession implements AutoCloseable {
     beginImplicitIfWrite(command);
     running = statement;
     try {
+      final List<PgColumn> returned = portal.prepared().returning();
+      if (returned != null) {
+        limit(statement);
+        final long count = statement.executeLargeUpdate();
+        try (ResultSet keys = statement.getGeneratedKeys()) {
+          sendRows(keys, returned, portal.resultFormats(), 0, null);
+        }
+        portal.finish();
+        out.commandComplete(command.tag(count));
+        return;
+      }
       if (portal.result() == null) {
         limit(statement);
         if (!statement.execute()) {

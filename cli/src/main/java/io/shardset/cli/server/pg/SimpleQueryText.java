@@ -214,7 +214,7 @@ public final class SimpleQueryText {
 
   /** Where the token or comment starting at {@code i} ends: a string, a quoted identifier,
    * a dollar-quoted string, a comment, a word, or one character. */
-  private static int tokenEnd(String text, int i) {
+  static int tokenEnd(String text, int i) {
     final char c = text.charAt(i);
     if (c == '-' && at(text, i + 1, '-')) {
       return lineEnd(text, i);

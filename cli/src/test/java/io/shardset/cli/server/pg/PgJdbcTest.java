@@ -263,6 +263,64 @@ class PgJdbcTest {
     }
   }
 
+  /**
+   * pgJDBC's {@code getGeneratedKeys}, which appends {@code RETURNING *} or
+   * {@code RETURNING "name", ...} to the INSERT, and an {@code INSERT ... RETURNING} a client
+   * writes: the returned rows are the inserted rows' columns, and the rows are on the shards.
+   */
+  @ParameterizedTest @MethodSource("backendsAndModes")
+  void generatedKeysAndReturningGiveTheInsertedColumns(Backend backend, Mode mode)
+      throws Exception {
+    final PgServerFixture server = server(backend);
+    final int id = 2_000 + 10 * mode.ordinal();
+    try (Connection pg = server.pg(mode.parameters)) {
+      try (PreparedStatement insert = pg.prepareStatement(
+          "INSERT INTO items (id, grp, name) VALUES (?, ?, ?)",
+          Statement.RETURN_GENERATED_KEYS)) {
+        insert.setInt(1, id);
+        insert.setInt(2, 4);
+        insert.setString(3, "keyed");
+        assertEquals(1, insert.executeUpdate());
+        try (ResultSet keys = insert.getGeneratedKeys()) {
+          assertEquals(10, keys.getMetaData().getColumnCount());
+          assertEquals(List.of(id + ", 4, keyed, NULL, NULL, NULL, NULL, NULL, NULL, NULL"),
+              ShardFixture.rows(keys));
+        }
+      }
+      try (PreparedStatement insert = pg.prepareStatement(
+          "INSERT INTO items (id, grp) VALUES (?, ?)", new String[] {"grp", "id"})) {
+        insert.setInt(1, id + 1);
+        insert.setInt(2, 5);
+        assertEquals(1, insert.executeUpdate());
+        try (ResultSet keys = insert.getGeneratedKeys()) {
+          assertEquals("grp", keys.getMetaData().getColumnName(1));
+          assertEquals(List.of("5, " + (id + 1)), ShardFixture.rows(keys));
+        }
+      }
+      try (Statement s = pg.createStatement()) {
+        try (ResultSet returned = s.executeQuery("INSERT INTO items (id, grp, name)"
+            + " VALUES (" + (id + 2) + ", 6, 'a'), (" + (id + 3) + ", 6, 'b')"
+            + " RETURNING name, id")) {
+          assertEquals(List.of("a, " + (id + 2), "b, " + (id + 3)),
+              ShardFixture.sorted(ShardFixture.rows(returned)));
+        }
+        final SQLException expression = assertThrows(SQLException.class, () -> s.executeQuery(
+            "INSERT INTO items (id, grp) VALUES (" + (id + 4) + ", 1) RETURNING id + 1"));
+        assertEquals("0A000", expression.getSQLState(), expression.getMessage());
+        final SQLException unknown = assertThrows(SQLException.class, () -> s.executeQuery(
+            "INSERT INTO items (id, grp) VALUES (" + (id + 4) + ", 1) RETURNING nope"));
+        assertEquals("42703", unknown.getSQLState(), unknown.getMessage());
+      }
+      final String rows = "SELECT ID, GRP FROM ITEMS WHERE ID BETWEEN " + id + " AND "
+          + (id + 9);
+      assertEquals(List.of(id + ", 4", (id + 1) + ", 5", (id + 2) + ", 6", (id + 3) + ", 6"),
+          ShardFixture.sorted(server.onShards(rows)));
+      try (Statement s = pg.createStatement()) {
+        s.executeUpdate("DELETE FROM items WHERE id BETWEEN " + id + " AND " + (id + 9));
+      }
+    }
+  }
+
   @ParameterizedTest @MethodSource("backendsAndModes")
   void aResultReadInPiecesIsWhole(Backend backend, Mode mode) throws Exception {
     final PgServerFixture server = server(backend);
