@@ -123,7 +123,7 @@ final class PgClient {
     try {
       schemas.install(connection);
       final PgSession opened = new PgSession(connection, out, inbox, sessionSettings,
-          settings.statementTimeoutSeconds());
+          settings.statementTimeoutSeconds(), processId);
       session = opened;
       final int secret = backends.register(processId, opened);
       out.authenticationOk();

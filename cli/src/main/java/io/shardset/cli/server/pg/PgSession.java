@@ -71,9 +71,12 @@ final class PgSession implements AutoCloseable {
   /** Whether an error in the extended protocol skips messages up to the next Sync. */
   private boolean skipToSync;
   private volatile @Nullable Statement running;
+  /** The session's process id, which its cancel key and {@code pg_backend_pid()} give. */
+  private final int processId;
 
   PgSession(Connection connection, PgOutput out, PgInbox inbox, PgSettings settings,
-      int serverTimeoutSeconds) {
+      int serverTimeoutSeconds, int processId) {
+    this.processId = processId;
     this.inbox = inbox;
     this.connection = connection;
     this.out = out;
@@ -159,7 +162,7 @@ final class PgSession implements AutoCloseable {
     }
     for (String statement : statements) {
       try {
-        runSimple(PgCommand.of(PgQueryRewrites.rewrite(statement)));
+        runSimple(PgCommand.of(rewrite(statement)));
       } catch (SQLException | RuntimeException e) {
         failed(e);
         break;
@@ -420,7 +423,7 @@ final class PgSession implements AutoCloseable {
           "cannot insert multiple commands into a prepared statement");
     }
     final PgCommand command = PgCommand.of(statements.isEmpty() ? ""
-        : PgQueryRewrites.rewrite(statements.get(0)));
+        : rewrite(statements.get(0)));
     final PgReturning returning = command.kind() == PgCommand.Kind.INSERT
         ? PgReturning.of(command.text()).orElse(null) : null;
     final SimpleQueryText.JdbcText text =
@@ -832,12 +835,24 @@ final class PgSession implements AutoCloseable {
     }
   }
 
+  /** A statement as Calcite takes it ({@link PgQueryRewrites}), with the calls answered
+   * whose answers are the session's ({@link PgSessionFunctions}). */
+  private String rewrite(String statement) {
+    return PgSessionFunctions.rewrite(PgQueryRewrites.rewrite(statement), processId, settings,
+        this::set);
+  }
+
   private void set(PgCommand command) {
     final String name = command.setting();
     final String value = command.value();
     if (name == null || value == null) {
       return;
     }
+    set(name, value);
+  }
+
+  /** Sets a setting, and reports it to the client if PostgreSQL reports it. */
+  private void set(String name, String value) {
     final String reported = settings.set(name, value);
     if (reported != null) {
       out.parameterStatus(reported, settings.show(name));

@@ -102,6 +102,12 @@ final class PgSettings {
     }
   }
 
+  /** Whether there is a parameter of the name, as SHOW takes it. */
+  boolean has(String name) {
+    final String key = name.toLowerCase(Locale.ROOT);
+    return values.containsKey(SHOWN_AS.getOrDefault(key, key));
+  }
+
   /** The value of a parameter, as SHOW gives it. */
   String show(String name) {
     final String key = name.toLowerCase(Locale.ROOT);

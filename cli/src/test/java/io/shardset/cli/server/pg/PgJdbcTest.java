@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.postgresql.PGConnection;
 
 import java.math.BigDecimal;
 import java.sql.BatchUpdateException;
@@ -468,6 +469,31 @@ class PgJdbcTest {
       }
     }
     assertEquals(planned, plans.plans());
+  }
+
+  /** pg_backend_pid(), current_setting and set_config answer for the session. */
+  @Test void sessionFunctionsAnswerForTheSession() throws Exception {
+    final PgServerFixture server = server(Backend.H2);
+    try (Connection pg = server.pg(""); Statement s = pg.createStatement()) {
+      s.execute("SET application_name = 'reports'");
+      try (ResultSet rs = s.executeQuery("SELECT pg_backend_pid(),"
+          + " current_setting('application_name'), current_setting('server_version_num'),"
+          + " set_config('statement_timeout', '5000', false),"
+          + " current_setting('no_such_setting', true)")) {
+        assertTrue(rs.next());
+        assertEquals(pg.unwrap(PGConnection.class).getBackendPID(), rs.getInt(1));
+        assertEquals(List.of("reports", "150000", "5000"),
+            List.of(rs.getString(2), rs.getString(3), rs.getString(4)));
+        assertEquals(null, rs.getString(5));
+      }
+      try (ResultSet rs = s.executeQuery("SHOW statement_timeout")) {
+        assertTrue(rs.next());
+        assertEquals("5000", rs.getString(1));
+      }
+      final SQLException e = assertThrows(SQLException.class,
+          () -> s.executeQuery("SELECT current_setting('no_such_setting')"));
+      assertEquals("42704", e.getSQLState(), e.getMessage());
+    }
   }
 
   @Test void errorsCarryPostgresqlsSqlStates() throws Exception {
