@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -51,8 +52,14 @@ final class PgCannedQueries {
   private PgCannedQueries() {
   }
 
-  /** The answer to a query, if it is one of the canned ones. */
-  static Optional<Answer> answer(String sql, Supplier<PgCatalogModel> model) {
+  /**
+   * The answer to a query, if it is one of the canned ones.
+   *
+   * @param model the session's catalog, made only if a canned query asks for it
+   * @param writable whether the session's user may change rows, for the privileges asked of it
+   */
+  static Optional<Answer> answer(String sql, Supplier<PgCatalogModel> model,
+      BooleanSupplier writable) {
     for (String table : ALWAYS_EMPTY) {
       if (sql.contains(table)) {
         return Optional.of(Answer.text(List.of(), List.of()));
@@ -76,6 +83,10 @@ final class PgCannedQueries {
     }
     if (sql.contains("generate_subscripts(ix.indkey, 1)")) {
       return Optional.of(sqlAlchemyPrimaryKey(number(sql, INDRELID), model.get()));
+    }
+    final Optional<Answer> tool = PgBiToolQueries.answer(sql, model, writable);
+    if (tool.isPresent()) {
+      return tool;
     }
     if (sql.contains("pg_catalog.pg_type_is_visible(t.oid)")
         && sql.contains("WHERE t.typtype = 'e'")) {

@@ -88,7 +88,14 @@ final class PgCatalogSchema extends AbstractSchema implements StatelessSchema {
           + " puballtables:bool")),
       Map.entry("pg_trigger", PgCatalogTable.empty("oid:int, tgrelid:int, tgname:text,"
           + " tgenabled:text, tgisinternal:bool")),
-      Map.entry("pg_tablespace", PgCatalogTable.empty("oid:int, spcname:text")));
+      Map.entry("pg_tablespace", PgCatalogTable.empty("oid:int, spcname:text")),
+      Map.entry("pg_enum", PgCatalogTable.empty("oid:int, enumtypid:int,"
+          + " enumsortorder:real, enumlabel:text")),
+      Map.entry("pg_extension", PgCatalogTable.empty("oid:int, extname:text, extowner:int,"
+          + " extnamespace:int, extversion:text")),
+      // Row counts are the shards' to estimate: none is given (Metabase shows none).
+      Map.entry("pg_stat_user_tables", PgCatalogTable.of("relid:int, schemaname:text,"
+          + " relname:text, n_live_tup:bigint", PgCatalogSchema::tableStatistics)));
 
   @Override protected Map<String, Table> getTableMap() {
     return tables;
@@ -106,6 +113,14 @@ final class PgCatalogSchema extends AbstractSchema implements StatelessSchema {
         null});
     for (PgCatalogModel.Namespace namespace : model.namespaces()) {
       rows.add(new Object[] {namespace.oid(), namespace.name(), OWNER, null});
+    }
+    return rows;
+  }
+
+  private static List<Object[]> tableStatistics(PgCatalogModel model) {
+    final List<Object[]> rows = new ArrayList<>();
+    for (PgCatalogModel.Relation relation : model.relations()) {
+      rows.add(new Object[] {relation.oid(), relation.schema(), relation.name(), null});
     }
     return rows;
   }

@@ -196,7 +196,7 @@ final class PgSession implements AutoCloseable {
       return;
     }
     final Optional<PgCannedQueries.Answer> canned =
-        PgCannedQueries.answer(command.text(), this::catalog);
+        PgCannedQueries.answer(command.text(), this::catalog, this::writable);
     if (canned.isPresent()) {
       sendCanned(canned.get(), true);
       return;
@@ -353,6 +353,15 @@ final class PgSession implements AutoCloseable {
     }
   }
 
+  /** Whether the session's user may change rows: its connection is not read-only. */
+  private boolean writable() {
+    try {
+      return !connection.isReadOnly();
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
   /** The catalog of the session's tables. */
   private PgCatalogModel catalog() {
     try {
@@ -432,7 +441,7 @@ final class PgSession implements AutoCloseable {
     final boolean answered = sessionCommand(command) || command.kind() == PgCommand.Kind.SHOW
         || command.kind() == PgCommand.Kind.EMPTY;
     final PgCannedQueries.Answer canned = answered ? null
-        : PgCannedQueries.answer(command.text(), this::catalog).orElse(null);
+        : PgCannedQueries.answer(command.text(), this::catalog, this::writable).orElse(null);
     final PgPrepared replaced = prepared.remove(name);
     if (replaced != null) {
       replaced.close();

@@ -1,0 +1,1 @@
+SELECT current_setting('server_version_num')::int/100 as version
