@@ -43,6 +43,8 @@ public final class ShardSession implements AutoCloseable {
   public static final String ABORTED_SQL_STATE = "25P02";
   /** SQLState of a savepoint that does not exist (invalid savepoint specification). */
   public static final String NO_SAVEPOINT_SQL_STATE = "3B001";
+  /** The most warnings kept for a client that does not take them. */
+  static final int MAX_WARNINGS = 16;
 
   private final String user;
   private boolean closed;
@@ -77,6 +79,8 @@ public final class ShardSession implements AutoCloseable {
   private @Nullable KeyRequest keyRequest;
   /** The keys the running statement's INSERTs gave. */
   private final List<GeneratedKeys> generatedKeys = new ArrayList<>();
+  /** Warnings for the client, until it takes them ({@link #takeWarnings}). */
+  private final List<String> warnings = new ArrayList<>();
 
   /** A session of the user, in autocommit mode, writable, at READ COMMITTED. */
   public ShardSession(String user) {
@@ -382,6 +386,26 @@ public final class ShardSession implements AutoCloseable {
   /** The generated keys the running statement asks for, or null. */
   public synchronized @Nullable KeyRequest keyRequest() {
     return keyRequest;
+  }
+
+  /**
+   * Keeps a warning of a running statement for its client (a scatter the model warns of), at
+   * most {@value #MAX_WARNINGS} different ones until the client takes them.
+   */
+  public synchronized void warn(String warning) {
+    if (warnings.size() < MAX_WARNINGS && !warnings.contains(warning)) {
+      warnings.add(warning);
+    }
+  }
+
+  /** The warnings kept since the last call, in the order they were given. */
+  public synchronized List<String> takeWarnings() {
+    if (warnings.isEmpty()) {
+      return List.of();
+    }
+    final List<String> taken = List.copyOf(warnings);
+    warnings.clear();
+    return taken;
   }
 
   /** Keeps the keys an INSERT of the running statement gave. */

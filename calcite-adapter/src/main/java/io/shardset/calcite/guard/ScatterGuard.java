@@ -2,6 +2,8 @@ package io.shardset.calcite.guard;
 
 import io.shardset.model.ScatterLimit;
 import io.shardset.model.ScatterMode;
+import io.shardset.session.SessionOwner;
+import io.shardset.session.ShardSession;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -79,7 +81,8 @@ public final class ScatterGuard {
     if (reached <= 1 || allowedByHint || tables.isEmpty()) {
       return;
     }
-    apply(reached, ConnectionScatter.limit(properties(root)), sql);
+    apply(reached, ConnectionScatter.limit(properties(root)), sql,
+        root.getQueryProvider() instanceof SessionOwner owner ? owner.session() : null);
   }
 
   /**
@@ -89,11 +92,17 @@ public final class ScatterGuard {
    * @param connection the connection's own limit, or null
    */
   public void refuseOnly(int reached, @Nullable ScatterLimit connection) {
-    apply(reached, connection, null);
+    apply(reached, connection, null, null);
   }
 
+  /**
+   * Applies the limits.
+   *
+   * @param sql what the shards are sent, for the log; null to check denials only
+   * @param session the session to give a warning to for its client, or null
+   */
   private void apply(int reached, @Nullable ScatterLimit connection,
-      @Nullable Supplier<String> sql) {
+      @Nullable Supplier<String> sql, @Nullable ShardSession session) {
     if (reached <= 1 || allowedByHint) {
       return;
     }
@@ -107,13 +116,21 @@ public final class ScatterGuard {
             StatementRefusedException.LIMIT_EXCEEDED);
       }
     }
-    if (sql == null || warned.get()) {
+    if (sql == null || warned.get() && session == null) {
       return;
     }
     String text = null;
     for (GuardedTable table : tables) {
       final ScatterLimit limit = connection == null ? table.limit() : connection;
       if (limit.mode() == ScatterMode.WARN && limit.exceededBy(reached, table.shardCount())) {
+        // The client hears of every execution (a PostgreSQL client as a notice); the log,
+        // once per statement shape.
+        if (session != null) {
+          session.warn("scatter: " + why(table, limit, reached));
+        }
+        if (warned.get()) {
+          continue;
+        }
         text = text == null ? LiteralMask.mask(sql.get()) : text;
         if (table.warnings().first(text)) {
           LOG.warn("scatter: {} (logged once for this statement); the shards are sent: {}",

@@ -1,5 +1,8 @@
 package io.shardset.cli.server.pg;
 
+import io.shardset.session.SessionOwner;
+import io.shardset.session.ShardSession;
+
 import org.apache.calcite.jdbc.CalciteConnection;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -163,7 +166,11 @@ final class PgSession implements AutoCloseable {
     for (String statement : statements) {
       try {
         runSimple(PgCommand.of(rewrite(statement)));
+        sendWarnings();
       } catch (SQLException | RuntimeException e) {
+        if (!(e instanceof PgOutput.ClientGoneException)) {
+          sendWarnings();
+        }
         failed(e);
         break;
       }
@@ -405,12 +412,36 @@ final class PgSession implements AutoCloseable {
   private void extended(Step step) {
     try {
       step.run();
+      sendWarnings();
     } catch (SQLException | RuntimeException e) {
       if (e instanceof PgOutput.ClientGoneException gone) {
         throw gone;
       }
+      sendWarnings();
       failed(e);
       skipToSync = true;
+    }
+  }
+
+  /**
+   * Sends the warnings the session's statements gave (a scatter the model warns of) as
+   * NoticeResponses of severity WARNING, SQLState 01000, as PostgreSQL sends its own.
+   */
+  private void sendWarnings() {
+    final ShardSession session = shardSession();
+    if (session != null) {
+      for (String warning : session.takeWarnings()) {
+        out.report('N', "WARNING", "01000", warning, null);
+      }
+    }
+  }
+
+  private @Nullable ShardSession shardSession() {
+    try {
+      return connection.isWrapperFor(SessionOwner.class)
+          ? connection.unwrap(SessionOwner.class).session() : null;
+    } catch (SQLException e) {
+      return null;
     }
   }
 
