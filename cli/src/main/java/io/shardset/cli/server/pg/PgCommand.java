@@ -26,7 +26,7 @@ record PgCommand(Kind kind, String text, List<String> words, @Nullable String se
   /** What a statement is. */
   enum Kind {
     EMPTY, BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, ROLLBACK_TO, SET, SHOW, RESET,
-    DISCARD_ALL, QUERY, INSERT, UPDATE, DELETE, MERGE, COPY, CURSOR, OTHER
+    DISCARD_ALL, QUERY, INSERT, UPDATE, DELETE, MERGE, COPY, CURSOR, PREPARED, OTHER
   }
 
   PgCommand {
@@ -82,6 +82,10 @@ record PgCommand(Kind kind, String text, List<String> words, @Nullable String se
       return simple(Kind.MERGE, text, words);
     case "copy":
       return simple(Kind.COPY, text, words);
+    case "prepare":
+    case "execute":
+    case "deallocate":
+      return simple(Kind.PREPARED, text, words);
     case "declare":
     case "fetch":
     case "move":

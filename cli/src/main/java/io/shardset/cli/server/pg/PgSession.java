@@ -202,6 +202,10 @@ final class PgSession implements AutoCloseable {
       cursor(PgCursorCommand.parse(command.text()));
       return;
     }
+    if (command.kind() == PgCommand.Kind.PREPARED) {
+      sqlPrepared(PgSqlPrepare.parse(command.text()));
+      return;
+    }
     final Optional<PgCannedQueries.Answer> canned =
         PgCannedQueries.answer(command.text(), this::catalog, this::writable);
     if (canned.isPresent()) {
@@ -311,6 +315,66 @@ final class PgSession implements AutoCloseable {
       } finally {
         running = null;
       }
+    }
+  }
+
+  /**
+   * Runs SQL's PREPARE, EXECUTE or DEALLOCATE on the session's prepared statements, the
+   * ones Parse names: EXECUTE binds its arguments as text and runs the statement as a simple
+   * query runs its own.
+   */
+  private void sqlPrepared(PgSqlPrepare sql) throws SQLException {
+    final String name = sql.name();
+    switch (sql.kind()) {
+    case PREPARE:
+      if (prepared.containsKey(name)) {
+        throw new PgProtocolException("42P05", "prepared statement \"" + name
+            + "\" already exists");
+      }
+      prepared.put(name, prepared(sql.statement(), sql.oids()));
+      out.commandComplete("PREPARE");
+      return;
+    case EXECUTE:
+      final PgPrepared statement = prepared.get(name);
+      if (statement == null) {
+        throw new PgProtocolException("26000", "prepared statement \"" + name
+            + "\" does not exist");
+      }
+      if (sql.arguments().size() != statement.parameterCount()) {
+        throw new PgProtocolException("42601", "wrong number of parameters for prepared"
+            + " statement \"" + name + "\"");
+      }
+      final byte[][] values = new byte[sql.arguments().size()][];
+      for (int i = 0; i < values.length; i++) {
+        final String value = sql.arguments().get(i);
+        values[i] = value == null ? null : value.getBytes(StandardCharsets.UTF_8);
+      }
+      try (PgPortal portal = bound(statement, values, PgFormats.TEXT, PgFormats.TEXT)) {
+        final PgCommand command = statement.command();
+        if (statement.canned() != null || statement.returning() != null
+            || command.kind() == PgCommand.Kind.SHOW
+            || statement.statement() != null && command.mayReturnRows()) {
+          describeResult(statement, portal, PgFormats.TEXT);
+        }
+        run(portal, 0);
+      }
+      return;
+    default:
+      if (name == null) {
+        for (PgPrepared each : prepared.values()) {
+          each.close();
+        }
+        prepared.clear();
+        out.commandComplete("DEALLOCATE ALL");
+        return;
+      }
+      final PgPrepared removed = prepared.remove(name);
+      if (removed == null) {
+        throw new PgProtocolException("26000", "prepared statement \"" + name
+            + "\" does not exist");
+      }
+      removed.close();
+      out.commandComplete("DEALLOCATE");
     }
   }
 
@@ -457,6 +521,17 @@ final class PgSession implements AutoCloseable {
           + "\" already exists");
     }
     LOG.trace("parse {}: {}", name, query);
+    // The replaced statement first, to the cache, whence the same text takes it again.
+    final PgPrepared replaced = prepared.remove(name);
+    if (replaced != null) {
+      replaced.close();
+    }
+    prepared.put(name, prepared(query, oids));
+    out.parseComplete();
+  }
+
+  /** Prepares a statement of Parse or of SQL's PREPARE, with its parameters' types. */
+  private PgPrepared prepared(String query, int[] oids) throws SQLException {
     final List<String> statements = SimpleQueryText.statements(query);
     if (statements.size() > 1) {
       throw new PgProtocolException("42601",
@@ -473,17 +548,12 @@ final class PgSession implements AutoCloseable {
         || command.kind() == PgCommand.Kind.EMPTY;
     final PgCannedQueries.Answer canned = answered ? null
         : PgCannedQueries.answer(command.text(), this::catalog, this::writable).orElse(null);
-    final PgPrepared replaced = prepared.remove(name);
-    if (replaced != null) {
-      replaced.close();
-    }
     final PreparedStatement kept = answered || canned != null || returned != null ? null
         : closedStatements.take(text.sql());
     final PreparedStatement statement = answered || canned != null ? null
         : kept != null ? kept : PgPrepared.prepare(connection, text.sql(), returned);
-    prepared.put(name, new PgPrepared(command, text, oids, statement, canned, returned,
-        closedStatements));
-    out.parseComplete();
+    return new PgPrepared(command, text, oids, statement, canned, returned,
+        closedStatements);
   }
 
   private void bind(PgInput input) throws SQLException {
@@ -512,6 +582,13 @@ final class PgSession implements AutoCloseable {
       throw new PgProtocolException("42P03", "portal \"" + portalName + "\" already exists");
     }
     closePortal(portalName);
+    portals.put(portalName, bound(statement, values, parameterFormats, resultFormats));
+    out.bindComplete();
+  }
+
+  /** A portal of {@code statement} with its parameters' values set; closed if one fails. */
+  private PgPortal bound(PgPrepared statement, byte[][] values, PgFormats parameterFormats,
+      PgFormats resultFormats) throws SQLException {
     PreparedStatement jdbc = statement.statement();
     boolean own = false;
     if (jdbc != null && !statement.lend()) {
@@ -519,20 +596,24 @@ final class PgSession implements AutoCloseable {
       own = true;
     }
     final PgPortal portal = new PgPortal(statement, jdbc, own, resultFormats);
-    portals.put(portalName, portal);
-    if (jdbc != null) {
-      final int[] numbers = statement.text().numbers();
-      for (int marker = 0; marker < numbers.length; marker++) {
-        final int number = numbers[marker];
-        if (number < 1 || number > count) {
-          throw new PgProtocolException("42P02", "there is no parameter $" + number);
+    try {
+      if (jdbc != null) {
+        final int[] numbers = statement.text().numbers();
+        for (int marker = 0; marker < numbers.length; marker++) {
+          final int number = numbers[marker];
+          if (number < 1 || number > values.length) {
+            throw new PgProtocolException("42P02", "there is no parameter $" + number);
+          }
+          PgParameters.set(jdbc, marker + 1, values[number - 1],
+              parameterFormats.binary(number - 1), statement.declaredOid(number),
+              statement.jdbcType(number));
         }
-        PgParameters.set(jdbc, marker + 1, values[number - 1],
-            parameterFormats.binary(number - 1), statement.declaredOid(number),
-            statement.jdbcType(number));
       }
+      return portal;
+    } catch (SQLException | RuntimeException e) {
+      portal.close();
+      throw e;
     }
-    out.bindComplete();
   }
 
   private void describe(PgInput input) throws SQLException {
@@ -574,7 +655,11 @@ final class PgSession implements AutoCloseable {
   private void execute(PgInput input) throws SQLException {
     final String name = input.readString();
     final int maxRows = input.readInt();
-    final PgPortal portal = portal(name);
+    run(portal(name), maxRows);
+  }
+
+  /** Runs a portal, sending at most {@code maxRows} rows (0 for all) and its tag. */
+  private void run(PgPortal portal, int maxRows) throws SQLException {
     final PgCommand command = portal.prepared().command();
     if (portal.done()) {
       // Run to its end before: PostgreSQL answers with the same tag and no rows.
@@ -602,7 +687,7 @@ final class PgSession implements AutoCloseable {
     }
     final PreparedStatement statement = portal.statement();
     if (statement == null) {
-      throw new PgProtocolException("portal \"" + name + "\" cannot run");
+      throw new PgProtocolException("a portal of \"" + command.text() + "\" cannot run");
     }
     beginImplicitIfWrite(command);
     running = statement;

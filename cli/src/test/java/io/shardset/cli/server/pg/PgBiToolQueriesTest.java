@@ -35,24 +35,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * shardset}) is the one thing PostgreSQL does not have, and is left out of the comparison.
  */
 class PgBiToolQueriesTest {
+  private static PgSideBySide both;
   private static PgServerFixture server;
   private static PgReference reference;
 
   @BeforeAll static void start() throws Exception {
-    PostgresServer.require();
-    server = PgServerFixture.start(Backend.POSTGRES, 2, PgJdbcTest.TABLES, PgJdbcTest.DDL);
-    try (Connection c = server.embedded()) {
-      PgJdbcTest.load(c, 20);
-    }
-    reference = PgReference.create("pgbi", 20);
+    both = PgSideBySide.start("pgbi", Backend.POSTGRES, 2, 20);
+    server = both.server();
+    reference = both.reference();
   }
 
   @AfterAll static void stop() throws SQLException {
-    try {
-      server.close();
-    } finally {
-      reference.close();
-    }
+    both.close();
   }
 
   private static String query(String name) throws IOException {

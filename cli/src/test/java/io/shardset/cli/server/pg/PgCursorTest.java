@@ -1,7 +1,6 @@
 package io.shardset.cli.server.pg;
 
 import io.shardset.testing.Backend;
-import io.shardset.testing.PostgresServer;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -9,9 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,38 +22,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * not exist, and the forms ShardSet refuses (backward, scrollable, WITH HOLD).
  */
 class PgCursorTest {
-  private static PgServerFixture server;
-  private static PgReference reference;
+  private static PgSideBySide both;
 
   @BeforeAll static void start() throws Exception {
-    PostgresServer.require();
-    server = PgServerFixture.start(Backend.H2, 2, PgJdbcTest.TABLES, PgJdbcTest.DDL);
-    try (Connection c = server.embedded()) {
-      PgJdbcTest.load(c, 30);
-    }
-    reference = PgReference.create("pgcursor", 30);
+    both = PgSideBySide.start("pgcursor", Backend.H2, 2, 30);
   }
 
   @AfterAll static void stop() throws SQLException {
-    try {
-      server.close();
-    } finally {
-      reference.close();
-    }
-  }
-
-  /** psql's run of the arguments on ShardSet and on PostgreSQL. */
-  private static List<Psql.Run> both(String... arguments) throws Exception {
-    final String[] onPostgresql = new String[arguments.length + 2];
-    onPostgresql[0] = "-d";
-    onPostgresql[1] = reference.database();
-    System.arraycopy(arguments, 0, onPostgresql, 2, arguments.length);
-    return List.of(Psql.run(server.port(), "tester", null, arguments),
-        Psql.run(5432, PostgresServer.USER, null, onPostgresql));
+    both.close();
   }
 
   private static void assertSameOutput(String... arguments) throws Exception {
-    final List<Psql.Run> runs = both(arguments);
+    final List<Psql.Run> runs = both.psql(arguments);
     assertEquals(0, runs.get(0).exitCode(), runs.get(0).err());
     assertEquals(0, runs.get(1).exitCode(), runs.get(1).err());
     assertEquals(runs.get(1).out(), runs.get(0).out());
@@ -89,12 +66,7 @@ class PgCursorTest {
           + " DECLARE c CURSOR FOR SELECT id FROM items|"
           + "ERROR:  42P03: cursor \"c\" already exists"})
   void errorsAsOnPostgresql(String statements, String error) throws Exception {
-    final List<String> arguments = new ArrayList<>();
-    for (String statement : statements.split("; ")) {
-      arguments.addAll(List.of("-c", statement));
-    }
-    final List<Psql.Run> runs = both(arguments.toArray(String[]::new));
-    for (Psql.Run run : runs) {
+    for (Psql.Run run : both.statements(statements.split("; "))) {
       assertEquals(1, run.exitCode(), run.err());
       assertEquals(error, run.err().lines().findFirst().orElse(""), run.err());
     }
@@ -109,12 +81,7 @@ class PgCursorTest {
       "DECLARE c CURSOR WITH HOLD FOR SELECT id FROM items|"
           + "ERROR:  0A000: WITH HOLD cursors are not supported"})
   void formsShardSetRefuses(String statements, String error) throws Exception {
-    final List<String> arguments = new ArrayList<>();
-    for (String statement : statements.split("; ")) {
-      arguments.addAll(List.of("-c", statement));
-    }
-    final Psql.Run run = Psql.run(server.port(), "tester", null,
-        arguments.toArray(String[]::new));
+    final Psql.Run run = both.statements(statements.split("; ")).get(0);
     assertEquals(1, run.exitCode(), run.err());
     assertEquals(error, run.err().lines().findFirst().orElse(""), run.err());
   }

@@ -37,25 +37,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @LongTest
 class PgPythonTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static PgSideBySide both;
   private static PgServerFixture server;
-  /** The PostgreSQL database the same client runs against. */
   private static PgReference reference;
 
   @BeforeAll static void start() throws Exception {
-    PostgresServer.require();
-    server = PgServerFixture.start(Backend.POSTGRES, 3, PgJdbcTest.TABLES, PgJdbcTest.DDL);
-    try (Connection c = server.embedded()) {
-      PgJdbcTest.load(c, 60);
-    }
-    reference = PgReference.create("pgpython", 60);
+    both = PgSideBySide.start("pgpython", Backend.POSTGRES, 3, 60);
+    server = both.server();
+    reference = both.reference();
   }
 
   @AfterAll static void stop() throws SQLException {
-    try {
-      server.close();
-    } finally {
-      reference.close();
-    }
+    both.close();
   }
 
   /** The client's steps, by name, against a server. */
