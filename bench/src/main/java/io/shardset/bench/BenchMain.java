@@ -21,7 +21,7 @@ import java.util.Map;
  * (default both; without a PostgreSQL server at 127.0.0.1:5432, H2 only), {@code --publish}
  * (also copy results.md and the charts into {@code bench/results/}, which docs/benchmarks.md
  * shows), {@code --writes-only} (only the write workloads w11 to w15 and w20, to try them quickly),
- * {@code --workloads w16,w17,w18,w19,w21,w22,w23} (only those of the newer workloads named) and
+ * {@code --workloads w16,w17,w18,w19,w21,w22,w23,w24} (only those of the newer workloads named) and
  * {@code --tpch-scale F} (w18's TPC-H scale factor, default 0.01; 0.1 takes minutes more).
  */
 public final class BenchMain {
@@ -52,7 +52,7 @@ public final class BenchMain {
       case "--tpch-scale" -> tpchScale = Double.parseDouble(value(args, ++i, "--tpch-scale"));
       default -> throw new IllegalArgumentException("unknown argument " + args[i]
           + "; expected --quick, --orders N, --dir FOLDER, --backend h2|postgres|both"
-          + ", --publish, --writes-only, --workloads w16,w17,w18,w19,w21,w22,w23 or --tpch-scale F");
+          + ", --publish, --writes-only, --workloads w16,w17,w18,w19,w21,w22,w23,w24 or --tpch-scale F");
       }
     }
     if ((writesOnly || !selection.everything()) && publish) {
@@ -290,6 +290,14 @@ public final class BenchMain {
           + db.backend() + ") on X and through the server");
       report.addTable(RemoteClients.table(db.backend(), new RemoteClients(db,
           Duration.ofSeconds(quick ? 5 : 10), window).measure(dbFolder), window));
+    }
+    if (backend.equals("postgres") && selection.runs("w24")) {
+      final BenchDatabase db = BenchDatabase.open(backend, dbFolder, data);
+      final Duration window = Duration.ofSeconds(quick ? 5 : 15);
+      System.out.println("Running w24 the w1 point query through the PostgreSQL port ("
+          + db.backend() + ") on X, XR, XP and pgbench");
+      report.addTable(PgPortClients.table(db.backend(), new PgPortClients(db,
+          Duration.ofSeconds(quick ? 3 : 5), window).measure(dbFolder), window));
     }
     if (selection.runs("w18") && backend.equals(tpchBackend)) {
       final TpchDatabase tpch = new TpchDatabase(backend, tpchScale, dbFolder);

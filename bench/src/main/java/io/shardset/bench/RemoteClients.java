@@ -11,16 +11,11 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
  * w21: many clients through the server. {@value #CLIENTS} client threads each run the light
@@ -50,11 +45,6 @@ public final class RemoteClients {
     this.window = window;
   }
 
-  /** Opens a client's connection. */
-  private interface Connector {
-    Connection open() throws SQLException;
-  }
-
   /**
    * Measures X embedded, then XR through a server. One process's remote clients share
    * Avatica's HTTP pool, 25 connections per server unless these properties say otherwise
@@ -76,48 +66,24 @@ public final class RemoteClients {
     return points;
   }
 
-  private Point run(String system, Connector connector) throws Exception {
+  private Point run(String system, WindowedClients.Connector connector) throws Exception {
     System.out.println("  w21 " + system + " with " + CLIENTS + " clients");
-    final long measureFrom = System.nanoTime() + warmUp.toNanos();
-    final long end = measureFrom + window.toNanos();
-    final ExecutorService executor = Executors.newFixedThreadPool(CLIENTS);
-    final List<Future<long[]>> results = new ArrayList<>();
-    for (int i = 0; i < CLIENTS; i++) {
-      final int client = i;
-      results.add(executor.submit(() -> client(client, connector, measureFrom, end)));
-    }
-    executor.shutdown();
-    final List<Long> latencies = new ArrayList<>();
-    int failures = 0;
-    for (Future<long[]> result : results) {
-      final long[] nanos = result.get(10, TimeUnit.MINUTES);
-      for (long n : nanos) {
-        if (n < 0) {
-          failures++;
-        } else {
-          latencies.add(n);
-        }
-      }
-    }
-    final long[] all = latencies.stream().mapToLong(Long::longValue).toArray();
-    final Stats stats = Stats.of(all);
-    // Stats' rate is that of one client's latencies; the clients' together is per window.
-    return new Point(system, new Stats(stats.count(), stats.medianMillis(), stats.p99Millis(),
-        all.length / (window.toNanos() / 1e9)), failures);
+    final WindowedClients.Result result =
+        WindowedClients.run(CLIENTS, warmUp, window, client -> session(connector));
+    return new Point(system, result.stats(window), result.failures());
   }
 
-  /** One client's latencies in the window, a failure as -1. */
-  private long[] client(int client, Connector connector, long measureFrom, long end)
-      throws SQLException {
-    final List<Long> nanos = new ArrayList<>();
+  /** A client's light mix: the point query, the IN list, the aggregate and the top 100 in
+   * turn, new keys each time. */
+  private WindowedClients.Session session(WindowedClients.Connector connector) throws SQLException {
     final BenchData data = db.data();
-    try (Connection c = connector.open();
-         PreparedStatement point = c.prepareStatement(Workloads.POINT);
-         PreparedStatement in = c.prepareStatement(Workloads.IN_LIST);
-         PreparedStatement aggregate = c.prepareStatement(Workloads.AGGREGATE);
-         PreparedStatement top = c.prepareStatement(Workloads.TOP)) {
-      int n = client * 1_000_003;
-      for (long start = System.nanoTime(); start < end; start = System.nanoTime()) {
+    final Connection c = connector.open();
+    final PreparedStatement point = c.prepareStatement(Workloads.POINT);
+    final PreparedStatement in = c.prepareStatement(Workloads.IN_LIST);
+    final PreparedStatement aggregate = c.prepareStatement(Workloads.AGGREGATE);
+    final PreparedStatement top = c.prepareStatement(Workloads.TOP);
+    return new WindowedClients.Session() {
+      @Override public void run(int n) throws SQLException {
         final PreparedStatement statement;
         switch (n % 4) {
         case 0 -> {
@@ -133,25 +99,13 @@ public final class RemoteClients {
         case 2 -> statement = aggregate;
         default -> statement = top;
         }
-        n++;
-        long took;
-        try (ResultSet rs = statement.executeQuery()) {
-          final int columns = rs.getMetaData().getColumnCount();
-          while (rs.next()) {
-            for (int i = 1; i <= columns; i++) {
-              rs.getObject(i);
-            }
-          }
-          took = System.nanoTime() - start;
-        } catch (SQLException | RuntimeException e) {
-          took = -1;
-        }
-        if (start >= measureFrom) {
-          nanos.add(took);
-        }
+        WindowedClients.readAll(statement.executeQuery());
       }
-    }
-    return nanos.stream().mapToLong(Long::longValue).toArray();
+
+      @Override public void close() throws SQLException {
+        c.close();
+      }
+    };
   }
 
   /** The table of the points. */

@@ -14,7 +14,7 @@ import java.util.Set;
 public record WorkloadSelection(Set<String> only) {
   /** The workloads {@code --workloads} can name. */
   public static final List<String> SELECTABLE = List.of("w16", "w17", "w18", "w19", "w21", "w22",
-      "w23");
+      "w23", "w24");
 
   public WorkloadSelection {
     only = Set.copyOf(Objects.requireNonNull(only, "only"));
