@@ -93,6 +93,10 @@ final class PgCatalogSchema extends AbstractSchema implements StatelessSchema {
           + " enumsortorder:real, enumlabel:text")),
       Map.entry("pg_extension", PgCatalogTable.empty("oid:int, extname:text, extowner:int,"
           + " extnamespace:int, extversion:text")),
+      // A session's own values are SHOW's and current_setting's: the catalog is shared.
+      Map.entry("pg_settings", PgCatalogTable.of("name:text, setting:text, unit:text,"
+          + " category:text, short_desc:text, context:text, vartype:text, source:text",
+          model -> DEFAULT_SETTINGS)),
       // Row counts are the shards' to estimate: none is given (Metabase shows none).
       Map.entry("pg_stat_user_tables", PgCatalogTable.of("relid:int, schemaname:text,"
           + " relname:text, n_live_tup:bigint", PgCatalogSchema::tableStatistics)));
@@ -116,6 +120,12 @@ final class PgCatalogSchema extends AbstractSchema implements StatelessSchema {
     }
     return rows;
   }
+
+  /** pg_settings' rows: the settings a session starts with. */
+  private static final List<Object[]> DEFAULT_SETTINGS = new PgSettings(OWNER_NAME).all()
+      .entrySet().stream().map(setting -> new Object[] {setting.getKey(), setting.getValue(),
+          null, "ShardSet", null, "user", "string", "default"})
+      .toList();
 
   private static List<Object[]> tableStatistics(PgCatalogModel model) {
     final List<Object[]> rows = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.shardset.cli.server.pg;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.time.ZoneId;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -57,6 +58,11 @@ final class PgSettings {
     values.put("timezone", ZoneId.systemDefault().getId());
     values.put("transaction_isolation", "read committed");
     values.put("transaction_read_only", "off");
+  }
+
+  /** Every setting's name and value, by name. */
+  Map<String, String> all() {
+    return Collections.unmodifiableMap(values);
   }
 
   /** The settings reported at startup, with their values, as PostgreSQL names them. */

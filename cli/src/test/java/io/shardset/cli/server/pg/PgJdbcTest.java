@@ -490,6 +490,11 @@ class PgJdbcTest {
         assertTrue(rs.next());
         assertEquals("5000", rs.getString(1));
       }
+      // pg_settings has the values a session starts with.
+      try (ResultSet rs = s.executeQuery("SELECT setting FROM pg_settings"
+          + " WHERE name IN ('max_identifier_length', 'statement_timeout') ORDER BY name")) {
+        assertEquals(List.of("63", "0"), ShardFixture.rows(rs));
+      }
       final SQLException e = assertThrows(SQLException.class,
           () -> s.executeQuery("SELECT current_setting('no_such_setting')"));
       assertEquals("42704", e.getSQLState(), e.getMessage());
