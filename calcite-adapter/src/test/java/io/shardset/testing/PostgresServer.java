@@ -7,6 +7,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -23,6 +25,14 @@ public final class PostgresServer {
   public static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/";
   public static final String USER = "postgres";
   private static final AtomicInteger DATABASES = new AtomicInteger();
+  /** The databases this JVM created and did not drop: tests that kill processes (the catalog
+   * servers', a killed coordinator's) leave theirs, which the JVM's exit drops. */
+  private static final Set<String> LEFT = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(PostgresServer::dropLeft,
+        "drop-test-databases"));
+  }
 
   private PostgresServer() {
   }
@@ -44,7 +54,8 @@ public final class PostgresServer {
 
   /**
    * Creates {@code count} new, empty databases named {@code <prefix>_<n>_s0 ...} and returns
-   * their names; {@link #drop} removes them.
+   * their names; {@link #drop} removes them, and those a test leaves are dropped when its JVM
+   * exits.
    */
   public static List<String> createDatabases(String prefix, int count) throws SQLException {
     final int n = DATABASES.incrementAndGet();
@@ -56,13 +67,26 @@ public final class PostgresServer {
         s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
         s.execute("CREATE DATABASE " + name);
         names.add(name);
+        LEFT.add(name);
       }
     }
     return names;
   }
 
+  private static void dropLeft() {
+    if (LEFT.isEmpty()) {
+      return;
+    }
+    try {
+      drop(List.copyOf(LEFT));
+    } catch (SQLException | RuntimeException e) {
+      // The server went first: there is nothing to drop them from.
+    }
+  }
+
   /** Drops databases, disconnecting whoever is still connected to them. */
   public static void drop(List<String> databases) throws SQLException {
+    LEFT.removeAll(databases);
     try (Connection c = admin(); Statement s = c.createStatement()) {
       for (String name : databases) {
         s.execute("ALTER DATABASE " + name + " ALLOW_CONNECTIONS true");
