@@ -17,7 +17,6 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -266,24 +265,23 @@ final class PgSession implements AutoCloseable {
    *     column the table does not have
    */
   private List<PgColumn> returningColumns(PgReturning returning) {
+    // Names are found without regard to case, as the session finds them.
     for (PgCatalogModel.Relation relation : catalog().relations()) {
-      if (relation.name().equals(returning.table())
-          && (returning.schema() == null || relation.schema().equals(returning.schema()))) {
-        final List<PgColumn> columns = new ArrayList<>();
+      if (relation.name().equalsIgnoreCase(returning.table())
+          && (returning.schema() == null
+              || relation.schema().equalsIgnoreCase(returning.schema()))) {
         final List<String> names = returning.columns();
-        for (PgCatalogModel.Attribute attribute : relation.attributes()) {
-          if (names == null || names.contains(attribute.name())) {
-            columns.add(new PgColumn(attribute.name(), attribute.type()));
-          }
+        if (names == null) {
+          return relation.attributes().stream()
+              .map(attribute -> new PgColumn(attribute.name(), attribute.type())).toList();
         }
-        if (names != null) {
-          for (String name : names) {
-            if (columns.stream().noneMatch(c -> c.name().equals(name))) {
-              throw new PgProtocolException("42703", "column \"" + name
-                  + "\" does not exist");
-            }
-          }
-          columns.sort(Comparator.comparingInt(c -> names.indexOf(c.name())));
+        final List<PgColumn> columns = new ArrayList<>();
+        for (String name : names) {
+          columns.add(relation.attributes().stream()
+              .filter(attribute -> attribute.name().equalsIgnoreCase(name))
+              .map(attribute -> new PgColumn(attribute.name(), attribute.type()))
+              .findFirst().orElseThrow(() -> new PgProtocolException("42703",
+                  "column \"" + name + "\" does not exist")));
         }
         return columns;
       }

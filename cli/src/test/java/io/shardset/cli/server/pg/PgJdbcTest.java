@@ -299,9 +299,9 @@ class PgJdbcTest {
         }
       }
       try (Statement s = pg.createStatement()) {
-        try (ResultSet returned = s.executeQuery("INSERT INTO items (id, grp, name)"
+        try (ResultSet returned = s.executeQuery("INSERT INTO \"ITEMS\" (id, grp, name)"
             + " VALUES (" + (id + 2) + ", 6, 'a'), (" + (id + 3) + ", 6, 'b')"
-            + " RETURNING name, id")) {
+            + " RETURNING name, \"ID\"")) {
           assertEquals(List.of("a, " + (id + 2), "b, " + (id + 3)),
               ShardFixture.sorted(ShardFixture.rows(returned)));
         }
