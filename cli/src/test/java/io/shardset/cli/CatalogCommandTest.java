@@ -94,19 +94,25 @@ class CatalogCommandTest {
     assertEquals(3, shards.rows(0, "SELECT ID FROM CUSTOMERS").size()
         + shards.rows(1, "SELECT ID FROM CUSTOMERS").size());
 
-    // Resharding through the pointer writes each step to the catalog as a new version; with
-    // the grace of a model file not waited out: each step waits for the processes serving.
-    assertEquals(0, run("reshard", "apply", "remove-shard", "s1", "--model",
-        pointer.toString(), "--grace", "600m"), err);
-    assertTrue(err.contains("finish: version 4 acknowledged by "), err);
-    assertEquals(3, shards.rows(0, "SELECT ID FROM CUSTOMERS").size());
-    assertEquals(0, run("reshard", "show", "--model", pointer.toString()), err);
-    assertTrue(out.startsWith("shardspace 'default': 1 shard, 60 hash ranges"), out);
-    assertEquals(0, run("catalog", "show", "--catalog", catalog, "--catalog-user", "sa"), err);
-    assertTrue(out.matches("catalog \\S+ as sa:\n  S version 1  \\S+  shardset catalog init"
-        + " --model model\\.json\n(  S version [234]  \\S+  shardset reshard apply\n){3}"
-        + "processes serving S:\n  \\S+ pid \\d+[^\n]*  runs version 4, drained 4, lease"
-        + " renewed \\d+ ms ago\n"), out);
+    // A connection on the pointer's model keeps this JVM serving the schema throughout:
+    // without one, the model is closed (and leaves the catalog) whenever it is collected.
+    try (Connection serving = DriverManager.getConnection("jdbc:shardset:model=" + pointer)) {
+      // Resharding through the pointer writes each step to the catalog as a new version;
+      // with the grace of a model file not waited out: each step waits for the processes
+      // serving.
+      assertEquals(0, run("reshard", "apply", "remove-shard", "s1", "--model",
+          pointer.toString(), "--grace", "600m"), err);
+      assertTrue(err.contains("finish: version 4 acknowledged by "), err);
+      assertEquals(3, shards.rows(0, "SELECT ID FROM CUSTOMERS").size());
+      assertEquals(0, run("reshard", "show", "--model", pointer.toString()), err);
+      assertTrue(out.startsWith("shardspace 'default': 1 shard, 60 hash ranges"), out);
+      assertEquals(0, run("catalog", "show", "--catalog", catalog, "--catalog-user", "sa"),
+          err);
+      assertTrue(out.matches("catalog \\S+ as sa:\n  S version 1  \\S+  shardset catalog"
+          + " init --model model\\.json\n(  S version [234]  \\S+  shardset reshard apply\n)"
+          + "{3}processes serving S:\n  \\S+ pid \\d+[^\n]*  runs version 4, drained 4,"
+          + " lease renewed \\d+ ms ago\n"), out);
+    }
   }
 
   /**
