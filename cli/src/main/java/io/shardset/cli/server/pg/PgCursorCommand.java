@@ -24,19 +24,20 @@ record PgCursorCommand(Kind kind, @Nullable String name, long count, boolean hol
   /** Which cursor statement. */
   enum Kind { DECLARE, FETCH, MOVE, CLOSE }
 
-  private static final String NAME = "(\"(?:[^\"]|\"\")+\"|[\\p{L}_][\\p{L}\\p{N}_$]*)";
-  private static final Pattern DECLARE = Pattern.compile("(?is)\\s*declare\\s+" + NAME
+  private static final Pattern DECLARE = Pattern.compile("(?is)\\s*declare\\s+"
+      + PgNames.NAME
       + "((?:\\s+(?:binary|asensitive|insensitive|no\\s+scroll|scroll))*)\\s+cursor"
       + "(?:\\s+(with|without)\\s+hold)?\\s+for\\s+(.+?)\\s*;?\\s*");
   private static final Pattern FETCH = Pattern.compile("(?is)\\s*(fetch|move)"
       + "(?:\\s+(next|forward(?:\\s+(?:all|\\d+))?|all|\\d+|"
       + "prior|first|last|absolute\\s+-?\\d+|relative\\s+-?\\d+|backward(?:\\s+(?:all|\\d+))?"
-      + "|-\\d+))?(?:\\s+(?:from|in))?\\s+" + NAME + "\\s*;?\\s*");
+      + "|-\\d+))?(?:\\s+(?:from|in))?\\s+" + PgNames.NAME + "\\s*;?\\s*");
   /** SCROLL among a DECLARE's options, not as NO SCROLL. */
   private static final Pattern SCROLL = Pattern.compile("(?i)(?<!no\\s{1,9})\\bscroll\\b");
   private static final Pattern SPACES = Pattern.compile("\\s+");
   private static final Pattern DIGITS = Pattern.compile("\\d+");
-  private static final Pattern CLOSE = Pattern.compile("(?is)\\s*close\\s+" + NAME
+  private static final Pattern CLOSE = Pattern.compile("(?is)\\s*close\\s+"
+      + PgNames.NAME
       + "\\s*;?\\s*");
 
   PgCursorCommand {
@@ -55,18 +56,20 @@ record PgCursorCommand(Kind kind, @Nullable String name, long count, boolean hol
       if (SCROLL.matcher(m.group(2)).find()) {
         throw new PgProtocolException("0A000", "scrollable cursors are not supported");
       }
-      return new PgCursorCommand(Kind.DECLARE, name(m.group(1)), 0,
+      return new PgCursorCommand(Kind.DECLARE, PgNames.fold(m.group(1)), 0,
           "with".equalsIgnoreCase(m.group(3)), m.group(4));
     }
     m = FETCH.matcher(command);
     if (m.matches()) {
       final Kind kind = m.group(1).equalsIgnoreCase("fetch") ? Kind.FETCH : Kind.MOVE;
-      return new PgCursorCommand(kind, name(m.group(3)), count(m.group(2)), false, null);
+      return new PgCursorCommand(kind, PgNames.fold(m.group(3)), count(m.group(2)), false,
+          null);
     }
     m = CLOSE.matcher(command);
     if (m.matches()) {
       final boolean all = m.group(1).equalsIgnoreCase("all");
-      return new PgCursorCommand(Kind.CLOSE, all ? null : name(m.group(1)), 0, false, null);
+      return new PgCursorCommand(Kind.CLOSE, all ? null : PgNames.fold(m.group(1)), 0, false,
+          null);
     }
     throw new PgProtocolException("42601", "syntax error in cursor statement");
   }
@@ -95,9 +98,4 @@ record PgCursorCommand(Kind kind, @Nullable String name, long count, boolean hol
             + " is not supported");
   }
 
-  /** A name as PostgreSQL folds it: quoted, as written; else in lower case. */
-  private static String name(String name) {
-    return name.startsWith("\"") ? name.substring(1, name.length() - 1).replace("\"\"", "\"")
-        : name.toLowerCase(Locale.ROOT);
-  }
 }

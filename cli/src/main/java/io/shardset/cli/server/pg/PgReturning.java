@@ -4,7 +4,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,10 +22,9 @@ import java.util.regex.Pattern;
 record PgReturning(String insert, @Nullable String schema, String table,
     @Nullable List<String> columns) {
   private static final String RETURNING = "returning";
-  private static final String NAME = "(\"(?:[^\"]|\"\")+\"|[\\p{L}_][\\p{L}\\p{N}_$]*)";
-  private static final Pattern INTO = Pattern.compile("(?is)\\s*insert\\s+into\\s+(?:" + NAME
-      + "\\s*\\.\\s*)?" + NAME + ".*");
-  private static final Pattern COLUMN = Pattern.compile("(?s)" + NAME);
+  private static final Pattern INTO = Pattern.compile("(?is)\\s*insert\\s+into\\s+(?:"
+      + PgNames.NAME + "\\s*\\.\\s*)?" + PgNames.NAME + ".*");
+  private static final Pattern COLUMN = Pattern.compile("(?s)" + PgNames.NAME);
 
   PgReturning {
     columns = columns == null ? null : List.copyOf(columns);
@@ -48,7 +46,7 @@ record PgReturning(String insert, @Nullable String schema, String table,
       list = list.substring(0, list.length() - 1).trim();
     }
     List<String> columns = new ArrayList<>();
-    for (String item : list.split(",", -1)) {
+    for (String item : PgNames.items(list)) {
       final String column = item.trim();
       if (column.equals("*")) {
         columns = null;
@@ -58,10 +56,11 @@ record PgReturning(String insert, @Nullable String schema, String table,
         throw new PgProtocolException("0A000",
             "RETURNING takes column names or *, not: " + column);
       }
-      columns.add(name(column));
+      columns.add(PgNames.fold(column));
     }
     return Optional.of(new PgReturning(sql.substring(0, at).trim(),
-        into.group(1) == null ? null : name(into.group(1)), name(into.group(2)), columns));
+        into.group(1) == null ? null : PgNames.fold(into.group(1)),
+        PgNames.fold(into.group(2)), columns));
   }
 
   /** Where the word RETURNING starts outside strings, comments and parentheses; else -1. */
@@ -83,9 +82,4 @@ record PgReturning(String insert, @Nullable String schema, String table,
     return -1;
   }
 
-  /** A name as PostgreSQL folds it: quoted, as written; else in lower case. */
-  private static String name(String name) {
-    return name.startsWith("\"") ? name.substring(1, name.length() - 1).replace("\"\"", "\"")
-        : name.toLowerCase(Locale.ROOT);
-  }
 }

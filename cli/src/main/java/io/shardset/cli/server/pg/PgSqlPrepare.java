@@ -27,13 +27,14 @@ record PgSqlPrepare(Kind kind, @Nullable String name, int[] oids, @Nullable Stri
   /** Which statement. */
   enum Kind { PREPARE, EXECUTE, DEALLOCATE }
 
-  private static final String NAME = "(\"(?:[^\"]|\"\")+\"|[\\p{L}_][\\p{L}\\p{N}_$]*)";
-  private static final Pattern PREPARE = Pattern.compile("(?is)\\s*prepare\\s+" + NAME
+  private static final Pattern PREPARE = Pattern.compile("(?is)\\s*prepare\\s+"
+      + PgNames.NAME
       + "\\s*(?:\\((.*?)\\))?\\s+as\\s+(.+?)\\s*;?\\s*");
-  private static final Pattern EXECUTE = Pattern.compile("(?is)\\s*execute\\s+" + NAME
+  private static final Pattern EXECUTE = Pattern.compile("(?is)\\s*execute\\s+"
+      + PgNames.NAME
       + "\\s*(?:\\((.*)\\))?\\s*;?\\s*");
   private static final Pattern DEALLOCATE = Pattern.compile("(?is)\\s*deallocate\\s+"
-      + "(?:prepare\\s+)?" + NAME + "\\s*;?\\s*");
+      + "(?:prepare\\s+)?" + PgNames.NAME + "\\s*;?\\s*");
   private static final Pattern NUMBER =
       Pattern.compile("[-+]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?");
   private static final Pattern CAST = Pattern.compile("(?s)(.*?)\\s*::\\s*[\\p{L}_][\\w ]*"
@@ -55,54 +56,35 @@ record PgSqlPrepare(Kind kind, @Nullable String name, int[] oids, @Nullable Stri
   static PgSqlPrepare parse(String sql) {
     Matcher m = PREPARE.matcher(sql);
     if (m.matches()) {
-      final List<String> types = m.group(2) == null ? List.of() : split(m.group(2));
+      final List<String> types = m.group(2) == null ? List.of() : PgNames.items(m.group(2));
       final int[] oids = new int[types.size()];
       for (int i = 0; i < oids.length; i++) {
         oids[i] = oid(types.get(i));
       }
-      return new PgSqlPrepare(Kind.PREPARE, name(m.group(1)), oids, m.group(3), List.of());
+      return new PgSqlPrepare(Kind.PREPARE, PgNames.fold(m.group(1)), oids, m.group(3),
+          List.of());
     }
     m = EXECUTE.matcher(sql);
     if (m.matches()) {
       final List<@Nullable String> arguments = new ArrayList<>();
       if (m.group(2) != null) {
-        for (String argument : split(m.group(2))) {
+        for (String argument : PgNames.items(m.group(2))) {
           arguments.add(value(argument));
         }
       }
-      return new PgSqlPrepare(Kind.EXECUTE, name(m.group(1)), new int[0], null, arguments);
+      return new PgSqlPrepare(Kind.EXECUTE, PgNames.fold(m.group(1)), new int[0], null,
+          arguments);
     }
     m = DEALLOCATE.matcher(sql);
     if (m.matches()) {
       final boolean all = m.group(1).equalsIgnoreCase("all");
-      return new PgSqlPrepare(Kind.DEALLOCATE, all ? null : name(m.group(1)), new int[0],
+      return new PgSqlPrepare(Kind.DEALLOCATE, all ? null : PgNames.fold(m.group(1)), new int[0],
           null, List.of());
     }
     throw new PgProtocolException("42601", "syntax error in "
         + SPACE.split(sql.trim(), 2)[0].toUpperCase(Locale.ROOT));
   }
 
-  /** The items of a comma-separated list, split outside strings and parentheses. */
-  private static List<String> split(String list) {
-    final List<String> items = new ArrayList<>();
-    int depth = 0;
-    int start = 0;
-    int i = 0;
-    while (i < list.length()) {
-      final char c = list.charAt(i);
-      if (c == '(') {
-        depth++;
-      } else if (c == ')') {
-        depth--;
-      } else if (c == ',' && depth == 0) {
-        items.add(list.substring(start, i).trim());
-        start = i + 1;
-      }
-      i = Math.max(i + 1, SimpleQueryText.tokenEnd(list, i));
-    }
-    items.add(list.substring(start).trim());
-    return items;
-  }
 
   /** The text of a literal argument's value, or null for NULL. */
   private static @Nullable String value(String argument) {
@@ -141,9 +123,4 @@ record PgSqlPrepare(Kind kind, @Nullable String name, int[] oids, @Nullable Stri
     return 0;
   }
 
-  /** A name as PostgreSQL folds it: quoted, as written; else in lower case. */
-  private static String name(String name) {
-    return name.startsWith("\"") ? name.substring(1, name.length() - 1).replace("\"\"", "\"")
-        : name.toLowerCase(Locale.ROOT);
-  }
 }
