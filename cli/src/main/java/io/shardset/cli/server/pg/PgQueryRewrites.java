@@ -1,7 +1,5 @@
 package io.shardset.cli.server.pg;
 
-import java.util.Locale;
-
 /**
  * What PostgreSQL's clients write that Calcite's parser does not take, written as Calcite
  * takes it, outside strings and comments: {@code OPERATOR(pg_catalog.~)} as {@code ~},
@@ -25,7 +23,7 @@ final class PgQueryRewrites {
       text = SimpleQueryText.replaceCode(text, "(pg_catalog.current_schemas(true))[1]",
           "'pg_catalog'", false);
     }
-    if (text.toLowerCase(Locale.ROOT).contains("current_schema()")) {
+    if (SimpleQueryText.containsIgnoreCase(text, "current_schema()")) {
       // The search path's first schema that exists: the default schema, public to clients.
       final String schema = "'" + PgSessionSchemas.PUBLIC + "'";
       text = SimpleQueryText.replaceCode(text, "pg_catalog.current_schema()", schema, false);

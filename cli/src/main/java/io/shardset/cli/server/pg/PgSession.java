@@ -75,10 +75,13 @@ final class PgSession implements AutoCloseable {
   private volatile @Nullable Statement running;
   /** The session's process id, which its cancel key and {@code pg_backend_pid()} give. */
   private final int processId;
+  /** The connection's ShardSet session, whose warnings go to the client; found once. */
+  private final @Nullable ShardSession shardSession;
 
   PgSession(Connection connection, PgOutput out, PgInbox inbox, PgSettings settings,
       int serverTimeoutSeconds, int processId) {
     this.processId = processId;
+    this.shardSession = shardSession(connection);
     this.inbox = inbox;
     this.connection = connection;
     this.out = out;
@@ -490,15 +493,15 @@ final class PgSession implements AutoCloseable {
    * NoticeResponses of severity WARNING, SQLState 01000, as PostgreSQL sends its own.
    */
   private void sendWarnings() {
-    final ShardSession session = shardSession();
-    if (session != null) {
-      for (String warning : session.takeWarnings()) {
+    if (shardSession != null) {
+      for (String warning : shardSession.takeWarnings()) {
         out.report('N', "WARNING", "01000", warning, null);
       }
     }
   }
 
-  private @Nullable ShardSession shardSession() {
+  /** The ShardSet session of an embedded connection, or null for another connection. */
+  private static @Nullable ShardSession shardSession(Connection connection) {
     try {
       return connection.isWrapperFor(SessionOwner.class)
           ? connection.unwrap(SessionOwner.class).session() : null;

@@ -1,6 +1,5 @@
 package io.shardset.cli.server.pg;
 
-import java.util.Locale;
 import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,19 +35,18 @@ final class PgSessionFunctions {
    */
   static String rewrite(String sql, int processId, PgSettings settings,
       BiConsumer<String, String> set) {
-    final String lower = sql.toLowerCase(Locale.ROOT);
     String text = sql;
-    if (lower.contains("pg_backend_pid")) {
+    if (SimpleQueryText.containsIgnoreCase(sql, "pg_backend_pid")) {
       text = replace(text, BACKEND_PID, m -> Integer.toString(processId));
     }
-    if (lower.contains("set_config")) {
+    if (SimpleQueryText.containsIgnoreCase(sql, "set_config")) {
       text = replace(text, SET_CONFIG, m -> {
         final String name = unquote(m.group(1));
         set.accept(name, unquote(m.group(2)));
         return quote(settings.show(name));
       });
     }
-    if (lower.contains("current_setting")) {
+    if (SimpleQueryText.containsIgnoreCase(sql, "current_setting")) {
       text = replace(text, CURRENT_SETTING, m -> {
         final String name = unquote(m.group(1));
         if ("true".equalsIgnoreCase(m.group(2)) && !settings.has(name)) {

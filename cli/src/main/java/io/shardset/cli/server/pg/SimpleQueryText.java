@@ -140,6 +140,17 @@ public final class SimpleQueryText {
     return text.toString();
   }
 
+  /** Whether {@code text} holds {@code word} in any case, without copying the text: the
+   * session asks this of every statement. */
+  static boolean containsIgnoreCase(String text, String word) {
+    for (int i = 0; i + word.length() <= text.length(); i++) {
+      if (text.regionMatches(true, i, word, 0, word.length())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * A statement with a phrase replaced outside strings, quoted identifiers and comments. With
    * {@code unwrap}, the phrase opens a wrapping that {@code end} closes, and what it wraps is
