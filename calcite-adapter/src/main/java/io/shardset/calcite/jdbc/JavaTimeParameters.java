@@ -83,7 +83,7 @@ public final class JavaTimeParameters {
     for (int i = 0; i < values.size(); i++) {
       final TypedValue value = values.get(i);
       final TypedValue time = value == null || !(value.value instanceof Temporal temporal)
-          ? null : exact(temporal, zone.get());
+          ? null : exact(temporal, Types.OTHER, zone.get());
       if (time != null) {
         if (sendable == null) {
           sendable = new ArrayList<>(values);
@@ -99,14 +99,16 @@ public final class JavaTimeParameters {
    * exactly ({@link TimestampParameter}): this runs where the statement executes, and the
    * value goes no further over Avatica's protocol, which has no form for it.
    */
-  private static @Nullable TypedValue exact(Temporal value, ZoneId zone) {
-    if (!(value instanceof LocalDate) && !(value instanceof LocalTime)) {
+  static @Nullable TypedValue exact(Object value, int sqlType, ZoneId zone) {
+    final boolean timestamp = sqlType == Types.TIMESTAMP || sqlType == Types.OTHER
+        && !(value instanceof LocalDate) && !(value instanceof LocalTime);
+    if (timestamp) {
       final LocalDateTime local = local(value, zone);
       if (local != null && TimestampParameter.isFinerThanMillis(local)) {
         return TypedValue.ofLocal(ColumnMetaData.Rep.OBJECT, new TimestampParameter(local));
       }
     }
-    return of(value, Types.OTHER, zone);
+    return of(value, sqlType, zone);
   }
 
   /** The nanoseconds below the millisecond of the TIMESTAMP {@link #of} sends for

@@ -1,8 +1,5 @@
 package io.shardset.calcite.jdbc;
 
-import io.shardset.calcite.runtime.TimestampParameter;
-
-import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.remote.TypedValue;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -15,9 +12,10 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.Temporal;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Objects;
 
 /**
  * Text given for a DATE, TIME or TIMESTAMP parameter ({@code setString(1, "2024-01-31
@@ -25,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * than a millisecond), read as the value it writes: Calcite's generated code takes such a
  * parameter only as days or milliseconds since the epoch, and failed with a
  * ClassCastException on text. A TIMESTAMP finer than a millisecond is kept exactly
- * ({@link TimestampParameter}). Text that is no such value fails with SQLState 22007.
+ * ({@link io.shardset.calcite.runtime.TimestampParameter}). Text that is no such value fails
+ * with SQLState 22007.
  */
 final class TimeTextParameters {
   private static final int MAX_SHOWN = 40;
@@ -71,21 +70,13 @@ final class TimeTextParameters {
     return read;
   }
 
+  /** The value {@link JavaTimeParameters#exact} sends for the text's date, time or
+   * timestamp. */
   private static TypedValue of(String text, int type) {
-    switch (type) {
-    case Types.DATE:
-      return TypedValue.ofLocal(ColumnMetaData.Rep.JAVA_SQL_DATE,
-          (int) LocalDate.parse(text).toEpochDay());
-    case Types.TIME:
-      return TypedValue.ofLocal(ColumnMetaData.Rep.JAVA_SQL_TIME,
-          (int) TimeUnit.NANOSECONDS.toMillis(LocalTime.parse(text).toNanoOfDay()));
-    default:
-      final LocalDateTime timestamp = timestamp(text);
-      return TimestampParameter.isFinerThanMillis(timestamp)
-          ? TypedValue.ofLocal(ColumnMetaData.Rep.OBJECT, new TimestampParameter(timestamp))
-          : TypedValue.ofLocal(ColumnMetaData.Rep.JAVA_SQL_TIMESTAMP,
-              timestamp.toInstant(ZoneOffset.UTC).toEpochMilli());
-    }
+    final Temporal value = type == Types.DATE ? LocalDate.parse(text)
+        : type == Types.TIME ? LocalTime.parse(text) : timestamp(text);
+    return Objects.requireNonNull(JavaTimeParameters.exact(value, type, ZoneOffset.UTC),
+        "a date or time parameter's value");
   }
 
   /** A timestamp as JDBC's escape writes it ({@code 2024-01-31 10:00:00.123456}), as ISO

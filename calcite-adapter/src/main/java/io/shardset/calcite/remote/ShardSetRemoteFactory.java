@@ -1,6 +1,7 @@
 package io.shardset.calcite.remote;
 
 import io.shardset.calcite.jdbc.JavaTimeParameters;
+import io.shardset.calcite.runtime.TimestampParameter;
 import io.shardset.session.KeyRequest;
 import io.shardset.session.SavepointStatement;
 import io.shardset.session.SessionSavepoint;
@@ -27,8 +28,6 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLXML;
 import java.sql.Types;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.Calendar;
 import java.util.Properties;
 import java.util.TimeZone;
@@ -393,10 +392,8 @@ final class ShardSetRemoteFactory implements AvaticaFactory {
           || getSignature().parameters.get(parameterIndex - 1).parameterType != Types.TIMESTAMP) {
         return;
       }
-      final LocalDateTime exact = LocalDateTime.ofEpochSecond(Math.floorDiv(millis, 1000L),
-          (int) Math.floorMod(millis, 1000L) * NANOS_PER_MILLI + belowMillis, ZoneOffset.UTC);
       slots[parameterIndex - 1] = TypedValue.ofLocal(ColumnMetaData.Rep.STRING,
-          exact.toString());
+          TimestampParameter.of(millis, belowMillis).toString());
     }
 
     // JDBC 4.1 methods, which AvaticaPreparedStatement leaves to its subclasses.

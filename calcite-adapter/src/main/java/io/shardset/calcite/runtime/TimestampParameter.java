@@ -44,6 +44,14 @@ public record TimestampParameter(LocalDateTime exact) {
     return value.toEpochSecond(ZoneOffset.UTC) * 1000L + value.getNano() / NANOS_PER_MILLI;
   }
 
+  /** The date and time {@code millis} since the epoch (a TIMESTAMP as Calcite carries it)
+   * and {@code nanosBelowMillis} more stand for. */
+  public static LocalDateTime of(long millis, int nanosBelowMillis) {
+    return LocalDateTime.ofEpochSecond(Math.floorDiv(millis, 1000L),
+        (int) (Math.floorMod(millis, 1000L) * NANOS_PER_MILLI) + nanosBelowMillis,
+        ZoneOffset.UTC);
+  }
+
   /** The name under which an execution's context gives parameter {@code index}'s exact
    * value. */
   public static String exactName(int index) {

@@ -41,8 +41,6 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Timestamp;
 import java.sql.Types;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.Calendar;
 import java.util.List;
 import java.util.Map;
@@ -267,11 +265,8 @@ public final class ShardSetJdbcFactory extends CalciteFactory {
     private void keepNanos(int parameterIndex, @Nullable Timestamp x) {
       final int belowMillis = x == null ? 0 : x.getNanos() % NANOS_PER_MILLI;
       if (belowMillis != 0 && slots[parameterIndex - 1].value instanceof Number millis) {
-        final long ms = millis.longValue();
-        final LocalDateTime exact = LocalDateTime.ofEpochSecond(Math.floorDiv(ms, 1000L),
-            (int) Math.floorMod(ms, 1000L) * NANOS_PER_MILLI + belowMillis, ZoneOffset.UTC);
         slots[parameterIndex - 1] = TypedValue.ofLocal(ColumnMetaData.Rep.OBJECT,
-            new TimestampParameter(exact));
+            new TimestampParameter(TimestampParameter.of(millis.longValue(), belowMillis)));
       }
     }
   }
